@@ -1,0 +1,133 @@
+//! Calibration data: what the reader needs to know about a game's look that cannot be found from the image
+//! alone. It is data, not code: one TOML file per game and theme under `calibration/<game>/<theme>.toml`,
+//! written by `autoplay calibrate` from a screenshot whose truth is known.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+/// Where calibration data lives: `--calibration DIR`, else `$AUTOPLAY_CALIBRATION`, else `./calibration` when
+/// it exists, else the `calibration/` folder of the source tree the binary was built from.
+pub fn calibration_root(explicit: Option<&Path>) -> PathBuf {
+    if let Some(dir) = explicit {
+        return dir.to_owned();
+    }
+    if let Some(dir) = std::env::var_os("AUTOPLAY_CALIBRATION") {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from("calibration");
+    if local.is_dir() {
+        return local;
+    }
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/calibration"))
+}
+
+/// One colour of a palette and the board symbol it stands for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaletteColour {
+    /// The board-text symbol (one printable character).
+    pub symbol: char,
+    /// `#rrggbb` as the game draws it.
+    pub rgb: String,
+    /// The game's own number for this colour, where it has one (sgt-flood's game-ID digit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_index: Option<u32>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+}
+
+impl PaletteColour {
+    pub fn rgb(&self) -> Result<[u8; 3]> {
+        parse_rgb(&self.rgb)
+    }
+}
+
+/// Parses `#rrggbb` (the `#` is optional).
+pub fn parse_rgb(text: &str) -> Result<[u8; 3]> {
+    let hex = text.trim().trim_start_matches('#');
+    if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        bail!("'{text}' is not a colour of the form #rrggbb");
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).expect("checked hex digits");
+    Ok([byte(0), byte(2), byte(4)])
+}
+
+pub fn format_rgb(rgb: [u8; 3]) -> String {
+    format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2])
+}
+
+/// A theme of a colour-cell game: the palette and how closely a pixel must match it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaletteTheme {
+    pub game: String,
+    pub theme: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The largest per-channel difference at which a pixel still matches a palette colour.
+    pub tolerance: u8,
+    /// The smallest cell side, in pixels, the reader will consider.
+    pub min_cell: u32,
+    #[serde(rename = "colour")]
+    pub colours: Vec<PaletteColour>,
+}
+
+impl PaletteTheme {
+    /// Checks the data once so that readers can rely on it.
+    pub fn validate(&self, origin: &str) -> Result<()> {
+        if self.colours.is_empty() {
+            bail!("{origin}: the palette has no colours");
+        }
+        if self.min_cell < 3 {
+            bail!("{origin}: min_cell must be at least 3 pixels");
+        }
+        for (i, c) in self.colours.iter().enumerate() {
+            c.rgb().with_context(|| format!("{origin}: colour {}", i + 1))?;
+            if !c.symbol.is_ascii_graphic() || c.symbol == '#' {
+                bail!("{origin}: symbol '{}' must be a printable ASCII character other than '#'", c.symbol);
+            }
+            if self.colours[..i].iter().any(|o| o.symbol == c.symbol) {
+                bail!("{origin}: symbol '{}' is used twice", c.symbol);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let theme: PaletteTheme = toml::from_str(&text).with_context(|| format!("{} is not a valid theme", path.display()))?;
+        theme.validate(&path.display().to_string())?;
+        Ok(theme)
+    }
+
+    /// Writes the theme to `<root>/<game>/<theme>.toml` (atomically) and returns the path.
+    pub fn save(&self, root: &Path) -> Result<PathBuf> {
+        let dir = root.join(&self.game);
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join(format!("{}.toml", self.theme));
+        let text = format!(
+            "# Calibration for {} (theme '{}'), written by `autoplay calibrate`.\n{}",
+            self.game,
+            self.theme,
+            toml::to_string(self)?
+        );
+        crate::imageio::write_output(text.as_bytes(), &path)?;
+        Ok(path)
+    }
+}
+
+/// Every theme of a game, sorted by name; an error when there are none.
+pub fn load_themes(root: &Path, game: &str) -> Result<Vec<PaletteTheme>> {
+    let dir = root.join(game);
+    let entries = std::fs::read_dir(&dir)
+        .with_context(|| format!("no calibration for {game}: cannot read {} (see `autoplay calibrate`)", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        bail!("no calibration themes for {game} in {}", dir.display());
+    }
+    paths.iter().map(|p| PaletteTheme::load(p)).collect()
+}

@@ -1,0 +1,218 @@
+//! The capture stage: frames from a live window, the whole screen, or an image file.
+//!
+//! A [`Frame`] is an image plus the screen position of its top-left pixel, so that a point found in the image
+//! maps back to the screen by adding the origin. xcap's window position is its client area's, and a window
+//! capture is the client area only, so no decoration offsets enter.
+
+use std::path::PathBuf;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context, Result};
+use image::RgbaImage;
+use serde::Serialize;
+
+/// An image and where its top-left pixel is on the screen.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub image: RgbaImage,
+    pub origin_x: i32,
+    pub origin_y: i32,
+}
+
+impl Frame {
+    /// The screen point of an image point, clamped to the frame (the window), so that no click lands outside it.
+    /// Returns the point and whether clamping moved it.
+    pub fn screen_point(&self, x: i32, y: i32) -> ((i32, i32), bool) {
+        let max_x = self.image.width().saturating_sub(1) as i32;
+        let max_y = self.image.height().saturating_sub(1) as i32;
+        let (cx, cy) = (x.clamp(0, max_x), y.clamp(0, max_y));
+        ((self.origin_x + cx, self.origin_y + cy), (cx, cy) != (x, y))
+    }
+}
+
+/// Anything frames can be grabbed from.
+pub trait FrameSource {
+    fn grab(&mut self) -> Result<Frame>;
+    /// A short name for messages ("window 'Flood'", "screen", a file name).
+    fn describe(&self) -> String;
+}
+
+/// One desktop window as listed by `autoplay windows`.
+#[derive(Clone, Debug, Serialize)]
+pub struct WindowInfo {
+    pub id: u32,
+    pub title: String,
+    pub app: String,
+    pub x: i32,
+    pub y: i32,
+    pub width: u32,
+    pub height: u32,
+    pub minimized: bool,
+}
+
+fn info_of(window: &xcap::Window) -> Result<WindowInfo> {
+    Ok(WindowInfo {
+        id: window.id()?,
+        title: window.title()?,
+        app: window.app_name().unwrap_or_default(),
+        x: window.x()?,
+        y: window.y()?,
+        width: window.width()?,
+        height: window.height()?,
+        minimized: window.is_minimized().unwrap_or(false),
+    })
+}
+
+fn all_windows() -> Result<Vec<xcap::Window>> {
+    xcap::Window::all().map_err(|e| {
+        anyhow!("cannot list windows: {e} (is DISPLAY set, and is an EWMH window manager such as openbox running?)")
+    })
+}
+
+/// Every top-level window the window manager knows, front-most first.
+pub fn list_windows() -> Result<Vec<WindowInfo>> {
+    all_windows()?.iter().map(info_of).collect()
+}
+
+/// Finds a window by title: an exact match first, else the one window whose title contains `title`
+/// (ignoring case). Several partial matches, or none, are errors that list the candidates.
+pub fn find_window(title: &str) -> Result<WindowInfo> {
+    let windows = list_windows()?;
+    if let Some(w) = windows.iter().find(|w| w.title == title && !w.minimized) {
+        return Ok(w.clone());
+    }
+    let wanted = title.to_lowercase();
+    let partial: Vec<&WindowInfo> =
+        windows.iter().filter(|w| w.title.to_lowercase().contains(&wanted) && !w.minimized).collect();
+    match partial.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => {
+            let titles: Vec<String> = windows.iter().map(|w| format!("'{}'", w.title)).collect();
+            bail!("no window titled '{title}' (windows: {})", if titles.is_empty() { "none".into() } else { titles.join(", ") })
+        }
+        many => {
+            let titles: Vec<String> = many.iter().map(|w| format!("'{}' (id {})", w.title, w.id)).collect();
+            bail!("several windows match '{title}': {}; give the exact title", titles.join(", "))
+        }
+    }
+}
+
+/// Frames of one window, followed by its id so that a moved window is still found.
+pub struct WindowSource {
+    id: u32,
+    title: String,
+}
+
+impl WindowSource {
+    pub fn new(title: &str) -> Result<Self> {
+        let info = find_window(title)?;
+        Ok(WindowSource { id: info.id, title: info.title })
+    }
+}
+
+impl FrameSource for WindowSource {
+    fn grab(&mut self) -> Result<Frame> {
+        let windows = all_windows()?;
+        let window = windows
+            .iter()
+            .find(|w| w.id().ok() == Some(self.id))
+            .ok_or_else(|| anyhow!("window '{}' (id {}) is gone", self.title, self.id))?;
+        if window.is_minimized().unwrap_or(false) {
+            bail!("window '{}' is minimised; it cannot be captured", self.title);
+        }
+        let image = window.capture_image().with_context(|| format!("capturing window '{}'", self.title))?;
+        Ok(Frame { image, origin_x: window.x()?, origin_y: window.y()? })
+    }
+
+    fn describe(&self) -> String {
+        format!("window '{}'", self.title)
+    }
+}
+
+/// Frames of the primary monitor (or the first one).
+pub struct ScreenSource;
+
+impl FrameSource for ScreenSource {
+    fn grab(&mut self) -> Result<Frame> {
+        let monitors = xcap::Monitor::all().map_err(|e| anyhow!("cannot list monitors: {e} (is DISPLAY set?)"))?;
+        let monitor = monitors
+            .iter()
+            .find(|m| m.is_primary().unwrap_or(false))
+            .or(monitors.first())
+            .ok_or_else(|| anyhow!("no monitor found"))?;
+        let image = monitor.capture_image().context("capturing the screen")?;
+        Ok(Frame { image, origin_x: monitor.x()?, origin_y: monitor.y()? })
+    }
+
+    fn describe(&self) -> String {
+        "screen".into()
+    }
+}
+
+/// Frames from an image file, placed at the screen origin; every grab returns the same picture.
+pub struct ImageFileSource {
+    path: PathBuf,
+    image: RgbaImage,
+}
+
+impl ImageFileSource {
+    pub fn open(path: &std::path::Path) -> Result<Self> {
+        Ok(ImageFileSource { path: path.to_owned(), image: crate::imageio::load_image(path)? })
+    }
+}
+
+impl FrameSource for ImageFileSource {
+    fn grab(&mut self) -> Result<Frame> {
+        Ok(Frame { image: self.image.clone(), origin_x: 0, origin_y: 0 })
+    }
+
+    fn describe(&self) -> String {
+        format!("image {}", self.path.display())
+    }
+}
+
+/// How long to wait for a window to settle after an input event.
+#[derive(Clone, Debug)]
+pub struct Settle {
+    /// Time between two captures that must agree.
+    pub interval: Duration,
+    /// Give up when the picture has not settled by then.
+    pub timeout: Duration,
+    /// After an input event, how long to wait for the picture to change at all before reading it anyway.
+    pub change_timeout: Duration,
+}
+
+impl Default for Settle {
+    fn default() -> Self {
+        Settle {
+            interval: Duration::from_millis(30),
+            timeout: Duration::from_secs(5),
+            change_timeout: Duration::from_millis(600),
+        }
+    }
+}
+
+/// Grabs until two captures in a row agree (animations have ended) and returns the last one.
+/// With `changed_from`, first waits (up to `change_timeout`) for the picture to differ from that image.
+pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from: Option<&RgbaImage>) -> Result<Frame> {
+    let start = Instant::now();
+    let mut previous = source.grab()?;
+    if let Some(before) = changed_from {
+        while previous.image == *before && start.elapsed() < settle.change_timeout {
+            sleep(settle.interval);
+            previous = source.grab()?;
+        }
+    }
+    loop {
+        sleep(settle.interval);
+        let next = source.grab()?;
+        if next.image == previous.image && (next.origin_x, next.origin_y) == (previous.origin_x, previous.origin_y) {
+            return Ok(next);
+        }
+        if start.elapsed() > settle.timeout {
+            bail!("{} did not settle within {:?} (two captures in a row never agreed)", source.describe(), settle.timeout);
+        }
+        previous = next;
+    }
+}

@@ -1,0 +1,811 @@
+//! Proven-optimal Flood-It solver.
+//!
+//! The board is reduced to its *region graph*: the 4-connected components of equal colour
+//! ("regions") with an edge between regions that touch. The flood is a set of regions
+//! (a bitset); a move of colour `c` adds every region of colour `c` on the flood's boundary.
+//!
+//! The search is A* over flood sets with
+//! * an admissible and consistent lower bound (see [`Evaluator::evaluate`]),
+//! * a proven-safe forced move: a move that removes a colour from the board is played at once
+//!   and is the only move tried (see [`SearchGraph::settle`]),
+//! * a transposition table keyed on the flood bitset,
+//! * an upper bound from a greedy pass (improved by deleting moves) that prunes every node
+//!   whose bound reaches it, so the search ends as soon as the bound is proven.
+//!
+//! With a deadline or node limit the best solution found so far is returned, marked
+//! `optimal: false` unless the search had already proved it.
+
+use std::time::Instant;
+
+/// Limits on a search. `deadline: None` = search until proven optimal.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop searching at this instant and return the best solution found so far.
+    pub deadline: Option<Instant>,
+    /// Stop after expanding this many search nodes.
+    pub node_limit: Option<u64>,
+}
+
+/// A solution returned by [`solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Colours to pick, in order (each a colour id as found in `cells`).
+    pub moves: Vec<u8>,
+    /// true only when the search proved no shorter solution exists.
+    pub optimal: bool,
+    /// Search nodes expanded (for reporting).
+    pub nodes: u64,
+}
+
+/// Solve a Flood-It board: `cells` is row-major, width*height colour ids (any u8 values, at most 32 distinct).
+/// The flood is the 4-connected same-colour region containing cell (0,0). A move picks a colour c != current flood colour:
+/// the flood takes colour c and absorbs adjacent regions of colour c. Goal: whole board one colour, fewest moves.
+/// Always returns a valid solution (even when out of time: then the best found, optimal=false). A board already one colour → empty moves, optimal=true.
+///
+/// Boards with more than 32 distinct colours are handled too (any number of distinct `u8`
+/// values works); only speed suffers.
+///
+/// # Panics
+/// When `cells.len() != width * height` (a programming error of the caller).
+pub fn solve(width: usize, height: usize, cells: &[u8], limits: &Limits) -> Solution {
+    assert!(
+        cells.len() == width * height,
+        "flood solver: cells.len() = {} but width*height = {}",
+        cells.len(),
+        width * height
+    );
+    if is_solved(cells) {
+        return Solution { moves: Vec::new(), optimal: true, nodes: 0 };
+    }
+    let graph = RegionGraph::build(width, height, cells);
+    let mut search = SearchGraph::new(&graph);
+    let (compact_moves, optimal, nodes) = search.solve(limits);
+    Solution {
+        moves: compact_moves.iter().map(|&c| graph.palette[c as usize]).collect(),
+        optimal,
+        nodes,
+    }
+}
+
+/// Apply one move in place (the game's rule). Used by the play loop to predict the next board.
+///
+/// Picking the flood's own colour changes nothing.
+///
+/// # Panics
+/// When `cells.len() != width * height`.
+pub fn apply_move(width: usize, height: usize, cells: &mut [u8], colour: u8) {
+    assert!(
+        cells.len() == width * height,
+        "apply_move: cells.len() = {} but width*height = {}",
+        cells.len(),
+        width * height
+    );
+    if cells.is_empty() {
+        return;
+    }
+    let old = cells[0];
+    if old == colour {
+        return;
+    }
+    // Recolour the flood; neighbours of the new colour join it automatically because they
+    // now have the flood's colour and touch it.
+    let mut stack = vec![0usize];
+    cells[0] = colour;
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i % width, i / width);
+        let mut visit = |j: usize, stack: &mut Vec<usize>| {
+            if cells[j] == old {
+                cells[j] = colour;
+                stack.push(j);
+            }
+        };
+        if x > 0 {
+            visit(i - 1, &mut stack);
+        }
+        if x + 1 < width {
+            visit(i + 1, &mut stack);
+        }
+        if y > 0 {
+            visit(i - width, &mut stack);
+        }
+        if y + 1 < height {
+            visit(i + width, &mut stack);
+        }
+    }
+}
+
+/// true when every cell has the same colour.
+pub fn is_solved(cells: &[u8]) -> bool {
+    match cells.first() {
+        None => true,
+        Some(&first) => cells.iter().all(|&c| c == first),
+    }
+}
+
+/// Check a move list solves the board (applies them in order; every move must be a colour present on the board at that point and differ from the flood colour). Returns Err(description) if not.
+///
+/// # Panics
+/// When `cells.len() != width * height`.
+pub fn check_solution(width: usize, height: usize, cells: &[u8], moves: &[u8]) -> Result<(), String> {
+    assert!(
+        cells.len() == width * height,
+        "check_solution: cells.len() = {} but width*height = {}",
+        cells.len(),
+        width * height
+    );
+    let mut board = cells.to_vec();
+    for (i, &colour) in moves.iter().enumerate() {
+        if is_solved(&board) {
+            return Err(format!("move {i} (colour {colour}) played after the board was already solved"));
+        }
+        if board[0] == colour {
+            return Err(format!("move {i} picks colour {colour}, which is the flood's current colour"));
+        }
+        if !board.contains(&colour) {
+            return Err(format!("move {i} picks colour {colour}, which is not on the board"));
+        }
+        apply_move(width, height, &mut board, colour);
+    }
+    if is_solved(&board) {
+        Ok(())
+    } else {
+        Err(format!("after {} moves the board is not one colour", moves.len()))
+    }
+}
+
+/// Deterministic seeded random board (uniform colours 0..colours), for benchmarks and tests.
+///
+/// `colours == 0` is treated as 1.
+pub fn random_board(width: usize, height: usize, colours: u8, seed: u64) -> Vec<u8> {
+    let colours = u64::from(colours.max(1));
+    let mut rng = SplitMix64(seed);
+    (0..width * height)
+        .map(|_| (((rng.next() >> 32) * colours) >> 32) as u8)
+        .collect()
+}
+
+/// The splitmix64 generator: tiny, fast and good enough for benchmark boards.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Region graph
+// ---------------------------------------------------------------------------------------------
+
+/// The board as a graph of same-colour regions. Region 0 contains cell (0,0).
+struct RegionGraph {
+    /// Number of regions.
+    len: usize,
+    /// 64-bit words in a region bitset.
+    words: usize,
+    /// Compact colour index (0..palette.len()) of each region.
+    colour: Vec<u8>,
+    /// Number of cells in each region.
+    area: Vec<u32>,
+    /// CSR adjacency: neighbours of region r are `adjacent[adjacent_start[r]..adjacent_start[r+1]]`.
+    adjacent_start: Vec<u32>,
+    adjacent: Vec<u32>,
+    /// For each compact colour, the bitset of regions of that colour.
+    colour_masks: Vec<u64>,
+    /// Compact colour index → colour id used in the caller's cells.
+    palette: Vec<u8>,
+}
+
+impl RegionGraph {
+    fn build(width: usize, height: usize, cells: &[u8]) -> RegionGraph {
+        let mut compact = [u8::MAX; 256];
+        let mut present = [false; 256];
+        for &c in cells {
+            present[c as usize] = true;
+        }
+        let palette: Vec<u8> = (0..=255u8).filter(|&c| present[c as usize]).collect();
+        for (i, &c) in palette.iter().enumerate() {
+            compact[c as usize] = i as u8; // at most 256 colours, so i <= 255
+        }
+
+        // Label regions by flood fill, starting at cell 0 so that region 0 holds (0,0).
+        const UNLABELLED: u32 = u32::MAX;
+        let mut label = vec![UNLABELLED; cells.len()];
+        let mut colour = Vec::new();
+        let mut area = Vec::new();
+        let mut stack = Vec::new();
+        for start in 0..cells.len() {
+            if label[start] != UNLABELLED {
+                continue;
+            }
+            let id = colour.len() as u32;
+            let c = cells[start];
+            label[start] = id;
+            stack.push(start);
+            let mut count = 0u32;
+            while let Some(i) = stack.pop() {
+                count += 1;
+                let (x, y) = (i % width, i / width);
+                let mut visit = |j: usize| {
+                    if label[j] == UNLABELLED && cells[j] == c {
+                        label[j] = id;
+                        stack.push(j);
+                    }
+                };
+                if x > 0 {
+                    visit(i - 1);
+                }
+                if x + 1 < width {
+                    visit(i + 1);
+                }
+                if y > 0 {
+                    visit(i - width);
+                }
+                if y + 1 < height {
+                    visit(i + width);
+                }
+            }
+            colour.push(compact[c as usize]);
+            area.push(count);
+        }
+        let len = colour.len();
+        let words = len.div_ceil(64);
+
+        // Edges between different regions, both directions, deduplicated.
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for i in 0..cells.len() {
+            let x = i % width;
+            let mut edge = |j: usize| {
+                let (a, b) = (label[i], label[j]);
+                if a != b {
+                    edges.push((a, b));
+                    edges.push((b, a));
+                }
+            };
+            if x + 1 < width {
+                edge(i + 1);
+            }
+            if i + width < cells.len() {
+                edge(i + width);
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        let mut adjacent_start = vec![0u32; len + 1];
+        for &(a, _) in &edges {
+            adjacent_start[a as usize + 1] += 1;
+        }
+        for r in 0..len {
+            adjacent_start[r + 1] += adjacent_start[r];
+        }
+        let adjacent: Vec<u32> = edges.iter().map(|&(_, b)| b).collect();
+
+        let mut colour_masks = vec![0u64; palette.len() * words];
+        for (r, &c) in colour.iter().enumerate() {
+            colour_masks[c as usize * words + r / 64] |= 1 << (r % 64);
+        }
+        RegionGraph { len, words, colour, area, adjacent_start, adjacent, colour_masks, palette }
+    }
+
+    fn neighbours(&self, region: usize) -> &[u32] {
+        &self.adjacent[self.adjacent_start[region] as usize..self.adjacent_start[region + 1] as usize]
+    }
+
+    fn colour_mask(&self, colour: usize) -> &[u64] {
+        &self.colour_masks[colour * self.words..(colour + 1) * self.words]
+    }
+}
+
+#[inline]
+fn bit(set: &[u64], i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 != 0
+}
+
+#[inline]
+fn set_bit(set: &mut [u64], i: usize) {
+    set[i / 64] |= 1 << (i % 64);
+}
+
+/// Calls `f` with the index of every set bit, in increasing order.
+#[inline]
+fn for_each_bit(set: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &word) in set.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            f(w * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lower bound
+// ---------------------------------------------------------------------------------------------
+
+/// What the evaluator learns about a flood state.
+#[derive(Clone, Copy, Debug)]
+struct Evaluation {
+    /// Admissible lower bound on the moves still needed.
+    bound: u32,
+    /// A colour all of whose remaining regions touch the flood (playing it removes the colour).
+    eliminable: Option<u8>,
+}
+
+/// Computes lower bounds by one breadth-first search over the region graph.
+struct Evaluator<'g> {
+    graph: &'g RegionGraph,
+    visited: Vec<u64>,
+    queue: Vec<u32>,
+    /// Per colour: greatest region distance from the flood among regions of that colour.
+    farthest: Vec<u32>,
+    /// Per colour: regions of that colour outside the flood.
+    remaining: Vec<u32>,
+    /// Per colour: regions of that colour on the flood's boundary.
+    on_boundary: Vec<u32>,
+    /// Scratch histogram over distances.
+    histogram: Vec<u32>,
+}
+
+impl<'g> Evaluator<'g> {
+    fn new(graph: &'g RegionGraph) -> Self {
+        let colours = graph.palette.len();
+        Evaluator {
+            graph,
+            visited: vec![0; graph.words],
+            queue: Vec::with_capacity(graph.len),
+            farthest: vec![0; colours],
+            remaining: vec![0; colours],
+            on_boundary: vec![0; colours],
+            histogram: Vec::new(),
+        }
+    }
+
+    /// Lower bound for the state with flood `flood` whose boundary (regions outside the flood
+    /// touching it) is `boundary`.
+    ///
+    /// Let `D(c)` be the largest breadth-first distance (in region steps, boundary regions at
+    /// distance 1) from the flood to a region of colour `c`. The bound is
+    /// `max over x >= 1 of (x - 1 + #{colours c : D(c) >= x})`.
+    ///
+    /// Admissibility: a move absorbs only regions touching the flood, so after `t` moves the
+    /// flood lies within distance `t` of the current flood, and a region at distance `D` cannot
+    /// be absorbed before move `D`. Every region of colour `c` is absorbed by a move of colour
+    /// `c`, so some move of colour `c` is played at a time `>= D(c)`. These moves are distinct
+    /// for distinct colours, hence for any `x` the moves numbered `x..=T` of a solution of
+    /// length `T` include one per colour with `D(c) >= x`: `T - x + 1 >= #{c : D(c) >= x}`.
+    /// (`x = 1` gives the count of remaining colours, `x = max D` gives the eccentricity plus
+    /// the number of extra colours in the farthest layer.)
+    ///
+    /// Consistency (needed so A* never reopens a node): after one move every remaining region
+    /// is at most one step closer, and a colour can only vanish if all its regions were at
+    /// distance 1; so term `x >= 2` reappears as term `x - 1` (one smaller) and term `x = 1`
+    /// loses at most one colour. Hence the bound drops by at most one per move.
+    fn evaluate(&mut self, flood: &[u64], boundary: &[u64]) -> Evaluation {
+        let graph = self.graph;
+        self.farthest.fill(0);
+        self.remaining.fill(0);
+        self.on_boundary.fill(0);
+        self.queue.clear();
+        for ((v, &f), &b) in self.visited.iter_mut().zip(flood).zip(boundary) {
+            *v = f | b;
+        }
+        for_each_bit(boundary, |r| {
+            let c = graph.colour[r] as usize;
+            self.on_boundary[c] += 1;
+            self.remaining[c] += 1;
+            self.farthest[c] = 1;
+            self.queue.push(r as u32);
+        });
+        let mut start = 0;
+        let mut distance = 1u32;
+        while start < self.queue.len() {
+            let end = self.queue.len();
+            distance += 1;
+            for i in start..end {
+                let r = self.queue[i] as usize;
+                for &n in graph.neighbours(r) {
+                    let n = n as usize;
+                    if !bit(&self.visited, n) {
+                        set_bit(&mut self.visited, n);
+                        self.queue.push(n as u32);
+                        let c = graph.colour[n] as usize;
+                        self.remaining[c] += 1;
+                        self.farthest[c] = distance;
+                    }
+                }
+            }
+            start = end;
+        }
+        let eccentricity = distance as usize - 1;
+        self.histogram.clear();
+        self.histogram.resize(eccentricity + 1, 0);
+        let mut eliminable = None;
+        for c in 0..self.remaining.len() {
+            if self.remaining[c] > 0 {
+                self.histogram[self.farthest[c] as usize] += 1;
+                if eliminable.is_none() && self.on_boundary[c] == self.remaining[c] {
+                    eliminable = Some(c as u8);
+                }
+            }
+        }
+        let mut bound = 0;
+        let mut colours_beyond = 0;
+        for x in (1..=eccentricity).rev() {
+            colours_beyond += self.histogram[x];
+            bound = bound.max(x as u32 - 1 + colours_beyond);
+        }
+        Evaluation { bound, eliminable }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+// ---------------------------------------------------------------------------------------------
+
+const NO_NODE: u32 = u32::MAX;
+
+/// A* over flood states with a transposition table.
+struct SearchGraph<'g> {
+    graph: &'g RegionGraph,
+    evaluator: Evaluator<'g>,
+    /// Words per stored state: the flood bitset followed by the boundary bitset.
+    stride: usize,
+    /// Node arena: states, parent links, depth and the moves from the parent.
+    states: Vec<u64>,
+    parent: Vec<u32>,
+    depth: Vec<u32>,
+    moves_start: Vec<u32>,
+    moves_len: Vec<u16>,
+    moves: Vec<u8>,
+    /// Transposition table: open addressing over node indices, keyed by the flood bitset.
+    table: Vec<u32>,
+    table_used: usize,
+    /// Number of nodes expanded.
+    expanded: u64,
+}
+
+impl<'g> SearchGraph<'g> {
+    fn new(graph: &'g RegionGraph) -> Self {
+        SearchGraph {
+            graph,
+            evaluator: Evaluator::new(graph),
+            stride: 2 * graph.words,
+            states: Vec::new(),
+            parent: Vec::new(),
+            depth: Vec::new(),
+            moves_start: Vec::new(),
+            moves_len: Vec::new(),
+            moves: Vec::new(),
+            table: vec![NO_NODE; 1024],
+            table_used: 0,
+            expanded: 0,
+        }
+    }
+
+    /// The starting state: region 0 flooded, its neighbours on the boundary.
+    fn root_state(&self) -> Vec<u64> {
+        let words = self.graph.words;
+        let mut state = vec![0u64; 2 * words];
+        set_bit(&mut state[..words], 0);
+        for &n in self.graph.neighbours(0) {
+            set_bit(&mut state[words..], n as usize);
+        }
+        state
+    }
+
+    /// Play `colour` on `state` (flood then boundary bitsets) in place.
+    fn play(graph: &RegionGraph, state: &mut [u64], colour: usize) {
+        let words = graph.words;
+        let (flood, boundary) = state.split_at_mut(words);
+        let mask = graph.colour_mask(colour);
+        let mut absorbed = Vec::new();
+        for w in 0..words {
+            let a = boundary[w] & mask[w];
+            flood[w] |= a;
+            boundary[w] &= !a;
+            let mut word = a;
+            while word != 0 {
+                absorbed.push(w * 64 + word.trailing_zeros() as usize);
+                word &= word - 1;
+            }
+        }
+        for r in absorbed {
+            for &n in graph.neighbours(r) {
+                let n = n as usize;
+                if !bit(flood, n) {
+                    set_bit(boundary, n);
+                }
+            }
+        }
+    }
+
+    /// Plays colour-eliminating moves while there are any, appending them to `played`, and
+    /// returns the lower bound of the resulting state.
+    ///
+    /// Safety of the forced move: flood growth is monotone (if flood `F ⊆ G`, then after the
+    /// same move `F' ⊆ G'`, because a region touching `F` touches `G` or lies in it). Suppose
+    /// colour `c` can be eliminated now and `S` is an optimal solution. `S` contains a move of
+    /// colour `c` (c's regions must be absorbed). Play `c` first, then `S` without its first
+    /// `c` move: until that point our flood contains `S`'s flood plus all `c` regions; at that
+    /// point `S`'s move adds only `c` regions, which we already have; afterwards inclusion is
+    /// kept by monotonicity. So the new sequence also solves the board with the same length,
+    /// and trying only the eliminating move loses nothing.
+    fn settle(&mut self, state: &mut [u64], played: &mut Vec<u8>) -> u32 {
+        let words = self.graph.words;
+        loop {
+            let eval = self.evaluator.evaluate(&state[..words], &state[words..]);
+            match eval.eliminable {
+                Some(c) => {
+                    Self::play(self.graph, state, c as usize);
+                    played.push(c);
+                }
+                None => return eval.bound,
+            }
+        }
+    }
+
+    fn is_full(&self, flood: &[u64]) -> bool {
+        let n = self.graph.len;
+        flood.iter().enumerate().all(|(w, &word)| {
+            let bits_here = (n - w * 64).min(64);
+            let want = if bits_here == 64 { u64::MAX } else { (1u64 << bits_here) - 1 };
+            word == want
+        })
+    }
+
+    fn hash(flood: &[u64]) -> u64 {
+        let mut h = 0x243F_6A88_85A3_08D3u64;
+        for &w in flood {
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h
+    }
+
+    fn node_flood(&self, node: u32) -> &[u64] {
+        let start = node as usize * self.stride;
+        &self.states[start..start + self.graph.words]
+    }
+
+    /// Finds the node holding flood `flood`, or the empty slot where it belongs.
+    fn table_slot(&self, flood: &[u64]) -> (usize, u32) {
+        let mask = self.table.len() - 1;
+        let mut slot = Self::hash(flood) as usize & mask;
+        loop {
+            let node = self.table[slot];
+            if node == NO_NODE || self.node_flood(node) == flood {
+                return (slot, node);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    fn grow_table(&mut self) {
+        let new_len = self.table.len() * 2;
+        let old = std::mem::replace(&mut self.table, vec![NO_NODE; new_len]);
+        for node in old.into_iter().filter(|&n| n != NO_NODE) {
+            let (slot, _) = self.table_slot(self.node_flood(node));
+            self.table[slot] = node;
+        }
+    }
+
+    fn add_node(&mut self, state: &[u64], parent: u32, depth: u32, played: &[u8]) -> u32 {
+        let id = self.parent.len() as u32;
+        self.states.extend_from_slice(state);
+        self.parent.push(parent);
+        self.depth.push(depth);
+        self.moves_start.push(self.moves.len() as u32);
+        self.moves_len.push(played.len() as u16);
+        self.moves.extend_from_slice(played);
+        id
+    }
+
+    /// Moves from the root to `node` followed by `tail`.
+    fn path(&self, node: u32, tail: &[u8]) -> Vec<u8> {
+        let mut pieces = vec![tail];
+        let mut n = node;
+        while n != NO_NODE {
+            let start = self.moves_start[n as usize] as usize;
+            pieces.push(&self.moves[start..start + self.moves_len[n as usize] as usize]);
+            n = self.parent[n as usize];
+        }
+        pieces.iter().rev().flat_map(|p| p.iter().copied()).collect()
+    }
+
+    /// Colours present on the boundary of `state`.
+    fn boundary_colours(&self, state: &[u64]) -> Vec<u8> {
+        let words = self.graph.words;
+        let mut seen = vec![false; self.graph.palette.len()];
+        for_each_bit(&state[words..], |r| seen[self.graph.colour[r] as usize] = true);
+        (0..seen.len()).filter(|&c| seen[c]).map(|c| c as u8).collect()
+    }
+
+    /// Greedy solution from a settled state: each step plays the move whose settled result has
+    /// the smallest lower bound, breaking ties by the larger flooded area.
+    fn greedy(&mut self, start: &[u64]) -> Vec<u8> {
+        let words = self.graph.words;
+        let mut state = start.to_vec();
+        let mut solution = Vec::new();
+        let mut child = vec![0u64; state.len()];
+        let mut played = Vec::new();
+        while !self.is_full(&state[..words]) {
+            let mut best: Option<(u32, u64, Vec<u64>, Vec<u8>)> = None;
+            for colour in self.boundary_colours(&state) {
+                child.copy_from_slice(&state);
+                played.clear();
+                played.push(colour);
+                Self::play(self.graph, &mut child, colour as usize);
+                let bound = self.settle(&mut child, &mut played);
+                let mut area = 0u64;
+                for_each_bit(&child[..words], |r| area += u64::from(self.graph.area[r]));
+                let better = match &best {
+                    None => true,
+                    Some((b, a, _, _)) => (bound, std::cmp::Reverse(area)) < (*b, std::cmp::Reverse(*a)),
+                };
+                if better {
+                    best = Some((bound, area, child.clone(), played.clone()));
+                }
+            }
+            match best {
+                Some((_, _, next, moves)) => {
+                    state = next;
+                    solution.extend_from_slice(&moves);
+                }
+                None => break, // unreachable: a non-full flood always has a boundary
+            }
+        }
+        solution
+    }
+
+    /// Plays `moves` from the unsettled root, dropping moves that absorb nothing. Returns the
+    /// cleaned move list if it floods the whole board.
+    fn replay(&self, moves: &[u8]) -> Option<Vec<u8>> {
+        let words = self.graph.words;
+        let mut state = self.root_state();
+        let mut kept = Vec::with_capacity(moves.len());
+        for &colour in moves {
+            if self.is_full(&state[..words]) {
+                break;
+            }
+            let mask = self.graph.colour_mask(colour as usize);
+            if state[words..].iter().zip(mask).any(|(b, m)| b & m != 0) {
+                Self::play(self.graph, &mut state, colour as usize);
+                kept.push(colour);
+            }
+        }
+        self.is_full(&state[..words]).then_some(kept)
+    }
+
+    /// Shortens a solution by deleting single moves while it still solves the board.
+    fn delete_moves(&self, mut moves: Vec<u8>) -> Vec<u8> {
+        let mut i = 0;
+        while i < moves.len() {
+            let mut candidate = moves.clone();
+            candidate.remove(i);
+            match self.replay(&candidate) {
+                Some(shorter) => {
+                    moves = shorter;
+                    i = 0;
+                }
+                None => i += 1,
+            }
+        }
+        moves
+    }
+
+    /// Runs the search. Returns (moves as compact colours, proven optimal, nodes expanded).
+    fn solve(&mut self, limits: &Limits) -> (Vec<u8>, bool, u64) {
+        let words = self.graph.words;
+        let mut root = self.root_state();
+        let mut root_moves = Vec::new();
+        let root_bound = self.settle(&mut root, &mut root_moves);
+        if self.is_full(&root[..words]) {
+            // Only forced moves were needed, each proven safe.
+            return (root_moves, true, 0);
+        }
+        let mut best = root_moves.clone();
+        best.extend(self.greedy(&root));
+        best = self.delete_moves(best);
+        let mut upper = best.len() as u32;
+        let root_moves_len = root_moves.len() as u32;
+        if root_moves_len + root_bound >= upper {
+            return (best, true, 0);
+        }
+
+        let out_of_limits = |expanded: u64| {
+            limits.node_limit.is_some_and(|limit| expanded >= limit)
+                || (expanded % 256 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+        };
+
+        // Open list: buckets by f = g + h, then by g; popped lowest f first, deepest first.
+        let mut open: Vec<Vec<Vec<u32>>> = Vec::new();
+        let push = |open: &mut Vec<Vec<Vec<u32>>>, f: u32, g: u32, node: u32| {
+            let (f, g) = (f as usize, g as usize);
+            if open.len() <= f {
+                open.resize_with(f + 1, Vec::new);
+            }
+            if open[f].len() <= g {
+                open[f].resize_with(g + 1, Vec::new);
+            }
+            open[f][g].push(node);
+        };
+        let root_node = self.add_node(&root, NO_NODE, root_moves_len, &root_moves);
+        let (slot, _) = self.table_slot(&root[..words]);
+        self.table[slot] = root_node;
+        self.table_used += 1;
+        push(&mut open, root_moves_len + root_bound, root_moves_len, root_node);
+
+        let mut f = (root_moves_len + root_bound) as usize;
+        let mut state = vec![0u64; self.stride];
+        let mut child = vec![0u64; self.stride];
+        let mut played = Vec::new();
+        loop {
+            // Pop the next node: lowest f, then highest g.
+            let mut popped = None;
+            while popped.is_none() && f < open.len() && (f as u32) < upper {
+                match open[f].iter().rposition(|bucket| !bucket.is_empty()) {
+                    Some(g) => popped = open[f][g].pop().map(|node| (node, g as u32)),
+                    None => f += 1,
+                }
+            }
+            let Some((node, g)) = popped else {
+                // Every state with f < upper has been expanded: the best solution is optimal.
+                return (best, true, self.expanded);
+            };
+            if self.depth[node as usize] != g {
+                continue; // stale entry: the node was re-queued with a smaller depth
+            }
+            if out_of_limits(self.expanded) {
+                return (best, false, self.expanded);
+            }
+            self.expanded += 1;
+            let start = node as usize * self.stride;
+            state.copy_from_slice(&self.states[start..start + self.stride]);
+            for colour in self.boundary_colours(&state) {
+                child.copy_from_slice(&state);
+                played.clear();
+                played.push(colour);
+                Self::play(self.graph, &mut child, colour as usize);
+                let bound = self.settle(&mut child, &mut played);
+                let child_g = g + played.len() as u32;
+                if child_g + bound >= upper {
+                    continue;
+                }
+                if self.is_full(&child[..words]) {
+                    best = self.path(node, &played);
+                    upper = child_g;
+                    continue;
+                }
+                let (slot, existing) = self.table_slot(&child[..words]);
+                if existing != NO_NODE {
+                    if self.depth[existing as usize] <= child_g {
+                        continue;
+                    }
+                    // Reached by a shorter path: re-link and reopen.
+                    let e = existing as usize;
+                    self.parent[e] = node;
+                    self.depth[e] = child_g;
+                    self.moves_start[e] = self.moves.len() as u32;
+                    self.moves_len[e] = played.len() as u16;
+                    self.moves.extend_from_slice(&played);
+                    push(&mut open, child_g + bound, child_g, existing);
+                    continue;
+                }
+                let id = self.add_node(&child, node, child_g, &played);
+                self.table[slot] = id;
+                self.table_used += 1;
+                if self.table_used * 2 > self.table.len() {
+                    self.grow_table();
+                }
+                push(&mut open, child_g + bound, child_g, id);
+                if (child_g + bound) < f as u32 {
+                    f = (child_g + bound) as usize;
+                }
+            }
+        }
+    }
+}

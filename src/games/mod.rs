@@ -1,0 +1,3 @@
+//! One folder per game, each holding its board, reader, solver and actions behind [`crate::game::Game`].
+
+pub mod flood;

@@ -1,0 +1,364 @@
+//! The `autoplay` command line: a thin layer that turns arguments into calls of the library's stages.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use autoplay::calibration::{calibration_root, load_themes, PaletteTheme};
+use autoplay::capture::{list_windows, FrameSource, ImageFileSource, ScreenSource, WindowSource};
+use autoplay::game::{Game, SolveLimits};
+use autoplay::games::flood::{self, reader, sgt_id::SgtFloodId, Flood, FloodBoard};
+use autoplay::imageio::{load_image, read_text, save_image};
+use autoplay::input::{DesktopInput, DryRunInput, InputDevice};
+use autoplay::play::{play, PlayOptions};
+
+#[derive(Parser)]
+#[command(name = "autoplay", version, about = "Reads a game from the screen, solves it, and plays it")]
+struct Cli {
+    /// Folder of calibration data (default: $AUTOPLAY_CALIBRATION, ./calibration, or the source tree's).
+    #[arg(long, global = true, value_name = "DIR")]
+    calibration: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Games that are read from the screen and played in a window.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ScreenGame {
+    Flood,
+}
+
+/// Games with a solver.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SolveGame {
+    Flood,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the desktop's windows (id, title, app, position, size).
+    Windows {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Capture a window or the screen as PNG (or PNM when the file name ends in .pnm/.ppm).
+    Capture {
+        /// The window's title (exact, or a unique part of it).
+        #[arg(long, conflicts_with = "screen")]
+        window: Option<String>,
+        /// The whole screen (the default).
+        #[arg(long)]
+        screen: bool,
+        /// Output file, or - for standard output.
+        #[arg(short, long, default_value = "-")]
+        output: PathBuf,
+    },
+    /// Read a screenshot into board text.
+    Read {
+        game: ScreenGame,
+        /// Image file, or - for standard input.
+        #[arg(default_value = "-")]
+        input: PathBuf,
+        /// Use only this calibration theme.
+        #[arg(long)]
+        theme: Option<String>,
+        /// Print the board, theme and cell layout as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Add cell colours missing from the theme's palette to it (with new symbols) and save the theme.
+        #[arg(long)]
+        learn: bool,
+    },
+    /// Solve board text.
+    Solve {
+        game: SolveGame,
+        /// Board text file, or - for standard input.
+        #[arg(default_value = "-")]
+        input: PathBuf,
+        #[arg(long)]
+        json: bool,
+        /// Stop searching after this many seconds and give the best solution found.
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
+    },
+    /// Play a game in a live window until it is won.
+    Play {
+        game: ScreenGame,
+        /// The game window's title (default: the game's usual title).
+        #[arg(long)]
+        window: Option<String>,
+        /// Print the clicks it would make, and make none.
+        #[arg(long)]
+        dry_run: bool,
+        /// Plan from this screenshot instead of a window (implies --dry-run).
+        #[arg(long, value_name = "FILE")]
+        image: Option<PathBuf>,
+        /// Give up after this many moves.
+        #[arg(long, default_value_t = 1000)]
+        max_moves: usize,
+        /// Pause after each move (milliseconds), to watch.
+        #[arg(long, default_value_t = 0)]
+        move_delay_ms: u64,
+        /// Time allowed for each solve, in seconds.
+        #[arg(long, value_name = "SECONDS")]
+        time_limit: Option<f64>,
+        #[arg(long)]
+        theme: Option<String>,
+        /// Print the final report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Learn a theme's palette from a screenshot whose board is known, into the calibration folder.
+    Calibrate {
+        game: ScreenGame,
+        /// The screenshot.
+        shot: PathBuf,
+        /// The true board: a board text file, or an sgt-flood game ID (WxH:digits,limit).
+        #[arg(long)]
+        truth: String,
+        /// The theme to create or refresh.
+        #[arg(long, default_value = "sgt-default")]
+        theme: String,
+        /// For a game-ID truth: the symbol of each game colour number 0, 1, 2, … (default: the theme's own, or
+        /// another theme's, mapping).
+        #[arg(long)]
+        symbols: Option<String>,
+    },
+    /// Measure solver and reader speed.
+    Bench {
+        game: SolveGame,
+        /// Boards per size.
+        #[arg(long, default_value_t = 20)]
+        boards: usize,
+        /// Board sizes (square), comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = [12, 14, 18, 22])]
+        sizes: Vec<usize>,
+        #[arg(long, default_value_t = 6)]
+        colours: u8,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Per-board time limit in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        time_limit: f64,
+        /// A screenshot to time the reader on.
+        #[arg(long)]
+        shot: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("autoplay: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn seconds(s: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(s).with_context(|| format!("{s} is not a valid number of seconds"))
+}
+
+fn themes(root: &Path, game: &str, only: Option<&str>) -> Result<Vec<PaletteTheme>> {
+    let all = load_themes(root, game)?;
+    match only {
+        None => Ok(all),
+        Some(name) => {
+            let names: Vec<String> = all.iter().map(|t| t.theme.clone()).collect();
+            let chosen: Vec<PaletteTheme> = all.into_iter().filter(|t| t.theme == name).collect();
+            if chosen.is_empty() {
+                bail!("no theme '{name}' for {game} (themes: {})", names.join(", "));
+            }
+            Ok(chosen)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let root = calibration_root(cli.calibration.as_deref());
+    match cli.command {
+        Command::Windows { json } => {
+            let windows = list_windows()?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&windows)?);
+            } else {
+                println!("{:>10}  {:>11}  {:>9}  {:<20}  title", "id", "position", "size", "app");
+                for w in windows {
+                    let position = format!("{},{}", w.x, w.y);
+                    let size = format!("{}x{}", w.width, w.height);
+                    println!("{:>10}  {:>11}  {:>9}  {:<20}  {}", w.id, position, size, w.app, w.title);
+                }
+            }
+        }
+        Command::Capture { window, screen: _, output } => {
+            if output == Path::new("-") && std::io::stdout().is_terminal() {
+                bail!("refusing to write an image to a terminal; use -o FILE or a pipe");
+            }
+            let mut source: Box<dyn FrameSource> = match &window {
+                Some(title) => Box::new(WindowSource::new(title)?),
+                None => Box::new(ScreenSource),
+            };
+            let frame = source.grab()?;
+            save_image(&frame.image, &output)?;
+        }
+        Command::Read { game: ScreenGame::Flood, input, theme, json, learn } => {
+            let image = load_image(&input)?;
+            let themes = themes(&root, "flood", theme.as_deref())?;
+            let reading = if learn {
+                let [theme] = themes.as_slice() else { bail!("--learn needs one theme: name it with --theme") };
+                let (reading, learned) = reader::read_learning(&image, theme, None)?;
+                if learned != *theme {
+                    let path = learned.save(&root)?;
+                    eprintln!("learned {} new colour(s) into {}", learned.colours.len() - theme.colours.len(), path.display());
+                }
+                reading
+            } else {
+                Flood { themes }.read(&image, None)?
+            };
+            if json {
+                let l = &reading.layout;
+                let centres: Vec<Vec<(i32, i32)>> =
+                    (0..l.rows).map(|r| (0..l.cols).map(|c| l.centre(r, c)).collect()).collect();
+                let value = serde_json::json!({
+                    "board": reading.board.to_string(),
+                    "rows": l.rows, "cols": l.cols, "theme": reading.theme,
+                    "layout": l, "cell_centres": centres,
+                });
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                print!("{}", reading.board);
+            }
+        }
+        Command::Solve { game: SolveGame::Flood, input, json, time_limit } => {
+            let board = FloodBoard::parse(&read_text(&input)?).with_context(|| format!("{} is not a Flood-It board", input.display()))?;
+            let start = Instant::now();
+            let limits = SolveLimits { deadline: time_limit.map(seconds).transpose()?.map(|t| start + t) };
+            let plan = flood::solve_board(&board, &limits);
+            let millis = start.elapsed().as_millis();
+            let moves: Vec<String> = plan.moves.iter().map(|m| m.to_string()).collect();
+            if json {
+                let value = serde_json::json!({
+                    "moves": moves, "length": moves.len(), "optimal": plan.optimal, "nodes": plan.nodes, "millis": millis,
+                });
+                println!("{value}");
+            } else {
+                println!("{}", moves.concat());
+                if !plan.optimal {
+                    eprintln!("note: stopped at the time limit; this solution is not proven optimal");
+                }
+            }
+        }
+        Command::Play { game: ScreenGame::Flood, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json } => {
+            let game = Flood { themes: themes(&root, "flood", theme.as_deref())? };
+            let dry_run = dry_run || image.is_some();
+            let options = PlayOptions {
+                dry_run,
+                max_moves,
+                solve_time: time_limit.map(seconds).transpose()?,
+                move_delay: Duration::from_millis(move_delay_ms),
+                ..PlayOptions::default()
+            };
+            let mut source: Box<dyn FrameSource> = match &image {
+                Some(path) => Box::new(ImageFileSource::open(path)?),
+                None => Box::new(WindowSource::new(window.as_deref().unwrap_or(game.default_window_title()))?),
+            };
+            let mut recorder = DryRunInput::default();
+            let mut desktop;
+            let input: &mut dyn InputDevice = if dry_run {
+                &mut recorder
+            } else {
+                desktop = DesktopInput::new()?;
+                &mut desktop
+            };
+            let report = play(&game, source.as_mut(), input, &options, &mut |line| eprintln!("{line}"))?;
+            for line in &recorder.log {
+                println!("{line}");
+            }
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else if !dry_run {
+                println!(
+                    "won in {} moves (first plan {} moves, {}; {} re-plans)",
+                    report.moves,
+                    report.planned_moves,
+                    if report.plan_optimal { "proven optimal" } else { "not proven optimal" },
+                    report.replans
+                );
+            }
+        }
+        Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
+        Command::Bench { game: SolveGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
+            let options = flood::bench::BenchOptions { sizes, colours, boards, seed, time_limit: seconds(time_limit)? };
+            let read = match shot {
+                Some(path) => Some(flood::bench::bench_read(&path, &themes(&root, "flood", None)?, 200)?),
+                None => None,
+            };
+            let report = flood::bench::report(flood::bench::bench_solver(&options), read);
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{report}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `autoplay calibrate flood`: learns the palette of `theme_name` from a screenshot of a known board.
+fn calibrate_flood(root: &Path, shot: &Path, truth: &str, theme_name: &str, symbols: Option<&str>) -> Result<()> {
+    let image = load_image(shot)?;
+    let existing = load_themes(root, "flood").unwrap_or_default();
+    let mut theme = existing.iter().find(|t| t.theme == theme_name).cloned().unwrap_or_else(|| PaletteTheme {
+        game: "flood".into(),
+        theme: theme_name.into(),
+        description: String::new(),
+        tolerance: 8,
+        min_cell: 8,
+        colours: Vec::new(),
+    });
+    // The symbol of each game colour number: given, else this theme's, else another theme's.
+    let mut symbol_of_index: std::collections::HashMap<u32, u8> = std::collections::HashMap::new();
+    if let Some(symbols) = symbols {
+        for (i, s) in symbols.chars().enumerate() {
+            symbol_of_index.insert(i as u32, s as u8);
+        }
+    } else {
+        for t in std::iter::once(&theme).chain(existing.iter()) {
+            for c in &t.colours {
+                if let Some(i) = c.game_index {
+                    symbol_of_index.entry(i).or_insert(c.symbol as u8);
+                }
+            }
+        }
+    }
+    let truth_board = if truth.contains(':') && truth.contains(',') && !Path::new(truth).exists() {
+        let id = SgtFloodId::parse(truth)?;
+        let cells = id
+            .colours
+            .iter()
+            .map(|n| symbol_of_index.get(n).copied().with_context(|| format!("no symbol for game colour {n}: give --symbols")))
+            .collect::<Result<_>>()?;
+        FloodBoard { width: id.width, height: id.height, cells }
+    } else {
+        FloodBoard::parse(&read_text(Path::new(truth))?)?
+    };
+    let learned = reader::learn_palette(&image, &truth_board, theme.min_cell)?;
+    let index_of_symbol = symbol_of_index.iter().map(|(&i, &s)| (s, i)).collect();
+    reader::merge_learned(&mut theme, &learned, &index_of_symbol);
+    theme.validate("the learned theme")?;
+    let path = theme.save(root)?;
+    for (symbol, rgb) in &learned {
+        println!("{} {}", *symbol as char, autoplay::calibration::format_rgb(*rgb));
+    }
+    eprintln!("wrote {} ({} colours)", path.display(), theme.colours.len());
+    Ok(())
+}

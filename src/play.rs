@@ -1,0 +1,192 @@
+//! The closed loop: capture → read → (verify) → solve → act, one move at a time, for any [`Game`].
+//!
+//! The loop never clicks blind. Before every move it captures until two frames agree, reads the board, and
+//! compares it with the board it expected after its last move; when they differ it re-plans from what it sees.
+//! Every click is clamped to the window. Before every event, and after every wait, it checks that the pointer
+//! is where it left it: if the user has moved the mouse, it stops at once.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Result};
+use serde::Serialize;
+
+use crate::capture::{stable_frame, Frame, FrameSource, Settle};
+use crate::game::{Action, CellLayout, Game, Reading, SolveLimits};
+use crate::input::InputDevice;
+
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Send the events to `input` without waiting for the window: the board is advanced by the game's rules,
+    /// not re-read. Use with a recording input device to print what would be done.
+    pub dry_run: bool,
+    /// Stop with an error after this many moves.
+    pub max_moves: usize,
+    /// Time allowed for each solve (the best plan found by then is used).
+    pub solve_time: Option<Duration>,
+    /// A pause after each move, for people watching.
+    pub move_delay: Duration,
+    pub settle: Settle,
+}
+
+impl Default for PlayOptions {
+    fn default() -> Self {
+        PlayOptions { dry_run: false, max_moves: 1000, solve_time: None, move_delay: Duration::ZERO, settle: Settle::default() }
+    }
+}
+
+/// What a game of play came to.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayReport {
+    pub won: bool,
+    pub moves: usize,
+    /// How many times the board differed from the expected one, so that the loop planned again.
+    pub replans: usize,
+    /// Length of the first plan, and whether it was proven optimal.
+    pub planned_moves: usize,
+    pub plan_optimal: bool,
+    pub final_board: String,
+    pub millis: u128,
+}
+
+/// The user took the mouse: the pointer is not where the bot left it.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped: the pointer moved to ({found_x}, {found_y}) but the bot left it at ({left_x}, {left_y}); the user has taken the mouse")]
+pub struct PointerMoved {
+    pub left_x: i32,
+    pub left_y: i32,
+    pub found_x: i32,
+    pub found_y: i32,
+}
+
+/// Checks the pointer is where the bot left it (nothing to check before its first event).
+fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result<()> {
+    if let Some((left_x, left_y)) = left_at {
+        let (found_x, found_y) = input.pointer()?;
+        if (found_x, found_y) != (left_x, left_y) {
+            return Err(PointerMoved { left_x, left_y, found_x, found_y }.into());
+        }
+    }
+    Ok(())
+}
+
+/// Sends one move's events; returns where the pointer was left.
+fn perform(
+    actions: &[Action],
+    frame: &Frame,
+    input: &mut dyn InputDevice,
+    mut left_at: Option<(i32, i32)>,
+    log: &mut dyn FnMut(&str),
+) -> Result<Option<(i32, i32)>> {
+    for action in actions {
+        check_pointer(input, left_at)?;
+        match *action {
+            Action::Click { x, y } => {
+                let ((sx, sy), clamped) = frame.screen_point(x, y);
+                if clamped {
+                    log(&format!("warning: click at image point ({x}, {y}) lay outside the window; clamped"));
+                }
+                input.move_pointer(sx, sy)?;
+                input.click()?;
+                left_at = Some((sx, sy));
+            }
+            Action::Type(c) => input.type_char(c)?,
+        }
+    }
+    Ok(left_at)
+}
+
+/// Plays `game` in the window behind `source` until it is won.
+pub fn play<G: Game>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    input: &mut dyn InputDevice,
+    options: &PlayOptions,
+    log: &mut dyn FnMut(&str),
+) -> Result<PlayReport> {
+    let start = Instant::now();
+    let limits = || SolveLimits { deadline: options.solve_time.map(|t| Instant::now() + t) };
+    let mut frame = stable_frame(source, &options.settle, None)?;
+    let mut reading = game.read(&frame.image, None)?;
+    log(&format!(
+        "read a {}×{} board (theme '{}') from {}",
+        reading.layout.cols,
+        reading.layout.rows,
+        reading.theme,
+        source.describe()
+    ));
+    let mut report = PlayReport {
+        won: false,
+        moves: 0,
+        replans: 0,
+        planned_moves: 0,
+        plan_optimal: false,
+        final_board: String::new(),
+        millis: 0,
+    };
+    let mut plan: VecDeque<G::Move> = VecDeque::new();
+    let mut first_plan = true;
+    let mut left_at: Option<(i32, i32)> = None;
+    loop {
+        if game.is_won(&reading.board) {
+            report.won = true;
+            break;
+        }
+        if plan.is_empty() {
+            let found = game.solve(&reading.board, &limits())?;
+            if found.moves.is_empty() {
+                bail!("the solver found no move on a board that is not won:\n{}", reading.board);
+            }
+            log(&format!(
+                "planned {} moves ({}): {}",
+                found.moves.len(),
+                if found.optimal { "proven optimal" } else { "not proven optimal" },
+                found.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+            ));
+            if first_plan {
+                report.planned_moves = found.moves.len();
+                report.plan_optimal = found.optimal;
+                first_plan = false;
+            }
+            plan = found.moves.into();
+        }
+        if report.moves >= options.max_moves {
+            bail!("stopped after the move limit of {} moves without winning", options.max_moves);
+        }
+        let mv = plan.pop_front().expect("plan is not empty");
+        let actions = game.actions(&reading, &mv)?;
+        for action in &actions {
+            if let Action::Click { x, y } = *action {
+                let ((sx, sy), _) = frame.screen_point(x, y);
+                log(&format!("move {}: {mv}: click at ({sx}, {sy})", report.moves + 1));
+            }
+        }
+        let expected = game.apply(&reading.board, &mv);
+        report.moves += 1;
+        if options.dry_run {
+            perform(&actions, &frame, input, None, log)?;
+            reading = Reading { board: expected, ..reading };
+            continue;
+        }
+        left_at = perform(&actions, &frame, input, left_at, log)?;
+        std::thread::sleep(options.move_delay);
+        check_pointer(input, left_at)?;
+        let before = frame.image.clone();
+        frame = stable_frame(source, &options.settle, Some(&before))?;
+        check_pointer(input, left_at)?;
+        reading = read_again(game, &frame, &reading.layout)?;
+        if reading.board != expected {
+            report.replans += 1;
+            plan.clear();
+            log(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves));
+        }
+    }
+    report.final_board = reading.board.to_string();
+    report.millis = start.elapsed().as_millis();
+    Ok(report)
+}
+
+/// Reads a frame of a board already read once, using the earlier layout where the picture is ambiguous.
+fn read_again<G: Game>(game: &G, frame: &Frame, layout: &CellLayout) -> Result<Reading<G::Board>> {
+    game.read(&frame.image, Some(layout))
+}

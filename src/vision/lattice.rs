@@ -1,0 +1,372 @@
+//! Finds a square lattice of cells in a picture.
+//!
+//! The caller classifies every pixel (class 0: not a board colour; 1..: a board colour). The board is the
+//! largest cluster of classified pixels, where gaps of a few pixels (the dark outlines some games draw between
+//! cells) do not split a cluster. The lattice is then fitted from where the class changes: every change must
+//! lie on a cell boundary, cells are square, and of all lattices that explain the picture the coarsest is
+//! taken. Finally each cell is read from its central area.
+
+use image::{GrayImage, Luma, RgbaImage};
+use imageproc::distance_transform::Norm;
+use imageproc::region_labelling::{connected_components, Connectivity};
+use thiserror::Error;
+
+use crate::calibration::format_rgb;
+use crate::game::CellLayout;
+
+/// The widest outline between two cells (each side of a boundary) the fit considers.
+const MAX_OUTLINE: usize = 4;
+/// Gaps up to twice this wide do not split a cluster of board pixels.
+const BRIDGE: u8 = 2 * MAX_OUTLINE as u8;
+/// Share of a cell's central area that must be one class.
+const MIN_CELL_AGREEMENT: f64 = 0.9;
+
+/// Per-pixel classes of an image.
+pub struct ClassMap {
+    pub width: usize,
+    pub height: usize,
+    pub classes: Vec<u8>,
+}
+
+impl ClassMap {
+    /// Classifies each pixel by its RGB value.
+    pub fn new(image: &RgbaImage, mut classify: impl FnMut([u8; 3]) -> u8) -> Self {
+        let mut classes = Vec::with_capacity(image.width() as usize * image.height() as usize);
+        let mut last: Option<([u8; 3], u8)> = None;
+        for pixel in image.pixels() {
+            let rgb = [pixel[0], pixel[1], pixel[2]];
+            let class = match last {
+                Some((seen, class)) if seen == rgb => class,
+                _ => {
+                    let class = classify(rgb);
+                    last = Some((rgb, class));
+                    class
+                }
+            };
+            classes.push(class);
+        }
+        ClassMap { width: image.width() as usize, height: image.height() as usize, classes }
+    }
+
+    fn at(&self, x: usize, y: usize) -> u8 {
+        self.classes[y * self.width + x]
+    }
+}
+
+/// Why no board could be read.
+#[derive(Debug, Error, PartialEq)]
+pub enum LatticeError {
+    #[error("no board found: no pixel of the image has a board colour")]
+    NoBoardPixels,
+    #[error("no board found: the largest patch of board colours is only {width}×{height} pixels (cells are at least {min_cell} pixels)")]
+    TooSmall { width: usize, height: usize, min_cell: u32 },
+    #[error("the board is one colour everywhere, so its grid size cannot be seen (give the grid size)")]
+    Uniform,
+    #[error("no grid of square cells explains the {width}×{height}-pixel patch of board colours at ({x}, {y}); it is not a board")]
+    NoLattice { x: usize, y: usize, width: usize, height: usize },
+    #[error("the board does not fit the expected grid of {cols}×{rows} cells")]
+    NotExpectedGrid { cols: usize, rows: usize },
+    #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) has colour {rgb}, which is not in the palette")]
+    UnknownColour { row: usize, col: usize, x: u32, y: u32, rgb: String },
+    #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) is not one flat colour; it is not a board cell")]
+    MixedCell { row: usize, col: usize, x: u32, y: u32 },
+}
+
+/// A rectangle of pixels, inclusive bounds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Bounds {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+impl Bounds {
+    fn width(&self) -> usize {
+        self.x1 - self.x0 + 1
+    }
+    fn height(&self) -> usize {
+        self.y1 - self.y0 + 1
+    }
+}
+
+/// The bounds of the largest cluster of classified pixels.
+fn largest_cluster(map: &ClassMap) -> Result<Bounds, LatticeError> {
+    let mask = GrayImage::from_fn(map.width as u32, map.height as u32, |x, y| {
+        Luma([if map.at(x as usize, y as usize) > 0 { 255 } else { 0 }])
+    });
+    let bridged = imageproc::morphology::dilate(&mask, Norm::LInf, BRIDGE / 2);
+    let labels = connected_components(&bridged, Connectivity::Four, Luma([0u8]));
+    let mut counts: Vec<usize> = Vec::new();
+    for (x, y, label) in labels.enumerate_pixels() {
+        let label = label[0] as usize;
+        if label > 0 && map.at(x as usize, y as usize) > 0 {
+            if counts.len() <= label {
+                counts.resize(label + 1, 0);
+            }
+            counts[label] += 1;
+        }
+    }
+    let best = (1..counts.len()).max_by_key(|&l| counts[l]).filter(|&l| counts[l] > 0).ok_or(LatticeError::NoBoardPixels)?;
+    let mut bounds = Bounds { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0 };
+    for (x, y, label) in labels.enumerate_pixels() {
+        let (x, y) = (x as usize, y as usize);
+        if label[0] as usize == best && map.at(x, y) > 0 {
+            bounds.x0 = bounds.x0.min(x);
+            bounds.y0 = bounds.y0.min(y);
+            bounds.x1 = bounds.x1.max(x);
+            bounds.y1 = bounds.y1.max(y);
+        }
+    }
+    Ok(bounds)
+}
+
+/// Positions (pixel edges, relative to the bounds' start) where the class changes along each axis inside the
+/// bounds.
+fn class_changes(map: &ClassMap, b: Bounds) -> (Vec<usize>, Vec<usize>) {
+    let mut along_x = vec![false; b.width()];
+    let mut along_y = vec![false; b.height()];
+    for y in b.y0..=b.y1 {
+        for x in b.x0..=b.x1 {
+            let class = map.at(x, y);
+            if x > b.x0 && class != map.at(x - 1, y) {
+                along_x[x - b.x0] = true;
+            }
+            if y > b.y0 && class != map.at(x, y - 1) {
+                along_y[y - b.y0] = true;
+            }
+        }
+    }
+    let positions = |marks: Vec<bool>| marks.iter().enumerate().filter(|(_, &m)| m).map(|(i, _)| i).collect();
+    (positions(along_x), positions(along_y))
+}
+
+/// Does every change lie within `tolerance` of an inner boundary of `count` cells of side `pitch`, starting at
+/// `start` (relative to the bounds)?
+fn changes_fit(changes: &[usize], start: f64, pitch: f64, count: usize, tolerance: f64) -> bool {
+    changes.iter().all(|&p| {
+        let k = ((p as f64 - start) / pitch).round().clamp(1.0, (count.max(2) - 1) as f64);
+        count > 1 && (p as f64 - (start + k * pitch)).abs() <= tolerance
+    })
+}
+
+/// One lattice that explains the picture.
+struct Fit {
+    cols: usize,
+    rows: usize,
+    outline: usize,
+    pitch: f64,
+}
+
+/// Every lattice of square cells that explains the changes inside the bounds, for each possible outline width.
+fn fits(b: Bounds, changes: &(Vec<usize>, Vec<usize>), min_cell: u32) -> Vec<Fit> {
+    let mut found = Vec::new();
+    for outline in 0..=MAX_OUTLINE {
+        let width = (b.width() + 2 * outline) as f64;
+        let height = (b.height() + 2 * outline) as f64;
+        let max_cols = (width / min_cell as f64).floor() as usize;
+        for cols in 1..=max_cols {
+            let pitch = width / cols as f64;
+            let rows = (height / pitch).round() as usize;
+            if rows == 0 || (rows as f64 * pitch - height).abs() > 1.5 {
+                continue;
+            }
+            let tolerance = outline as f64 + 1.0;
+            let start = -(outline as f64);
+            if changes_fit(&changes.0, start, pitch, cols, tolerance)
+                && changes_fit(&changes.1, start, pitch, rows, tolerance)
+            {
+                found.push(Fit { cols, rows, outline, pitch });
+            }
+        }
+    }
+    found
+}
+
+/// Finds the board: its layout, and the class of each cell (row-major). `min_cell` is the smallest cell side to
+/// consider; `hint` is the layout of an earlier reading of the same board, which settles the grid size when the
+/// picture alone cannot.
+pub fn find_board(
+    image: &RgbaImage,
+    map: &ClassMap,
+    min_cell: u32,
+    hint: Option<&CellLayout>,
+) -> Result<(CellLayout, Vec<u8>), LatticeError> {
+    let bounds = largest_cluster(map)?;
+    if bounds.width() < min_cell as usize || bounds.height() < min_cell as usize {
+        return Err(LatticeError::TooSmall { width: bounds.width(), height: bounds.height(), min_cell });
+    }
+    let changes = class_changes(map, bounds);
+    let candidates = fits(bounds, &changes, min_cell);
+    let uniform = changes.0.is_empty() && changes.1.is_empty();
+    let chosen = match hint {
+        Some(h) => match candidates.iter().find(|f| f.cols == h.cols && f.rows == h.rows) {
+            Some(f) => Some(f),
+            None if uniform => None,
+            None => return Err(LatticeError::NotExpectedGrid { cols: h.cols, rows: h.rows }),
+        },
+        None if uniform => return Err(LatticeError::Uniform),
+        // The coarsest lattice; among equals the thinnest outline.
+        None => candidates.iter().min_by_key(|f| (f.cols * f.rows, f.outline)),
+    };
+    let layout = match (chosen, hint) {
+        (Some(f), _) => CellLayout {
+            rows: f.rows,
+            cols: f.cols,
+            origin_x: bounds.x0 as f64 - f.outline as f64,
+            origin_y: bounds.y0 as f64 - f.outline as f64,
+            pitch: f.pitch,
+        },
+        // A board of one colour: keep the earlier layout if the patch still sits inside it.
+        (None, Some(h)) => {
+            let inside = |start: usize, end: usize, origin: f64, cells: usize| {
+                start as f64 >= origin - 1.0 && end as f64 <= origin + cells as f64 * h.pitch + 1.0
+            };
+            if !(inside(bounds.x0, bounds.x1, h.origin_x, h.cols) && inside(bounds.y0, bounds.y1, h.origin_y, h.rows)) {
+                return Err(LatticeError::NotExpectedGrid { cols: h.cols, rows: h.rows });
+            }
+            h.clone()
+        }
+        (None, None) => {
+            return Err(LatticeError::NoLattice { x: bounds.x0, y: bounds.y0, width: bounds.width(), height: bounds.height() })
+        }
+    };
+    let cells = sample_cells(image, map, &layout)?;
+    Ok((layout, cells))
+}
+
+/// Reads each cell's class from its central area (clear of outlines and highlights).
+fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<u8>, LatticeError> {
+    let half = ((layout.pitch * 0.2) as i64).max(0);
+    let mut cells = Vec::with_capacity(layout.rows * layout.cols);
+    for row in 0..layout.rows {
+        for col in 0..layout.cols {
+            let (cx, cy) = layout.centre(row, col);
+            let (cx, cy) = (cx as i64, cy as i64);
+            let mut counts = [0usize; 256];
+            let mut total = 0usize;
+            for y in (cy - half).max(0)..=(cy + half).min(map.height as i64 - 1) {
+                for x in (cx - half).max(0)..=(cx + half).min(map.width as i64 - 1) {
+                    counts[map.at(x as usize, y as usize) as usize] += 1;
+                    total += 1;
+                }
+            }
+            let (class, &count) = counts.iter().enumerate().max_by_key(|(_, &c)| c).expect("256 classes");
+            let (x, y) = (cx.clamp(0, map.width as i64 - 1) as u32, cy.clamp(0, map.height as i64 - 1) as u32);
+            if class == 0 {
+                let p = image.get_pixel(x, y);
+                return Err(LatticeError::UnknownColour { row, col, x, y, rgb: format_rgb([p[0], p[1], p[2]]) });
+            }
+            if total == 0 || (count as f64) < MIN_CELL_AGREEMENT * total as f64 {
+                return Err(LatticeError::MixedCell { row, col, x, y });
+            }
+            cells.push(class as u8);
+        }
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// Draws a board of `cells` (classes 1..) with the given cell side and outline, at an offset on a grey
+    /// background; class k is drawn as colour (k*40, 0, 0).
+    fn draw(cols: usize, rows: usize, cells: &[u8], side: u32, outline: u32, at: (u32, u32)) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(at.0 * 2 + side * cols as u32, at.1 * 2 + side * rows as u32, Rgba([200, 200, 200, 255]));
+        for r in 0..rows {
+            for c in 0..cols {
+                let colour = Rgba([cells[r * cols + c] * 40, 0, 0, 255]);
+                for dy in 0..side {
+                    for dx in 0..side {
+                        let edge = dx < outline || dy < outline || dx >= side - outline || dy >= side - outline;
+                        let p = if edge { Rgba([0, 0, 0, 255]) } else { colour };
+                        img.put_pixel(at.0 + c as u32 * side + dx, at.1 + r as u32 * side + dy, p);
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    fn classify(rgb: [u8; 3]) -> u8 {
+        if rgb[1] == 0 && rgb[2] == 0 && rgb[0] > 0 && rgb[0] % 40 == 0 {
+            rgb[0] / 40
+        } else {
+            0
+        }
+    }
+
+    fn read(img: &RgbaImage, hint: Option<&CellLayout>) -> Result<(CellLayout, Vec<u8>), LatticeError> {
+        find_board(img, &ClassMap::new(img, classify), 6, hint)
+    }
+
+    #[test]
+    fn finds_grids_of_several_sizes_sides_and_offsets() {
+        let cells: Vec<u8> = (0..35).map(|i| (i * 7 % 5 + 1) as u8).collect();
+        for (side, outline, at) in [(12, 0, (0, 0)), (20, 0, (33, 7)), (32, 1, (100, 50)), (64, 2, (5, 300))] {
+            let img = draw(7, 5, &cells, side, outline, at);
+            let (layout, read_cells) = read(&img, None).unwrap();
+            assert_eq!((layout.cols, layout.rows), (7, 5), "side {side}");
+            assert_eq!(layout.pitch, side as f64);
+            assert_eq!((layout.origin_x, layout.origin_y), (at.0 as f64, at.1 as f64));
+            assert_eq!(read_cells, cells);
+        }
+    }
+
+    #[test]
+    fn a_coarser_looking_board_takes_its_size_from_the_hint() {
+        // Every 2×2 block one colour: alone it reads as 2×2 cells of twice the side.
+        let cells = [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 1, 1, 3, 3, 1, 1];
+        let img = draw(4, 4, &cells, 12, 0, (10, 10));
+        let (alone, _) = read(&img, None).unwrap();
+        assert_eq!((alone.cols, alone.rows), (2, 2));
+        let hint = CellLayout { rows: 4, cols: 4, origin_x: 10.0, origin_y: 10.0, pitch: 12.0 };
+        let (layout, read_cells) = read(&img, Some(&hint)).unwrap();
+        assert_eq!(layout, hint);
+        assert_eq!(read_cells, cells);
+    }
+
+    #[test]
+    fn a_one_colour_board_needs_a_hint() {
+        let img = draw(3, 3, &[2; 9], 16, 0, (4, 4));
+        assert_eq!(read(&img, None).unwrap_err(), LatticeError::Uniform);
+        let hint = CellLayout { rows: 3, cols: 3, origin_x: 4.0, origin_y: 4.0, pitch: 16.0 };
+        assert_eq!(read(&img, Some(&hint)).unwrap().1, vec![2; 9]);
+    }
+
+    #[test]
+    fn an_unknown_colour_inside_the_board_is_named() {
+        let mut cells: Vec<u8> = (0..16).map(|i| (i % 3 + 1) as u8).collect();
+        cells[5] = 5; // drawn as (200, 0, 0) — classify knows it...
+        let mut img = draw(4, 4, &cells, 16, 0, (8, 8));
+        // ...so paint that cell an unknown colour.
+        for dy in 0..16 {
+            for dx in 0..16 {
+                img.put_pixel(8 + 16 + dx, 8 + 16 + dy, Rgba([1, 2, 3, 255]));
+            }
+        }
+        match read(&img, None).unwrap_err() {
+            LatticeError::UnknownColour { row: 1, col: 1, rgb, .. } => assert_eq!(rgb, "#010203"),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn pictures_without_a_board_are_refused() {
+        let blank = RgbaImage::from_pixel(50, 50, Rgba([200, 200, 200, 255]));
+        assert_eq!(read(&blank, None).unwrap_err(), LatticeError::NoBoardPixels);
+        let mut speck = blank.clone();
+        speck.put_pixel(3, 3, Rgba([40, 0, 0, 255]));
+        assert!(matches!(read(&speck, None).unwrap_err(), LatticeError::TooSmall { .. }));
+        // A triangle of a board colour is no grid of square cells.
+        let mut triangle = blank.clone();
+        for y in 0..50 {
+            for x in 0..y {
+                triangle.put_pixel(x, y, Rgba([80, 0, 0, 255]));
+            }
+        }
+        assert!(read(&triangle, None).is_err());
+    }
+}
