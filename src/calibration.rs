@@ -35,6 +35,10 @@ pub struct PaletteColour {
     pub game_index: Option<u32>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// The game draws this colour as `rgb` with a dark mark at the cell's centre (sgt-flood, with more than six
+    /// colours, draws colour 6 as red with a dot), which tells it apart from the plain colour.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub marked: bool,
 }
 
 impl PaletteColour {
@@ -88,6 +92,9 @@ impl PaletteTheme {
             }
             if self.colours[..i].iter().any(|o| o.symbol == c.symbol) {
                 bail!("{origin}: symbol '{}' is used twice", c.symbol);
+            }
+            if self.colours[..i].iter().any(|o| o.rgb.eq_ignore_ascii_case(&c.rgb) && o.marked == c.marked) {
+                bail!("{origin}: colour {}{} is listed twice", c.rgb, if c.marked { " (marked)" } else { "" });
             }
         }
         Ok(())

@@ -175,8 +175,10 @@ impl FrameSource for ImageFileSource {
 /// How long to wait for a window to settle after an input event.
 #[derive(Clone, Debug)]
 pub struct Settle {
-    /// Time between two captures that must agree.
+    /// Time between two captures.
     pub interval: Duration,
+    /// The picture must stay the same for this long to count as settled (animations have ended).
+    pub quiet: Duration,
     /// Give up when the picture has not settled by then.
     pub timeout: Duration,
     /// After an input event, how long to wait for the picture to change at all before reading it anyway.
@@ -186,15 +188,16 @@ pub struct Settle {
 impl Default for Settle {
     fn default() -> Self {
         Settle {
-            interval: Duration::from_millis(30),
+            interval: Duration::from_millis(25),
+            quiet: Duration::from_millis(120),
             timeout: Duration::from_secs(5),
             change_timeout: Duration::from_millis(600),
         }
     }
 }
 
-/// Grabs until two captures in a row agree (animations have ended) and returns the last one.
-/// With `changed_from`, first waits (up to `change_timeout`) for the picture to differ from that image.
+/// Grabs until the picture has stayed the same for `settle.quiet` (animations have ended) and returns the last
+/// capture. With `changed_from`, first waits (up to `change_timeout`) for the picture to differ from that image.
 pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from: Option<&RgbaImage>) -> Result<Frame> {
     let start = Instant::now();
     let mut previous = source.grab()?;
@@ -204,14 +207,17 @@ pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from:
             previous = source.grab()?;
         }
     }
+    let mut same_since = Instant::now();
     loop {
         sleep(settle.interval);
         let next = source.grab()?;
-        if next.image == previous.image && (next.origin_x, next.origin_y) == (previous.origin_x, previous.origin_y) {
+        if next.image != previous.image || (next.origin_x, next.origin_y) != (previous.origin_x, previous.origin_y) {
+            same_since = Instant::now();
+        } else if same_since.elapsed() >= settle.quiet {
             return Ok(next);
         }
         if start.elapsed() > settle.timeout {
-            bail!("{} did not settle within {:?} (two captures in a row never agreed)", source.describe(), settle.timeout);
+            bail!("{} did not settle within {:?} (the picture kept changing)", source.describe(), settle.timeout);
         }
         previous = next;
     }

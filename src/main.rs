@@ -1,6 +1,6 @@
 //! The `autoplay` command line: a thin layer that turns arguments into calls of the library's stages.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -152,11 +152,27 @@ enum Command {
     },
 }
 
+/// Writes to standard output, returning an error (not panicking) when it is closed.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write!(std::io::stdout().lock(), $($arg)*).context("writing standard output")
+    };
+}
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*).context("writing standard output")
+    };
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`| head`): stop quietly, as other Unix tools do.
+        Err(error) if error.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)) => {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("autoplay: error: {error:#}");
             ExitCode::FAILURE
@@ -189,13 +205,13 @@ fn run(cli: Cli) -> Result<()> {
         Command::Windows { json } => {
             let windows = list_windows()?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&windows)?);
+                outln!("{}", serde_json::to_string_pretty(&windows)?)?;
             } else {
-                println!("{:>10}  {:>11}  {:>9}  {:<20}  title", "id", "position", "size", "app");
+                outln!("{:>10}  {:>11}  {:>9}  {:<20}  title", "id", "position", "size", "app")?;
                 for w in windows {
                     let position = format!("{},{}", w.x, w.y);
                     let size = format!("{}x{}", w.width, w.height);
-                    println!("{:>10}  {:>11}  {:>9}  {:<20}  {}", w.id, position, size, w.app, w.title);
+                    outln!("{:>10}  {:>11}  {:>9}  {:<20}  {}", w.id, position, size, w.app, w.title)?;
                 }
             }
         }
@@ -233,9 +249,9 @@ fn run(cli: Cli) -> Result<()> {
                     "rows": l.rows, "cols": l.cols, "theme": reading.theme,
                     "layout": l, "cell_centres": centres,
                 });
-                println!("{}", serde_json::to_string_pretty(&value)?);
+                outln!("{value}")?;
             } else {
-                print!("{}", reading.board);
+                out!("{}", reading.board)?;
             }
         }
         Command::Solve { game: SolveGame::Flood, input, json, time_limit } => {
@@ -249,9 +265,9 @@ fn run(cli: Cli) -> Result<()> {
                 let value = serde_json::json!({
                     "moves": moves, "length": moves.len(), "optimal": plan.optimal, "nodes": plan.nodes, "millis": millis,
                 });
-                println!("{value}");
+                outln!("{value}")?;
             } else {
-                println!("{}", moves.concat());
+                outln!("{}", moves.concat())?;
                 if !plan.optimal {
                     eprintln!("note: stopped at the time limit; this solution is not proven optimal");
                 }
@@ -281,18 +297,18 @@ fn run(cli: Cli) -> Result<()> {
             };
             let report = play(&game, source.as_mut(), input, &options, &mut |line| eprintln!("{line}"))?;
             for line in &recorder.log {
-                println!("{line}");
+                outln!("{line}")?;
             }
             if json {
-                println!("{}", serde_json::to_string(&report)?);
+                outln!("{}", serde_json::to_string(&report)?)?;
             } else if !dry_run {
-                println!(
+                outln!(
                     "won in {} moves (first plan {} moves, {}; {} re-plans)",
                     report.moves,
                     report.planned_moves,
                     if report.plan_optimal { "proven optimal" } else { "not proven optimal" },
                     report.replans
-                );
+                )?;
             }
         }
         Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
@@ -304,9 +320,9 @@ fn run(cli: Cli) -> Result<()> {
             };
             let report = flood::bench::report(flood::bench::bench_solver(&options), read);
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                outln!("{}", serde_json::to_string_pretty(&report)?)?;
             } else {
-                print!("{report}");
+                out!("{report}")?;
             }
         }
     }
@@ -356,8 +372,8 @@ fn calibrate_flood(root: &Path, shot: &Path, truth: &str, theme_name: &str, symb
     reader::merge_learned(&mut theme, &learned, &index_of_symbol);
     theme.validate("the learned theme")?;
     let path = theme.save(root)?;
-    for (symbol, rgb) in &learned {
-        println!("{} {}", *symbol as char, autoplay::calibration::format_rgb(*rgb));
+    for l in &learned {
+        outln!("{} {}{}", l.symbol as char, autoplay::calibration::format_rgb(l.rgb), if l.marked { " marked" } else { "" })?;
     }
     eprintln!("wrote {} ({} colours)", path.display(), theme.colours.len());
     Ok(())

@@ -68,6 +68,8 @@ pub enum LatticeError {
     NotExpectedGrid { cols: usize, rows: usize },
     #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) has colour {rgb}, which is not in the palette")]
     UnknownColour { row: usize, col: usize, x: u32, y: u32, rgb: String },
+    #[error("cell (row {row}, column {col}) is {rgb} with a mark at its centre, and the palette has no marked {rgb}")]
+    UnexpectedMark { row: usize, col: usize, rgb: String },
     #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) is not one flat colour; it is not a board cell")]
     MixedCell { row: usize, col: usize, x: u32, y: u32 },
 }
@@ -121,21 +123,42 @@ fn largest_cluster(map: &ClassMap) -> Result<Bounds, LatticeError> {
     Ok(bounds)
 }
 
+/// Marks where the class changes along one line of pixels (a row or a column of the bounds): `mark(i)` for a
+/// change between pixel i-1 and pixel i. A run of unclassified pixels between two pixels of the same class is
+/// not a change: it is a mark inside a cell (a dot, a cursor outline), and outlines only stand between
+/// different classes.
+fn line_changes(classes: impl Iterator<Item = u8>, mut mark: impl FnMut(usize)) {
+    let mut last_class: Option<u8> = None; // the last classified pixel's class
+    let mut gap_start: Option<usize> = None; // where the current run of unclassified pixels began
+    for (i, class) in classes.enumerate() {
+        if class == 0 {
+            if gap_start.is_none() && i > 0 {
+                gap_start = Some(i);
+            }
+            continue;
+        }
+        match (last_class, gap_start.take()) {
+            (Some(previous), Some(start)) if previous != class => {
+                mark(start);
+                mark(i);
+            }
+            (Some(previous), None) if previous != class => mark(i),
+            _ => {}
+        }
+        last_class = Some(class);
+    }
+}
+
 /// Positions (pixel edges, relative to the bounds' start) where the class changes along each axis inside the
 /// bounds.
 fn class_changes(map: &ClassMap, b: Bounds) -> (Vec<usize>, Vec<usize>) {
     let mut along_x = vec![false; b.width()];
     let mut along_y = vec![false; b.height()];
     for y in b.y0..=b.y1 {
-        for x in b.x0..=b.x1 {
-            let class = map.at(x, y);
-            if x > b.x0 && class != map.at(x - 1, y) {
-                along_x[x - b.x0] = true;
-            }
-            if y > b.y0 && class != map.at(x, y - 1) {
-                along_y[y - b.y0] = true;
-            }
-        }
+        line_changes((b.x0..=b.x1).map(|x| map.at(x, y)), |i| along_x[i] = true);
+    }
+    for x in b.x0..=b.x1 {
+        line_changes((b.y0..=b.y1).map(|y| map.at(x, y)), |i| along_y[i] = true);
     }
     let positions = |marks: Vec<bool>| marks.iter().enumerate().filter(|(_, &m)| m).map(|(i, _)| i).collect();
     (positions(along_x), positions(along_y))
@@ -191,7 +214,7 @@ pub fn find_board(
     map: &ClassMap,
     min_cell: u32,
     hint: Option<&CellLayout>,
-) -> Result<(CellLayout, Vec<u8>), LatticeError> {
+) -> Result<(CellLayout, Vec<CellSample>), LatticeError> {
     let bounds = largest_cluster(map)?;
     if bounds.width() < min_cell as usize || bounds.height() < min_cell as usize {
         return Err(LatticeError::TooSmall { width: bounds.width(), height: bounds.height(), min_cell });
@@ -235,9 +258,20 @@ pub fn find_board(
     Ok((layout, cells))
 }
 
-/// Reads each cell's class from its central area (clear of outlines and highlights).
-fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<u8>, LatticeError> {
-    let half = ((layout.pitch * 0.2) as i64).max(0);
+/// What was read in one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CellSample {
+    /// The cell's colour class.
+    pub class: u8,
+    /// The cell's very centre shows something else (a dot some games draw on a cell).
+    pub marked: bool,
+}
+
+/// Reads each cell: its class from a ring around the centre (clear of outlines, highlights and centre marks),
+/// and whether its centre is marked.
+fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<CellSample>, LatticeError> {
+    let outer = ((layout.pitch * 0.3) as i64).max(1);
+    let inner = ((layout.pitch * 0.2) as i64).min(outer - 1);
     let mut cells = Vec::with_capacity(layout.rows * layout.cols);
     for row in 0..layout.rows {
         for col in 0..layout.cols {
@@ -245,22 +279,26 @@ fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Resul
             let (cx, cy) = (cx as i64, cy as i64);
             let mut counts = [0usize; 256];
             let mut total = 0usize;
-            for y in (cy - half).max(0)..=(cy + half).min(map.height as i64 - 1) {
-                for x in (cx - half).max(0)..=(cx + half).min(map.width as i64 - 1) {
-                    counts[map.at(x as usize, y as usize) as usize] += 1;
-                    total += 1;
+            for y in (cy - outer).max(0)..=(cy + outer).min(map.height as i64 - 1) {
+                for x in (cx - outer).max(0)..=(cx + outer).min(map.width as i64 - 1) {
+                    if (x - cx).abs() > inner || (y - cy).abs() > inner {
+                        counts[map.at(x as usize, y as usize) as usize] += 1;
+                        total += 1;
+                    }
                 }
             }
             let (class, &count) = counts.iter().enumerate().max_by_key(|(_, &c)| c).expect("256 classes");
             let (x, y) = (cx.clamp(0, map.width as i64 - 1) as u32, cy.clamp(0, map.height as i64 - 1) as u32);
             if class == 0 {
-                let p = image.get_pixel(x, y);
-                return Err(LatticeError::UnknownColour { row, col, x, y, rgb: format_rgb([p[0], p[1], p[2]]) });
+                let (rx, ry) = ((cx - outer).max(0) as u32, cy as u32);
+                let p = image.get_pixel(rx.min(map.width as u32 - 1), ry.min(map.height as u32 - 1));
+                return Err(LatticeError::UnknownColour { row, col, x: rx, y: ry, rgb: format_rgb([p[0], p[1], p[2]]) });
             }
             if total == 0 || (count as f64) < MIN_CELL_AGREEMENT * total as f64 {
                 return Err(LatticeError::MixedCell { row, col, x, y });
             }
-            cells.push(class as u8);
+            let marked = map.at(x as usize, y as usize) != class as u8;
+            cells.push(CellSample { class: class as u8, marked });
         }
     }
     Ok(cells)
@@ -299,7 +337,9 @@ mod tests {
     }
 
     fn read(img: &RgbaImage, hint: Option<&CellLayout>) -> Result<(CellLayout, Vec<u8>), LatticeError> {
-        find_board(img, &ClassMap::new(img, classify), 6, hint)
+        let (layout, cells) = find_board(img, &ClassMap::new(img, classify), 6, hint)?;
+        assert!(cells.iter().all(|c| !c.marked));
+        Ok((layout, cells.iter().map(|c| c.class).collect()))
     }
 
     #[test]

@@ -3,4 +3,4 @@
 
 pub mod lattice;
 
-pub use lattice::{find_board, ClassMap, LatticeError};
+pub use lattice::{find_board, CellSample, ClassMap, LatticeError};

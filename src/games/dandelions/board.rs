@@ -183,7 +183,8 @@ impl Cell {
     /// (row, column, counted from 1) on a board of side `n`.
     pub fn parse(text: &str, n: usize) -> Option<Cell> {
         let t = text.trim();
-        let (row, col) = if let Some((r, c)) = t.split_once([',', ' ']) {
+        let pair = t.split_once(',').or_else(|| t.split_once(char::is_whitespace));
+        let (row, col) = if let Some((r, c)) = pair {
             let r: usize = r.trim().parse().ok()?;
             let c: usize = c.trim().parse().ok()?;
             (r.checked_sub(1)?, c.checked_sub(1)?)
@@ -499,6 +500,33 @@ impl Geometry {
     }
 }
 
+/// `Geometry::spread` without building the tables: the same masked shifts.
+pub fn spread_on(n: usize, flowers: u64, d: Dir) -> u64 {
+    let full = (1u64 << (n * n)) - 1;
+    let (dr, dc) = d.delta();
+    let delta = dr * n as i32 + dc;
+    let west_col = (0..n).fold(0u64, |m, r| m | 1 << (r * n));
+    let dest = match dc {
+        1 => full & !west_col,
+        -1 => full & !(west_col << (n - 1)),
+        _ => full,
+    };
+    let step = |g: u64| {
+        if delta > 0 {
+            (g << delta) & dest
+        } else {
+            (g >> -delta) & dest
+        }
+    };
+    let mut g = step(flowers);
+    let mut acc = g;
+    for _ in 2..n {
+        g = step(g);
+        acc |= g;
+    }
+    acc
+}
+
 /// Symmetry `t` of the square (0..8): `t & 4` mirrors east–west first,
 /// then `t & 3` quarter turns clockwise. `t == 0` is the identity.
 pub fn transform_rc(t: usize, n: usize, row: usize, col: usize) -> (usize, usize) {
@@ -710,8 +738,7 @@ impl Position {
                 if self.winds_left() & bit == 0 {
                     return Err(illegal("the wind has already blown that way".into()));
                 }
-                let g = Geometry::new(self.size);
-                let seeds = self.seeds() | g.spread(self.flowers(), d.index());
+                let seeds = self.seeds() | spread_on(self.size, self.flowers(), d);
                 Ok(Position {
                     state: State::new(seeds, self.flowers(), self.winds_left() & !bit),
                     ..*self

@@ -64,6 +64,14 @@ impl Side {
             Side::Dandelions => "the dandelions",
         }
     }
+
+    /// `"the wind wins"` / `"the dandelions win"`.
+    pub fn wins(self) -> &'static str {
+        match self {
+            Side::Wind => "the wind wins",
+            Side::Dandelions => "the dandelions win",
+        }
+    }
 }
 
 impl std::fmt::Display for Side {
@@ -194,10 +202,10 @@ pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool)
     let mut out = String::new();
     writeln!(out, "{}", play::render(&pos))?;
     match outcome.to_move {
-        None => writeln!(out, "The game is over: {} won.", outcome.winner.name())?,
+        None => writeln!(out, "The game is over: {}.", outcome.winner.wins())?,
         Some(side) => {
             writeln!(out, "To move: {}.", side.name())?;
-            writeln!(out, "With perfect play {} win.", outcome.winner.name())?;
+            writeln!(out, "With perfect play {}.", outcome.winner.wins())?;
             if let Some(mv) = outcome.best_move {
                 let how = if outcome.winner == side { "winning move" } else { "no winning move; suggested" };
                 writeln!(out, "Best move ({how}): {mv}")?;
@@ -237,7 +245,7 @@ pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool)
             writeln!(out, "(D: the dandelions win after that placement, W: the wind wins, *: a flower is there)")?;
         } else {
             for (mv, w) in ms {
-                writeln!(out, "  {mv}: {} win", w.name())?;
+                writeln!(out, "  {mv}: {}", w.wins())?;
             }
         }
         writeln!(
@@ -288,12 +296,12 @@ pub fn bench_command() -> anyhow::Result<String> {
     writeln!(out, "{:<28} {:>10} {:>14} {:>12}  result", "task", "time (s)", "nodes", "peak mem")?;
     writeln!(
         out,
-        "{:<28} {:>10.3} {:>14} {:>12}  {} win",
+        "{:<28} {:>10.3} {:>14} {:>12}  {}",
         "prove start position",
         prove_time.as_secs_f64(),
         prove_nodes,
         mib(prove_peak),
-        winner
+        winner.wins()
     )?;
     writeln!(
         out,

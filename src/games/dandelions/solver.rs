@@ -49,6 +49,10 @@ use std::time::{Duration, Instant};
 use super::board::{Cell, Dir, Geometry, Move, Position};
 use super::Side;
 
+/// The per-cell hopeless bound is computed with at most this many
+/// placements left (above it the bound is loose and costly).
+const REFINED_MAX_R: u32 = 2;
+
 /// Default transposition table size: 64 MiB.
 pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
 
@@ -329,9 +333,12 @@ impl Solver {
         if self.hopeless(cov, fl, dirs, r) {
             return false;
         }
-        let key = self.key(cov, fl, dirs);
-        if let Some(v) = self.table.probe(key) {
-            return v;
+        let use_table = r >= 3;
+        let key = if use_table { self.key(cov, fl, dirs) } else { 0 };
+        if use_table {
+            if let Some(v) = self.table.probe(key) {
+                return v;
+            }
         }
         let mut list = [0u32; 36];
         let len = self.order_placements(cov, fl, dirs, &mut list);
@@ -343,7 +350,9 @@ impl Solver {
                 break;
             }
         }
-        self.table.store(key, win, 2 * r);
+        if use_table {
+            self.table.store(key, win, 2 * r);
+        }
         win
     }
 
@@ -417,10 +426,6 @@ impl Solver {
         let g = &self.geo;
         let full = g.full();
         let n = g.size() as u32;
-        // Only when the wind can skip a direction.
-        if dirs.count_ones() <= r {
-            return false;
-        }
         let mut spreads = [0u64; 8];
         let mut ds = dirs;
         while ds != 0 {
@@ -428,20 +433,59 @@ impl Solver {
             ds &= ds - 1;
             spreads[d] = g.spread(fl, d);
         }
-        let cap_total: u32 = (0..r).map(|i| 1 + (r - i) * (n - 1)).sum();
-        let mut ds = dirs;
-        while ds != 0 {
-            let s = ds.trailing_zeros() as usize;
-            ds &= ds - 1;
+        let crude: u32 = (0..r).map(|i| 1 + (r - i) * (n - 1)).sum();
+        // Directions the wind may commit to skipping: any one when it has
+        // a spare direction; bit 8 stands for "skip nothing".
+        let mut skips: u16 = if dirs.count_ones() > r { dirs as u16 } else { 1 << 8 };
+        while skips != 0 {
+            let s = skips.trailing_zeros();
+            skips &= skips - 1;
+            let blow = dirs & !((1u16 << s) as u8);
             let mut reach = cov;
-            let mut rest = dirs & !(1 << s);
+            let mut rest = blow;
             while rest != 0 {
                 let d = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 reach |= spreads[d];
             }
             let missing = full & !reach;
-            if missing.count_ones() > cap_total {
+            let m = missing.count_ones();
+            if m == 0 {
+                continue;
+            }
+            if m > crude {
+                return true;
+            }
+            if r > REFINED_MAX_R {
+                continue;
+            }
+            // best[j]: the most missing cells one new flower seeing j winds
+            // can cover (its own cell and its j best rays).
+            let mut best = [0u32; REFINED_MAX_R as usize + 1];
+            let mut free = full & !fl;
+            while free != 0 {
+                let x = free.trailing_zeros() as usize;
+                free &= free - 1;
+                let own = ((missing >> x) & 1) as u32;
+                let mut top = [0u32; REFINED_MAX_R as usize];
+                let mut rest = blow;
+                while rest != 0 {
+                    let d = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let mut c = (g.ray(x, d) & missing).count_ones();
+                    for t in top.iter_mut() {
+                        if c > *t {
+                            std::mem::swap(&mut c, t);
+                        }
+                    }
+                }
+                let mut acc = own;
+                for j in 1..=r as usize {
+                    acc += top[j - 1];
+                    best[j] = best[j].max(acc);
+                }
+            }
+            if best[1..=r as usize].iter().sum::<u32>() < m {
                 return true;
             }
         }

@@ -9,21 +9,39 @@ use image::RgbaImage;
 use super::board::FloodBoard;
 use crate::calibration::{format_rgb, PaletteColour, PaletteTheme};
 use crate::game::{CellLayout, Reading};
-use crate::vision::{find_board, ClassMap, LatticeError};
+use crate::vision::{find_board, CellSample, ClassMap, LatticeError};
 
 /// A palette theme prepared for matching pixels.
 struct Matcher<'a> {
     theme: &'a PaletteTheme,
+    /// The distinct colours drawn (a marked colour shares its colour with a plain one).
     rgbs: Vec<[u8; 3]>,
 }
 
 impl<'a> Matcher<'a> {
     fn new(theme: &'a PaletteTheme) -> Result<Self> {
-        let rgbs = theme.colours.iter().map(PaletteColour::rgb).collect::<Result<_>>()?;
+        let mut rgbs: Vec<[u8; 3]> = Vec::new();
+        for colour in &theme.colours {
+            let rgb = colour.rgb()?;
+            if !rgbs.contains(&rgb) {
+                rgbs.push(rgb);
+            }
+        }
         Ok(Matcher { theme, rgbs })
     }
 
-    /// 0 for no palette colour, else 1 + the palette index of the closest colour within tolerance.
+    /// The symbol of a cell read as drawn colour `class` (1-based), marked or not.
+    fn symbol(&self, sample: CellSample, row: usize, col: usize) -> Result<u8, LatticeError> {
+        let rgb = self.rgbs[sample.class as usize - 1];
+        self.theme
+            .colours
+            .iter()
+            .find(|c| c.rgb().ok() == Some(rgb) && c.marked == sample.marked)
+            .map(|c| c.symbol as u8)
+            .ok_or_else(|| LatticeError::UnexpectedMark { row, col, rgb: format_rgb(rgb) })
+    }
+
+    /// 0 for no palette colour, else 1 + the index of the closest drawn colour within tolerance.
     fn classify(&self, rgb: [u8; 3]) -> u8 {
         let distance = |c: &[u8; 3]| (0..3).map(|i| c[i].abs_diff(rgb[i])).max().unwrap_or(0);
         self.rgbs
@@ -42,8 +60,12 @@ impl<'a> Matcher<'a> {
 
     fn read(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>, LatticeError> {
         let map = ClassMap::new(image, |rgb| self.classify(rgb));
-        let (layout, classes) = find_board(image, &map, self.theme.min_cell, hint)?;
-        let cells = classes.iter().map(|&c| self.theme.colours[c as usize - 1].symbol as u8).collect();
+        let (layout, samples) = find_board(image, &map, self.theme.min_cell, hint)?;
+        let cells = samples
+            .iter()
+            .enumerate()
+            .map(|(i, &sample)| self.symbol(sample, i / layout.cols, i % layout.cols))
+            .collect::<Result<_, _>>()?;
         let board = FloodBoard { width: layout.cols, height: layout.rows, cells };
         Ok(Reading { board, layout, theme: self.theme.theme.clone() })
     }
@@ -80,7 +102,7 @@ pub fn read_learning(image: &RgbaImage, theme: &PaletteTheme, hint: Option<&Cell
             Ok(reading) => return Ok((reading, theme)),
             Err(LatticeError::UnknownColour { rgb, .. }) => {
                 let symbol = fresh_symbol(&theme).context("no free symbol left for a new colour")?;
-                theme.colours.push(PaletteColour { symbol, rgb, game_index: None, name: String::new() });
+                theme.colours.push(PaletteColour { symbol, rgb, game_index: None, name: String::new(), marked: false });
             }
             Err(e) => return Err(e.into()),
         }
@@ -91,53 +113,107 @@ fn fresh_symbol(theme: &PaletteTheme) -> Option<char> {
     ('A'..='Z').chain('a'..='z').chain('0'..='9').find(|s| theme.colours.iter().all(|c| c.symbol != *s))
 }
 
-/// Colours of flat pixels (equal to their right and lower neighbours), most frequent first.
-fn flat_colours(image: &RgbaImage) -> Vec<[u8; 3]> {
-    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
+/// A colour that fills solid areas somewhere in a picture.
+struct SolidColour {
+    rgb: [u8; 3],
+    /// Pixels of the colour that are solid.
+    solid: usize,
+    /// Share of all its pixels that are solid: high for cells, low for lines, bevels and text.
+    solid_share: f64,
+}
+
+/// Colours that fill solid areas (a pixel with at least `reach` pixels of its colour on each side, across and
+/// down) and that do not touch the picture's edge, most frequent first: the candidates for cell colours. Thin
+/// lines, text and the background around a window drop out.
+fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
     let (w, h) = (image.width(), image.height());
-    for y in 0..h.saturating_sub(1) {
-        for x in 0..w.saturating_sub(1) {
-            let p = image.get_pixel(x, y);
-            if p == image.get_pixel(x + 1, y) && p == image.get_pixel(x, y + 1) {
-                *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
+    let rgb = |x: u32, y: u32| {
+        let p = image.get_pixel(x, y);
+        [p[0], p[1], p[2]]
+    };
+    let mut edge: std::collections::HashSet<[u8; 3]> = std::collections::HashSet::new();
+    for x in 0..w {
+        edge.insert(rgb(x, 0));
+        edge.insert(rgb(x, h - 1));
+    }
+    for y in 0..h {
+        edge.insert(rgb(0, y));
+        edge.insert(rgb(w - 1, y));
+    }
+    let mut counts: HashMap<[u8; 3], (usize, usize)> = HashMap::new();
+    for y in reach..h.saturating_sub(reach) {
+        for x in reach..w.saturating_sub(reach) {
+            let c = rgb(x, y);
+            if edge.contains(&c) {
+                continue;
             }
+            let solid = (1..=reach).all(|d| rgb(x - d, y) == c && rgb(x + d, y) == c && rgb(x, y - d) == c && rgb(x, y + d) == c);
+            let entry = counts.entry(c).or_default();
+            entry.0 += usize::from(solid);
+            entry.1 += 1;
         }
     }
-    let mut colours: Vec<([u8; 3], usize)> = counts.into_iter().collect();
-    colours.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    colours.into_iter().map(|(c, _)| c).collect()
+    let mut colours: Vec<SolidColour> = counts
+        .into_iter()
+        .filter(|(_, (solid, _))| *solid > 0)
+        .map(|(rgb, (solid, all))| SolidColour { rgb, solid, solid_share: solid as f64 / all as f64 })
+        .collect();
+    colours.sort_by(|a, b| b.solid.cmp(&a.solid).then(a.rgb.cmp(&b.rgb)));
+    colours
+}
+
+/// A symbol's look, learned from a screenshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LearnedColour {
+    pub symbol: u8,
+    pub rgb: [u8; 3],
+    pub marked: bool,
 }
 
 /// Learns the colour of each symbol of `truth` from a screenshot of that board, without any palette: the board
-/// colours are found as the set of flat colours whose cells form a grid with the truth's size and pattern (the
-/// picture's background colours are the frequent flat colours left out).
-pub fn learn_palette(image: &RgbaImage, truth: &FloodBoard, min_cell: u32) -> Result<Vec<(u8, [u8; 3])>> {
+/// colours are found as the set of solid colours whose cells form a grid with the truth's size and pattern (the
+/// window's own colours are among the most frequent ones, and sets of those are left out in turn).
+pub fn learn_palette(image: &RgbaImage, truth: &FloodBoard, min_cell: u32) -> Result<Vec<LearnedColour>> {
     const CANDIDATES: usize = 40;
-    const BACKGROUND_CANDIDATES: usize = 5;
-    let colours: Vec<[u8; 3]> = flat_colours(image).into_iter().take(CANDIDATES).collect();
+    // Colours that may belong to the window rather than the board, to leave out in every combination: the most
+    // frequent ones (window and desktop backgrounds) and the least cell-like ones (bevels, lines).
+    const MOST_FREQUENT: usize = 3;
+    const LEAST_CELL_LIKE: usize = 4;
+    let solid: Vec<SolidColour> = solid_colours(image, (min_cell / 4).max(1)).into_iter().take(CANDIDATES).collect();
+    let colours: Vec<[u8; 3]> = solid.iter().map(|c| c.rgb).collect();
+    let mut suspects: Vec<usize> = (0..solid.len().min(MOST_FREQUENT)).collect();
+    let mut by_share: Vec<usize> = (0..solid.len()).collect();
+    by_share.sort_by(|&a, &b| solid[a].solid_share.total_cmp(&solid[b].solid_share));
+    suspects.extend(by_share.into_iter().filter(|i| *i >= MOST_FREQUENT).take(LEAST_CELL_LIKE));
     let hint = None;
-    for excluded in 0u32..(1 << BACKGROUND_CANDIDATES.min(colours.len())) {
-        let class_of: HashMap<[u8; 3], u8> = colours
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i >= BACKGROUND_CANDIDATES || excluded & (1 << i) == 0)
-            .map(|(i, c)| (*c, i as u8 + 1))
-            .collect();
+    for excluded in 0u32..(1 << suspects.len()) {
+        let left_out = |i: usize| suspects.iter().position(|&s| s == i).is_some_and(|bit| excluded & (1 << bit) != 0);
+        let class_of: HashMap<[u8; 3], u8> =
+            colours.iter().enumerate().filter(|(i, _)| !left_out(*i)).map(|(i, c)| (*c, i as u8 + 1)).collect();
         let map = ClassMap::new(image, |rgb| class_of.get(&rgb).copied().unwrap_or(0));
-        let Ok((layout, classes)) = find_board(image, &map, min_cell, hint) else { continue };
+        let (layout, samples) = match find_board(image, &map, min_cell, hint) {
+            Ok(found) => found,
+            Err(e) => {
+                log::debug!("calibrate: leaving out colour set {excluded:#b}: {e}");
+                continue;
+            }
+        };
         if (layout.cols, layout.rows) != (truth.width, truth.height) {
+            log::debug!("calibrate: leaving out colour set {excluded:#b}: a {}x{} grid", layout.cols, layout.rows);
             continue;
         }
-        // The classes must correspond one to one with the truth's symbols.
-        let mut symbol_of: HashMap<u8, u8> = HashMap::new();
-        let mut class_for: HashMap<u8, u8> = HashMap::new();
-        let consistent = classes.iter().zip(&truth.cells).all(|(&class, &symbol)| {
-            *symbol_of.entry(class).or_insert(symbol) == symbol && *class_for.entry(symbol).or_insert(class) == class
+        // The cell looks (colour, mark) must correspond one to one with the truth's symbols.
+        let mut symbol_of: HashMap<CellSample, u8> = HashMap::new();
+        let mut look_of: HashMap<u8, CellSample> = HashMap::new();
+        let consistent = samples.iter().zip(&truth.cells).all(|(&look, &symbol)| {
+            *symbol_of.entry(look).or_insert(symbol) == symbol && *look_of.entry(symbol).or_insert(look) == look
         });
         if consistent {
-            let mut learned: Vec<(u8, [u8; 3])> =
-                symbol_of.iter().map(|(&class, &symbol)| (symbol, colours[class as usize - 1])).collect();
-            learned.sort();
+            let mut learned: Vec<LearnedColour> = symbol_of
+                .iter()
+                .map(|(look, &symbol)| LearnedColour { symbol, rgb: colours[look.class as usize - 1], marked: look.marked })
+                .collect();
+            learned.sort_by_key(|l| l.symbol);
             return Ok(learned);
         }
     }
@@ -150,16 +226,20 @@ pub fn learn_palette(image: &RgbaImage, truth: &FloodBoard, min_cell: u32) -> Re
 
 /// Updates (or creates) a theme with learned colours: a symbol already in the theme gets its colour replaced,
 /// a new symbol is added with the game's colour number if known.
-pub fn merge_learned(theme: &mut PaletteTheme, learned: &[(u8, [u8; 3])], game_index_of: &HashMap<u8, u32>) {
-    for &(symbol, rgb) in learned {
-        let symbol = symbol as char;
+pub fn merge_learned(theme: &mut PaletteTheme, learned: &[LearnedColour], game_index_of: &HashMap<u8, u32>) {
+    for l in learned {
+        let symbol = l.symbol as char;
         match theme.colours.iter_mut().find(|c| c.symbol == symbol) {
-            Some(colour) => colour.rgb = format_rgb(rgb),
+            Some(colour) => {
+                colour.rgb = format_rgb(l.rgb);
+                colour.marked = l.marked;
+            }
             None => theme.colours.push(PaletteColour {
                 symbol,
-                rgb: format_rgb(rgb),
-                game_index: game_index_of.get(&(symbol as u8)).copied(),
+                rgb: format_rgb(l.rgb),
+                game_index: game_index_of.get(&l.symbol).copied(),
                 name: String::new(),
+                marked: l.marked,
             }),
         }
         if let Some(&index) = game_index_of.get(&(symbol as u8)) {

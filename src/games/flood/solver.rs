@@ -181,6 +181,9 @@ impl SplitMix64 {
 // Region graph
 // ---------------------------------------------------------------------------------------------
 
+/// Largest region count for which adjacency is also kept as bitsets (2 MB at most).
+const MAX_BITSET_REGIONS: usize = 4096;
+
 /// The board as a graph of same-colour regions. Region 0 contains cell (0,0).
 struct RegionGraph {
     /// Number of regions.
@@ -196,6 +199,9 @@ struct RegionGraph {
     adjacent: Vec<u32>,
     /// For each compact colour, the bitset of regions of that colour.
     colour_masks: Vec<u64>,
+    /// Adjacency as bitsets (`words` words per region) when the graph is small enough
+    /// (at most [`MAX_BITSET_REGIONS`] regions); empty otherwise.
+    adjacent_bits: Vec<u64>,
     /// Compact colour index → colour id used in the caller's cells.
     palette: Vec<u8>,
 }
@@ -288,11 +294,22 @@ impl RegionGraph {
         for (r, &c) in colour.iter().enumerate() {
             colour_masks[c as usize * words + r / 64] |= 1 << (r % 64);
         }
-        RegionGraph { len, words, colour, area, adjacent_start, adjacent, colour_masks, palette }
+        let mut adjacent_bits = Vec::new();
+        if len <= MAX_BITSET_REGIONS {
+            adjacent_bits = vec![0u64; len * words];
+            for &(a, b) in &edges {
+                set_bit(&mut adjacent_bits[a as usize * words..(a as usize + 1) * words], b as usize);
+            }
+        }
+        RegionGraph { len, words, colour, area, adjacent_start, adjacent, colour_masks, adjacent_bits, palette }
     }
 
     fn neighbours(&self, region: usize) -> &[u32] {
         &self.adjacent[self.adjacent_start[region] as usize..self.adjacent_start[region + 1] as usize]
+    }
+
+    fn adjacent_mask(&self, region: usize) -> &[u64] {
+        &self.adjacent_bits[region * self.words..(region + 1) * self.words]
     }
 
     fn colour_mask(&self, colour: usize) -> &[u64] {
@@ -339,6 +356,9 @@ struct Evaluation {
 struct Evaluator<'g> {
     graph: &'g RegionGraph,
     visited: Vec<u64>,
+    /// Current and next breadth-first layer as bitsets.
+    layer: Vec<u64>,
+    next: Vec<u64>,
     queue: Vec<u32>,
     /// Per colour: greatest region distance from the flood among regions of that colour.
     farthest: Vec<u32>,
@@ -348,6 +368,19 @@ struct Evaluator<'g> {
     on_boundary: Vec<u32>,
     /// Scratch histogram over distances.
     histogram: Vec<u32>,
+    /// Per region: `(generation << 32) | distance`, valid when the generation is current.
+    stamp: Vec<u64>,
+    generation: u64,
+    /// Per region: the colours of the first regions of its shortest paths from the flood.
+    first_colours: Vec<u64>,
+    /// Per colour: its farthest layer (0 = absent) and the colours whose move shortens the
+    /// distance of every region of that colour in that layer.
+    far_layer: Vec<u32>,
+    far_shortened_by: Vec<u64>,
+    /// Colours on the boundary (bit per colour).
+    boundary_colours: u64,
+    /// Scratch: per colour farthest distance for a child.
+    child_farthest: Vec<u32>,
 }
 
 impl<'g> Evaluator<'g> {
@@ -356,12 +389,108 @@ impl<'g> Evaluator<'g> {
         Evaluator {
             graph,
             visited: vec![0; graph.words],
+            layer: Vec::new(),
+            next: Vec::new(),
             queue: Vec::with_capacity(graph.len),
             farthest: vec![0; colours],
             remaining: vec![0; colours],
             on_boundary: vec![0; colours],
             histogram: Vec::new(),
+            stamp: vec![0; graph.len],
+            generation: 0,
+            first_colours: vec![0; graph.len],
+            far_layer: vec![0; colours],
+            far_shortened_by: vec![0; colours],
+            boundary_colours: 0,
+            child_farthest: vec![0; colours],
         }
+    }
+
+    /// Whether [`Self::analyse_children`] can be used (colour sets fit in a `u64`).
+    fn can_analyse_children(&self) -> bool {
+        self.graph.palette.len() <= 64
+    }
+
+    /// One breadth-first search from a state that prepares [`Self::child_bound`] for every move.
+    ///
+    /// After a move of colour `c` the new flood is the old one plus the boundary regions of
+    /// colour `c`, so a region's distance drops by one exactly when one of its shortest paths
+    /// starts with a boundary region of colour `c`, and stays the same otherwise. The search
+    /// records, per region, the set of such first colours (the union over its predecessors in
+    /// the previous layer), and per colour the intersection of these sets over its regions in
+    /// its farthest layer: a move shortens that colour's farthest distance exactly when it is in
+    /// the intersection.
+    fn analyse_children(&mut self, flood: &[u64], boundary: &[u64]) {
+        let graph = self.graph;
+        self.generation += 1;
+        let tag = self.generation << 32;
+        self.queue.clear();
+        self.far_layer.fill(0);
+        self.boundary_colours = 0;
+        for ((v, &f), &b) in self.visited.iter_mut().zip(flood).zip(boundary) {
+            *v = f | b;
+        }
+        for_each_bit(boundary, |r| {
+            let c = graph.colour[r];
+            self.stamp[r] = tag | 1;
+            self.first_colours[r] = 1 << c;
+            self.boundary_colours |= 1 << c;
+            self.queue.push(r as u32);
+        });
+        let mut start = 0;
+        let mut distance = 1u32;
+        loop {
+            let end = self.queue.len();
+            // This layer's first-colour sets are complete: fold them into the per-colour data.
+            for &r in &self.queue[start..end] {
+                let r = r as usize;
+                let c = graph.colour[r] as usize;
+                if self.far_layer[c] != distance {
+                    self.far_layer[c] = distance;
+                    self.far_shortened_by[c] = self.first_colours[r];
+                } else {
+                    self.far_shortened_by[c] &= self.first_colours[r];
+                }
+            }
+            let next_tag = tag | u64::from(distance + 1);
+            for i in start..end {
+                let r = self.queue[i] as usize;
+                let first = self.first_colours[r];
+                for &n in graph.neighbours(r) {
+                    let n = n as usize;
+                    if !bit(&self.visited, n) {
+                        set_bit(&mut self.visited, n);
+                        self.stamp[n] = next_tag;
+                        self.first_colours[n] = first;
+                        self.queue.push(n as u32);
+                    } else if self.stamp[n] == next_tag {
+                        self.first_colours[n] |= first;
+                    }
+                }
+            }
+            if self.queue.len() == end {
+                break;
+            }
+            start = end;
+            distance += 1;
+        }
+    }
+
+    /// The bound of the child reached by playing `colour`, and whether that child has a move
+    /// that removes a colour, from the data of the last [`Self::analyse_children`].
+    fn child_bound(&mut self, colour: u8) -> (u32, bool) {
+        let mask = 1u64 << colour;
+        let mut eliminable = false;
+        let mut eccentricity = 0;
+        for c in 0..self.far_layer.len() {
+            let layer = self.far_layer[c];
+            let d = if layer == 0 { 0 } else { layer - u32::from(self.far_shortened_by[c] & mask != 0) };
+            self.child_farthest[c] = d;
+            eliminable |= d == 1;
+            eccentricity = eccentricity.max(d);
+        }
+        let bound = bound_from_distances(&self.child_farthest, eccentricity as usize, &mut self.histogram);
+        (bound, eliminable)
     }
 
     /// Lower bound for the state with flood `flood` whose boundary (regions outside the flood
@@ -385,6 +514,79 @@ impl<'g> Evaluator<'g> {
     /// distance 1; so term `x >= 2` reappears as term `x - 1` (one smaller) and term `x = 1`
     /// loses at most one colour. Hence the bound drops by at most one per move.
     fn evaluate(&mut self, flood: &[u64], boundary: &[u64]) -> Evaluation {
+        if self.graph.adjacent_bits.is_empty() {
+            self.evaluate_by_lists(flood, boundary)
+        } else {
+            self.evaluate_by_bitsets(flood, boundary)
+        }
+    }
+
+    /// [`Self::evaluate`] with layer-at-a-time bitset operations (small graphs).
+    fn evaluate_by_bitsets(&mut self, flood: &[u64], boundary: &[u64]) -> Evaluation {
+        let graph = self.graph;
+        let words = graph.words;
+        let colours = graph.palette.len();
+        self.layer.clear();
+        self.layer.extend_from_slice(boundary);
+        self.next.clear();
+        self.next.resize(words, 0);
+        for ((v, &f), &b) in self.visited.iter_mut().zip(flood).zip(boundary) {
+            *v = f | b;
+        }
+        // Which colours remain, and which can be removed by one move.
+        let mut eliminable = None;
+        self.farthest.fill(0);
+        for c in 0..colours {
+            let mask = graph.colour_mask(c);
+            let mut remaining = false;
+            let mut beyond = false;
+            for w in 0..words {
+                remaining |= mask[w] & !flood[w] != 0;
+                beyond |= mask[w] & !self.visited[w] != 0;
+            }
+            if remaining {
+                self.farthest[c] = 1; // provisional: raised by the search below
+                if !beyond && eliminable.is_none() {
+                    eliminable = Some(c as u8);
+                }
+            }
+        }
+        let mut distance = 1u32;
+        loop {
+            self.next.fill(0);
+            for_each_bit(&self.layer, |r| {
+                for (n, &a) in self.next.iter_mut().zip(graph.adjacent_mask(r)) {
+                    *n |= a;
+                }
+            });
+            let mut any = 0;
+            for (n, v) in self.next.iter_mut().zip(self.visited.iter_mut()) {
+                *n &= !*v;
+                *v |= *n;
+                any |= *n;
+            }
+            if any == 0 {
+                break;
+            }
+            distance += 1;
+            for c in 0..colours {
+                let mask = graph.colour_mask(c);
+                if self.next.iter().zip(mask).any(|(n, m)| n & m != 0) {
+                    self.farthest[c] = distance;
+                }
+            }
+            std::mem::swap(&mut self.layer, &mut self.next);
+        }
+        Evaluation { bound: self.bound_from_farthest(distance as usize), eliminable }
+    }
+
+    /// The bound from `farthest` (0 = colour absent) and the eccentricity.
+    fn bound_from_farthest(&mut self, eccentricity: usize) -> u32 {
+        bound_from_distances(&self.farthest, eccentricity, &mut self.histogram)
+    }
+
+    /// [`Self::evaluate`] by a queue-based search over adjacency lists (large graphs).
+    fn evaluate_by_lists(&mut self, flood: &[u64], boundary: &[u64]) -> Evaluation {
         let graph = self.graph;
         self.farthest.fill(0);
         self.remaining.fill(0);
@@ -421,25 +623,34 @@ impl<'g> Evaluator<'g> {
             start = end;
         }
         let eccentricity = distance as usize - 1;
-        self.histogram.clear();
-        self.histogram.resize(eccentricity + 1, 0);
         let mut eliminable = None;
         for c in 0..self.remaining.len() {
-            if self.remaining[c] > 0 {
-                self.histogram[self.farthest[c] as usize] += 1;
-                if eliminable.is_none() && self.on_boundary[c] == self.remaining[c] {
-                    eliminable = Some(c as u8);
-                }
+            if self.remaining[c] > 0 && eliminable.is_none() && self.on_boundary[c] == self.remaining[c] {
+                eliminable = Some(c as u8);
             }
         }
-        let mut bound = 0;
-        let mut colours_beyond = 0;
-        for x in (1..=eccentricity).rev() {
-            colours_beyond += self.histogram[x];
-            bound = bound.max(x as u32 - 1 + colours_beyond);
-        }
-        Evaluation { bound, eliminable }
+        Evaluation { bound: self.bound_from_farthest(eccentricity), eliminable }
     }
+}
+
+/// `max over x >= 1 of (x - 1 + #{c : farthest[c] >= x})`, the bound of
+/// [`Evaluator::evaluate`]; `farthest[c] == 0` means colour `c` is gone, and `eccentricity` is
+/// the largest entry.
+fn bound_from_distances(farthest: &[u32], eccentricity: usize, histogram: &mut Vec<u32>) -> u32 {
+    histogram.clear();
+    histogram.resize(eccentricity + 1, 0);
+    for &d in farthest {
+        if d > 0 {
+            histogram[d as usize] += 1;
+        }
+    }
+    let mut bound = 0;
+    let mut colours_beyond = 0;
+    for x in (1..=eccentricity).rev() {
+        colours_beyond += histogram[x];
+        bound = bound.max(x as u32 - 1 + colours_beyond);
+    }
+    bound
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -447,12 +658,14 @@ impl<'g> Evaluator<'g> {
 // ---------------------------------------------------------------------------------------------
 
 const NO_NODE: u32 = u32::MAX;
+const EMPTY_SLOT: u64 = u64::MAX;
 
 /// A* over flood states with a transposition table.
 struct SearchGraph<'g> {
     graph: &'g RegionGraph,
     evaluator: Evaluator<'g>,
-    /// Words per stored state: the flood bitset followed by the boundary bitset.
+    /// Words per working state: the flood bitset followed by the boundary bitset. Nodes store
+    /// only the flood; the boundary is recomputed on expansion.
     stride: usize,
     /// Node arena: states, parent links, depth and the moves from the parent.
     states: Vec<u64>,
@@ -461,11 +674,14 @@ struct SearchGraph<'g> {
     moves_start: Vec<u32>,
     moves_len: Vec<u16>,
     moves: Vec<u8>,
-    /// Transposition table: open addressing over node indices, keyed by the flood bitset.
-    table: Vec<u32>,
+    /// Transposition table: open addressing, keyed by the flood bitset. Each slot holds
+    /// `(hash >> 32) << 32 | node`, or [`EMPTY_SLOT`].
+    table: Vec<u64>,
     table_used: usize,
     /// Number of nodes expanded.
     expanded: u64,
+    debug_pushed: u64,
+    debug_leaves: u64,
 }
 
 impl<'g> SearchGraph<'g> {
@@ -480,9 +696,11 @@ impl<'g> SearchGraph<'g> {
             moves_start: Vec::new(),
             moves_len: Vec::new(),
             moves: Vec::new(),
-            table: vec![NO_NODE; 1024],
+            table: vec![EMPTY_SLOT; 1024],
             table_used: 0,
             expanded: 0,
+            debug_pushed: 0,
+            debug_leaves: 0,
         }
     }
 
@@ -497,30 +715,33 @@ impl<'g> SearchGraph<'g> {
         state
     }
 
-    /// Play `colour` on `state` (flood then boundary bitsets) in place.
-    fn play(graph: &RegionGraph, state: &mut [u64], colour: usize) {
+    /// Play `colour` on `state` (flood then boundary bitsets) in place. Returns true when the
+    /// move brought a region that was not on the boundary before onto it.
+    fn play(graph: &RegionGraph, state: &mut [u64], colour: usize) -> bool {
         let words = graph.words;
         let (flood, boundary) = state.split_at_mut(words);
         let mask = graph.colour_mask(colour);
-        let mut absorbed = Vec::new();
+        let mut exposed = false;
         for w in 0..words {
-            let a = boundary[w] & mask[w];
-            flood[w] |= a;
-            boundary[w] &= !a;
-            let mut word = a;
+            let absorbed = boundary[w] & mask[w];
+            flood[w] |= absorbed;
+            boundary[w] &= !absorbed;
+            let mut word = absorbed;
             while word != 0 {
-                absorbed.push(w * 64 + word.trailing_zeros() as usize);
+                let r = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-            }
-        }
-        for r in absorbed {
-            for &n in graph.neighbours(r) {
-                let n = n as usize;
-                if !bit(flood, n) {
-                    set_bit(boundary, n);
+                // Absorbed regions in later words are still on the boundary, so they are
+                // neither re-added nor counted as exposed.
+                for &n in graph.neighbours(r) {
+                    let n = n as usize;
+                    if !bit(flood, n) && !bit(boundary, n) {
+                        set_bit(boundary, n);
+                        exposed = true;
+                    }
                 }
             }
         }
+        exposed
     }
 
     /// Plays colour-eliminating moves while there are any, appending them to `played`, and
@@ -548,6 +769,30 @@ impl<'g> SearchGraph<'g> {
         }
     }
 
+    /// Recomputes the boundary half of `state` from its flood half.
+    fn fill_boundary(&self, state: &mut [u64]) {
+        let graph = self.graph;
+        let words = graph.words;
+        let (flood, boundary) = state.split_at_mut(words);
+        boundary.fill(0);
+        if graph.adjacent_bits.is_empty() {
+            for_each_bit(flood, |r| {
+                for &n in graph.neighbours(r) {
+                    set_bit(boundary, n as usize);
+                }
+            });
+        } else {
+            for_each_bit(flood, |r| {
+                for (b, &a) in boundary.iter_mut().zip(graph.adjacent_mask(r)) {
+                    *b |= a;
+                }
+            });
+        }
+        for (b, &f) in boundary.iter_mut().zip(flood.iter()) {
+            *b &= !f;
+        }
+    }
+
     fn is_full(&self, flood: &[u64]) -> bool {
         let n = self.graph.len;
         flood.iter().enumerate().all(|(w, &word)| {
@@ -563,22 +808,29 @@ impl<'g> SearchGraph<'g> {
             h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h ^= h >> 29;
         }
-        h
+        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        h ^ (h >> 32)
     }
 
     fn node_flood(&self, node: u32) -> &[u64] {
-        let start = node as usize * self.stride;
-        &self.states[start..start + self.graph.words]
+        let words = self.graph.words;
+        &self.states[node as usize * words..(node as usize + 1) * words]
     }
 
-    /// Finds the node holding flood `flood`, or the empty slot where it belongs.
-    fn table_slot(&self, flood: &[u64]) -> (usize, u32) {
+    /// Finds the node holding flood `flood` (or [`NO_NODE`]) and its slot (or the empty slot
+    /// where it belongs); the third value is the slot content to store for a new node.
+    fn table_slot(&self, flood: &[u64]) -> (usize, u32, u64) {
+        let hash = Self::hash(flood);
+        let tag = hash & !0xFFFF_FFFF;
         let mask = self.table.len() - 1;
-        let mut slot = Self::hash(flood) as usize & mask;
+        let mut slot = hash as usize & mask;
         loop {
-            let node = self.table[slot];
-            if node == NO_NODE || self.node_flood(node) == flood {
-                return (slot, node);
+            let entry = self.table[slot];
+            if entry == EMPTY_SLOT {
+                return (slot, NO_NODE, tag);
+            }
+            if entry & !0xFFFF_FFFF == tag && self.node_flood(entry as u32) == flood {
+                return (slot, entry as u32, tag);
             }
             slot = (slot + 1) & mask;
         }
@@ -586,16 +838,20 @@ impl<'g> SearchGraph<'g> {
 
     fn grow_table(&mut self) {
         let new_len = self.table.len() * 2;
-        let old = std::mem::replace(&mut self.table, vec![NO_NODE; new_len]);
-        for node in old.into_iter().filter(|&n| n != NO_NODE) {
-            let (slot, _) = self.table_slot(self.node_flood(node));
-            self.table[slot] = node;
+        let old = std::mem::replace(&mut self.table, vec![EMPTY_SLOT; new_len]);
+        let mask = new_len - 1;
+        for entry in old.into_iter().filter(|&e| e != EMPTY_SLOT) {
+            let mut slot = Self::hash(self.node_flood(entry as u32)) as usize & mask;
+            while self.table[slot] != EMPTY_SLOT {
+                slot = (slot + 1) & mask;
+            }
+            self.table[slot] = entry;
         }
     }
 
     fn add_node(&mut self, state: &[u64], parent: u32, depth: u32, played: &[u8]) -> u32 {
         let id = self.parent.len() as u32;
-        self.states.extend_from_slice(state);
+        self.states.extend_from_slice(&state[..self.graph.words]);
         self.parent.push(parent);
         self.depth.push(depth);
         self.moves_start.push(self.moves.len() as u32);
@@ -624,41 +880,56 @@ impl<'g> SearchGraph<'g> {
         (0..seen.len()).filter(|&c| seen[c]).map(|c| c as u8).collect()
     }
 
-    /// Greedy solution from a settled state: each step plays the move whose settled result has
-    /// the smallest lower bound, breaking ties by the larger flooded area.
-    fn greedy(&mut self, start: &[u64]) -> Vec<u8> {
-        let words = self.graph.words;
-        let mut state = start.to_vec();
-        let mut solution = Vec::new();
-        let mut child = vec![0u64; state.len()];
-        let mut played = Vec::new();
-        while !self.is_full(&state[..words]) {
-            let mut best: Option<(u32, u64, Vec<u64>, Vec<u8>)> = None;
-            for colour in self.boundary_colours(&state) {
-                child.copy_from_slice(&state);
-                played.clear();
-                played.push(colour);
-                Self::play(self.graph, &mut child, colour as usize);
-                let bound = self.settle(&mut child, &mut played);
-                let mut area = 0u64;
-                for_each_bit(&child[..words], |r| area += u64::from(self.graph.area[r]));
-                let better = match &best {
-                    None => true,
-                    Some((b, a, _, _)) => (bound, std::cmp::Reverse(area)) < (*b, std::cmp::Reverse(*a)),
-                };
-                if better {
-                    best = Some((bound, area, child.clone(), played.clone()));
-                }
-            }
-            match best {
-                Some((_, _, next, moves)) => {
-                    state = next;
-                    solution.extend_from_slice(&moves);
-                }
-                None => break, // unreachable: a non-full flood always has a boundary
-            }
+    /// Beam search from a settled state for a good first solution (an upper bound).
+    ///
+    /// Each round expands every kept state by every boundary colour (plus forced moves) and
+    /// keeps the `width` distinct results with the smallest `moves + lower bound`, breaking ties
+    /// by the larger flooded area. Returns the shortest complete solution seen.
+    fn beam(&mut self, start: &[u64], width: usize) -> Vec<u8> {
+        struct Candidate {
+            state: Vec<u64>,
+            moves: Vec<u8>,
+            estimate: u32,
+            area: u64,
         }
-        solution
+        let words = self.graph.words;
+        let mut level = vec![Candidate { state: start.to_vec(), moves: Vec::new(), estimate: 0, area: 0 }];
+        let mut best: Option<Vec<u8>> = None;
+        let mut seen = std::collections::HashSet::new();
+        let mut played = Vec::new();
+        while !level.is_empty() {
+            let mut next: Vec<Candidate> = Vec::new();
+            seen.clear();
+            for candidate in &level {
+                for colour in self.boundary_colours(&candidate.state) {
+                    let mut child = candidate.state.clone();
+                    played.clear();
+                    played.push(colour);
+                    Self::play(self.graph, &mut child, colour as usize);
+                    let bound = self.settle(&mut child, &mut played);
+                    let mut moves = candidate.moves.clone();
+                    moves.extend_from_slice(&played);
+                    if best.as_ref().is_some_and(|b| moves.len() + bound as usize >= b.len()) {
+                        continue;
+                    }
+                    if self.is_full(&child[..words]) {
+                        best = Some(moves);
+                        continue;
+                    }
+                    if !seen.insert(Self::hash(&child[..words])) {
+                        continue;
+                    }
+                    let mut area = 0u64;
+                    for_each_bit(&child[..words], |r| area += u64::from(self.graph.area[r]));
+                    let estimate = moves.len() as u32 + bound;
+                    next.push(Candidate { state: child, moves, estimate, area });
+                }
+            }
+            next.sort_by_key(|c| (c.estimate, std::cmp::Reverse(c.area)));
+            next.truncate(width);
+            level = next;
+        }
+        best.unwrap_or_default()
     }
 
     /// Plays `moves` from the unsettled root, dropping moves that absorb nothing. Returns the
@@ -708,9 +979,14 @@ impl<'g> SearchGraph<'g> {
             return (root_moves, true, 0);
         }
         let mut best = root_moves.clone();
-        best.extend(self.greedy(&root));
+        // Wider beams pay off on larger boards, where the search itself costs far more.
+        let width = (self.graph.len / 8).clamp(2, 48);
+        best.extend(self.beam(&root, width));
         best = self.delete_moves(best);
         let mut upper = best.len() as u32;
+        if std::env::var_os("FLOOD_DEBUG").is_some() {
+            eprintln!("DEBUG regions {} root_moves {} root_bound {} greedy {}", self.graph.len, root_moves.len(), root_bound, upper);
+        }
         let root_moves_len = root_moves.len() as u32;
         if root_moves_len + root_bound >= upper {
             return (best, true, 0);
@@ -734,8 +1010,8 @@ impl<'g> SearchGraph<'g> {
             open[f][g].push(node);
         };
         let root_node = self.add_node(&root, NO_NODE, root_moves_len, &root_moves);
-        let (slot, _) = self.table_slot(&root[..words]);
-        self.table[slot] = root_node;
+        let (slot, _, tag) = self.table_slot(&root[..words]);
+        self.table[slot] = tag | u64::from(root_node);
         self.table_used += 1;
         push(&mut open, root_moves_len + root_bound, root_moves_len, root_node);
 
@@ -749,11 +1025,19 @@ impl<'g> SearchGraph<'g> {
             while popped.is_none() && f < open.len() && (f as u32) < upper {
                 match open[f].iter().rposition(|bucket| !bucket.is_empty()) {
                     Some(g) => popped = open[f][g].pop().map(|node| (node, g as u32)),
-                    None => f += 1,
+                    None => {
+                        if std::env::var_os("FLOOD_DEBUG").is_some() {
+                            eprintln!("DEBUG f {} done at expanded {} upper {}", f, self.expanded, upper);
+                        }
+                        f += 1
+                    }
                 }
             }
             let Some((node, g)) = popped else {
                 // Every state with f < upper has been expanded: the best solution is optimal.
+                if std::env::var_os("FLOOD_DEBUG").is_some() {
+                    eprintln!("DEBUG expanded {} leaves {} pushed {}", self.expanded, self.debug_leaves, self.debug_pushed);
+                }
                 return (best, true, self.expanded);
             };
             if self.depth[node as usize] != g {
@@ -763,14 +1047,54 @@ impl<'g> SearchGraph<'g> {
                 return (best, false, self.expanded);
             }
             self.expanded += 1;
-            let start = node as usize * self.stride;
-            state.copy_from_slice(&self.states[start..start + self.stride]);
-            for colour in self.boundary_colours(&state) {
+            let pushed_before = self.debug_pushed;
+            state[..words].copy_from_slice(self.node_flood(node));
+            self.fill_boundary(&mut state);
+            let shared_analysis = self.evaluator.can_analyse_children();
+            if shared_analysis {
+                self.evaluator.analyse_children(&state[..words], &state[words..]);
+            }
+            let colours = if shared_analysis {
+                let set = self.evaluator.boundary_colours;
+                (0..64u8).filter(|&c| set >> c & 1 != 0).collect()
+            } else {
+                self.boundary_colours(&state)
+            };
+            for colour in colours {
+                // With the shared analysis the child's bound is known before it is built.
+                let mut known = None;
+                if shared_analysis {
+                    let (bound, eliminable) = self.evaluator.child_bound(colour);
+                    if g + 1 + bound >= upper {
+                        // Forced moves after it cannot help: the bound drops by at most one
+                        // per move.
+                        continue;
+                    }
+                    if !eliminable {
+                        known = Some(bound);
+                    }
+                }
                 child.copy_from_slice(&state);
                 played.clear();
                 played.push(colour);
-                Self::play(self.graph, &mut child, colour as usize);
-                let bound = self.settle(&mut child, &mut played);
+                // The node is settled, so no move removes a colour. A move that then brings no
+                // new region to the boundary is never part of an optimal solution: the regions it
+                // absorbs touch only the flood and its boundary, so absorbing them early helps no
+                // other region, and the later move of the same colour (needed for that colour's
+                // remaining regions) absorbs them anyway; dropping the move gives a shorter
+                // solution.
+                if !Self::play(self.graph, &mut child, colour as usize) {
+                    continue;
+                }
+                // Transposition check before paying for the evaluation.
+                let (_, existing, _) = self.table_slot(&child[..words]);
+                if existing != NO_NODE && self.depth[existing as usize] <= g + 1 {
+                    continue;
+                }
+                let bound = match known {
+                    Some(bound) => bound,
+                    None => self.settle(&mut child, &mut played),
+                };
                 let child_g = g + played.len() as u32;
                 if child_g + bound >= upper {
                     continue;
@@ -780,7 +1104,7 @@ impl<'g> SearchGraph<'g> {
                     upper = child_g;
                     continue;
                 }
-                let (slot, existing) = self.table_slot(&child[..words]);
+                let (slot, existing, tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE {
                     if self.depth[existing as usize] <= child_g {
                         continue;
@@ -796,15 +1120,19 @@ impl<'g> SearchGraph<'g> {
                     continue;
                 }
                 let id = self.add_node(&child, node, child_g, &played);
-                self.table[slot] = id;
+                self.table[slot] = tag | u64::from(id);
                 self.table_used += 1;
                 if self.table_used * 2 > self.table.len() {
                     self.grow_table();
                 }
                 push(&mut open, child_g + bound, child_g, id);
+                self.debug_pushed += 1;
                 if (child_g + bound) < f as u32 {
                     f = (child_g + bound) as usize;
                 }
+            }
+            if self.debug_pushed == pushed_before {
+                self.debug_leaves += 1;
             }
         }
     }

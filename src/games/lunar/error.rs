@@ -32,6 +32,11 @@ pub enum LunarError {
     TargetOnBlock { row: usize, col: usize },
     #[error("the board text marks the target at {marked_row},{marked_col} but --target {row},{col} was given")]
     TargetConflict { marked_row: usize, marked_col: usize, row: usize, col: usize },
+    #[error(
+        "gave up after storing {limit} search states: this position's state space is too big to \
+         search exhaustively (fewer robots or a smaller board make it tractable)"
+    )]
+    SearchLimit { limit: usize },
     #[error("the enumeration supports 1 to 5 helpers, got {0}")]
     Helpers(usize),
 }

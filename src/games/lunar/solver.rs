@@ -39,6 +39,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bitboard::{shift, slide, smear, square_rc, Bits, Dir};
 use super::board::{Board, Move, Piece};
+use super::error::LunarError;
 
 /// Result of [`solve_with_stats`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,10 +125,22 @@ struct Node {
     dir: u8,
 }
 
-/// A shortest solution with search statistics.
+/// A shortest solution with search statistics (no limit on the search's memory).
 pub fn solve_with_stats(board: &Board) -> Solution {
+    search(board, usize::MAX).expect("an unlimited search always finishes")
+}
+
+/// Like [`solve_with_stats`], but gives up with [`LunarError::SearchLimit`] once more
+/// than `max_states` distinct states are stored (roughly 60–100 bytes each). Big boards
+/// with many robots can have state spaces of billions, which an unsolvable position must
+/// exhaust.
+pub fn solve_with_limit(board: &Board, max_states: usize) -> Result<Solution, LunarError> {
+    search(board, max_states)
+}
+
+fn search(board: &Board, max_states: usize) -> Result<Solution, LunarError> {
     if board.is_solved() {
-        return Solution { moves: Some(Vec::new()), nodes: 0 };
+        return Ok(Solution { moves: Some(Vec::new()), nodes: 0 });
     }
     let mask = board.mask();
     let blocks = board.blocks();
@@ -165,7 +178,7 @@ pub fn solve_with_stats(board: &Board) -> Solution {
             f += 1;
         }
         let Some((id, g)) = buckets.get_mut(f).and_then(Vec::pop) else {
-            return Solution { moves: None, nodes: expanded };
+            return Ok(Solution { moves: None, nodes: expanded });
         };
         let node = nodes[id as usize];
         if node.closed || node.g != g {
@@ -198,7 +211,7 @@ pub fn solve_with_stats(board: &Board) -> Solution {
                     if is_human && dest == target {
                         nodes.push(child);
                         let moves = reconstruct(&nodes, nodes.len() - 1);
-                        return Solution { moves: Some(moves), nodes: expanded };
+                        return Ok(Solution { moves: Some(moves), nodes: expanded });
                     }
                     match index.entry((nh, nr)) {
                         Entry::Occupied(e) => {
@@ -211,6 +224,9 @@ pub fn solve_with_stats(board: &Board) -> Solution {
                             }
                         }
                         Entry::Vacant(e) => {
+                            if nodes.len() >= max_states {
+                                return Err(LunarError::SearchLimit { limit: max_states });
+                            }
                             let h = heuristic(nh, nh | nr | blocks, mask, target) as u8;
                             let cid = nodes.len() as u32;
                             e.insert(cid);
@@ -246,7 +262,7 @@ fn reconstruct(nodes: &[Node], last: usize) -> Vec<Move> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reference;
+    use super::super::reference::{self, Rng};
     use super::*;
 
     fn parse(s: &str) -> Board {
@@ -279,28 +295,148 @@ mod tests {
 
     #[test]
     fn two_moves() {
-        // The human needs a blocker below the target: the robot at (3,4) slides left to (3,3)?
-        // No: it has nothing to stop it. The robot at (4,2) is under the target column but
-        // two cells away; moving the blocker (0,2)... Solved by hand below.
-        //   X....     The robot at (3,0) slides right and stops at (3,3) (blocked by (3,4)).
-        //   .....     Not useful. Instead: robot (4,2) up stops at (3,2)? Nothing above it in
-        //   ..+..     column 2 except the human's column... The human is at (0,0).
-        //   o...o     Plan: X right stops at (0,1) (blocker (0,2)); then X down stops at
-        //   ..o..     (2,1)? Column 1 is empty: no. So use the plan checked by the reference.
-        let b = parse("X.o..\n.....\n..+..\n.....\n..o..");
-        // X right -> (0,1); that does not reach the target. o@0,2 down -> stops at (3,2) above
-        // (4,2); then X? X at (0,0) right slides to (0,4)? No blocker: illegal. Expected
-        // optimum: o@0,2 down (to 3,2), then ... still no. Let the reference decide.
-        let want = reference::shortest(&b);
-        let got = solve(&b);
-        assert_eq!(got.as_ref().map(Vec::len), want);
-        let b = parse("X...o\n.....\n..+..\n..o..\n.....");
-        // X right -> (0,3); no. Robot (0,4) left -> (0,1). Robot (3,2) up -> slides to (1,2)?
-        // Up from (3,2): (2,2), (1,2), (0,2) empty, then off board: no move.
-        // Hand-checked solution: o@0,4 left stops at (0,1) (next to X); hmm, not needed.
-        // X right stops at (0,3) next to the robot at (0,4)... The 2-move solution:
-        // o@3,2 ... cannot move up; o@0,4 down has no blocker. So check with the reference.
-        let want = reference::shortest(&b);
-        assert_eq!(solve(&b).as_ref().map(Vec::len), want);
+        // No human slide wins now (column 2 has nothing to stop the human below the
+        // target). The robot at (3,0) slides right and stops at (3,2) against (3,3); then
+        // the human slides down and stops on the target.
+        let b = parse("..X..\n.....\n..+..\no..o.\n.....");
+        let moves = solve(&b).unwrap();
+        let text: Vec<String> = moves.iter().map(|m| m.notation(true)).collect();
+        assert_eq!(text, ["o@3,0 right", "X down"]);
+        assert_valid(&b, &moves);
+    }
+
+    #[test]
+    fn three_moves() {
+        // X right (stops at (0,2) against (0,3)), o@3,0 right (to (3,2)), X down.
+        // No 2-slide solution: the human is in neither the target's row nor its column, so
+        // a robot-first pair cannot win, and its own first slides (right to (0,2), down to
+        // (2,0)) leave no winning slide (row 2 and column 2 have no blocker past the target).
+        let b = parse("X..o.\n.....\n..+..\no..o.\n.....");
+        let moves = solve(&b).unwrap();
+        assert_eq!(moves.len(), 3);
+        assert_valid(&b, &moves);
+        assert_eq!(reference::shortest(&b), Some(3));
+    }
+
+    #[test]
+    fn unsolvable_positions() {
+        // Nothing can move at all: no piece has a blocker in any direction.
+        let b = parse("X....\n.....\n..+..\n.....\n..o..");
+        assert!(b.moves().is_empty());
+        let s = solve_with_stats(&b);
+        assert_eq!(s.moves, None);
+        assert_eq!(s.nodes, 1);
+        // Pieces can move, but only along row 0 forever.
+        let b = parse("X...o\n.....\n..+..\n.....\n.....");
+        assert_eq!(b.moves().len(), 2);
+        assert_eq!(solve(&b), None);
+        // Blocks stop pieces too, but here they cannot help.
+        let b = parse("X.#..\n.....\n..+..\n.....\n.....");
+        assert_eq!(solve(&b), None);
+    }
+
+    #[test]
+    fn blocks_and_multiple_humans() {
+        // A block below the target makes a one-slider for the human above it.
+        let b = parse("..X..\n.....\n..+..\n..#..\n.....");
+        assert_eq!(solve(&b).map(|m| m.len()), Some(1));
+        // Either human may win; the second one can do it in one slide, and with two
+        // humans the notation keeps the position.
+        let b = parse("X....\n.....\n.o+.X\n.....\n.....");
+        let moves = solve(&b).unwrap();
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].notation(false), "X@2,4 left");
+        assert_valid(&b, &moves);
+    }
+
+    #[test]
+    fn official_card_39_needs_13() {
+        let b = parse(super::super::CARD_39);
+        let s = solve_with_stats(&b);
+        let moves = s.moves.unwrap();
+        assert_eq!(moves.len(), 13);
+        assert_valid(&b, &moves);
+        assert_eq!(reference::shortest(&b), Some(13));
+    }
+
+    #[test]
+    fn state_limit() {
+        let b = parse(super::super::CARD_39);
+        assert_eq!(solve_with_limit(&b, 100), Err(LunarError::SearchLimit { limit: 100 }));
+        let s = solve_with_limit(&b, 1_000_000).unwrap();
+        assert_eq!(s.moves.map(|m| m.len()), Some(13));
+        // An unsolvable position within the limit is reported as such.
+        let b = parse("X...o\n.....\n..+..\n.....\n.....");
+        assert_eq!(solve_with_limit(&b, 100).unwrap().moves, None);
+    }
+
+    /// A random board: sides 3..=6, 1..=2 humans, 0..=5 robots, 0..=3 blocks, random target.
+    fn random_board(rng: &mut Rng) -> Board {
+        let rows = 3 + rng.below(4);
+        let cols = 3 + rng.below(4);
+        let mut grid = vec![vec!['.'; cols]; rows];
+        let target = (rng.below(rows), rng.below(cols));
+        let mut place = |ch: char, n: usize, rng: &mut Rng| {
+            let mut placed = 0;
+            while placed < n {
+                let (r, c) = (rng.below(rows), rng.below(cols));
+                if grid[r][c] == '.' && !(ch == '#' && (r, c) == target) {
+                    grid[r][c] = ch;
+                    placed += 1;
+                }
+            }
+        };
+        let humans = 1 + rng.below(2);
+        let robots = rng.below(6).min(rows * cols - 1 - humans);
+        let blocks = rng.below(4).min(rows * cols - 1 - humans - robots);
+        place('X', humans, rng);
+        place('o', robots, rng);
+        place('#', blocks, rng);
+        let text: Vec<String> = grid.iter().map(|row| row.iter().collect()).collect();
+        Board::parse(&text.join("\n"), Some(target)).unwrap()
+    }
+
+    #[test]
+    fn optimal_against_reference_bfs() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        let mut solved = 0;
+        for _ in 0..600 {
+            let b = random_board(&mut rng);
+            let got = solve(&b);
+            let want = reference::shortest(&b);
+            assert_eq!(got.as_ref().map(Vec::len), want, "board\n{b}");
+            if let Some(moves) = got {
+                assert_valid(&b, &moves);
+                assert!(reference::replay(&b, &moves), "reference rejects the moves on\n{b}");
+                solved += 1;
+            }
+        }
+        // The sample must exercise both outcomes.
+        assert!(solved > 100, "only {solved} solvable");
+        assert!(solved < 600);
+    }
+
+    #[test]
+    fn symmetry_invariance() {
+        let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
+        let mut checked = 0;
+        while checked < 150 {
+            let b = random_board(&mut rng);
+            if b.rows() != b.cols() {
+                continue;
+            }
+            let len = solve(&b).map(|m| m.len());
+            for t in 1..8u8 {
+                let tb = b.transformed(t);
+                assert_eq!(solve(&tb).map(|m| m.len()), len, "transform {t} of\n{b}");
+            }
+            checked += 1;
+        }
+        // Rectangular boards keep their lengths under all 8 maps as well.
+        let b = Board::parse("X..o.\n.....\n.o..#", Some((1, 1))).unwrap();
+        let len = solve(&b).map(|m| m.len());
+        for t in 0..8u8 {
+            assert_eq!(solve(&b.transformed(t)).map(|m| m.len()), len);
+        }
     }
 }
