@@ -60,6 +60,8 @@ pub enum LatticeError {
     NoBoardPixels,
     #[error("no board found: the largest patch of board colours is only {width}×{height} pixels (cells are at least {min_cell} pixels)")]
     TooSmall { width: usize, height: usize, min_cell: u32 },
+    #[error("the board runs into the edge of the picture at ({x}, {y}); it may be cut off (capture the whole window)")]
+    CutOff { x: usize, y: usize },
     #[error("the board is one colour everywhere, so its grid size cannot be seen (give the grid size)")]
     Uniform,
     #[error("no grid of square cells explains the {width}×{height}-pixel patch of board colours at ({x}, {y}); it is not a board")]
@@ -219,6 +221,10 @@ pub fn find_board(
     if bounds.width() < min_cell as usize || bounds.height() < min_cell as usize {
         return Err(LatticeError::TooSmall { width: bounds.width(), height: bounds.height(), min_cell });
     }
+    if bounds.x0 == 0 || bounds.y0 == 0 || bounds.x1 + 1 == map.width || bounds.y1 + 1 == map.height {
+        let (x, y) = if bounds.x0 == 0 || bounds.y0 == 0 { (bounds.x0, bounds.y0) } else { (bounds.x1, bounds.y1) };
+        return Err(LatticeError::CutOff { x, y });
+    }
     let changes = class_changes(map, bounds);
     let candidates = fits(bounds, &changes, min_cell);
     let uniform = changes.0.is_empty() && changes.1.is_empty();
@@ -345,7 +351,7 @@ mod tests {
     #[test]
     fn finds_grids_of_several_sizes_sides_and_offsets() {
         let cells: Vec<u8> = (0..35).map(|i| (i * 7 % 5 + 1) as u8).collect();
-        for (side, outline, at) in [(12, 0, (0, 0)), (20, 0, (33, 7)), (32, 1, (100, 50)), (64, 2, (5, 300))] {
+        for (side, outline, at) in [(12, 0, (1, 1)), (20, 0, (33, 7)), (32, 1, (100, 50)), (64, 2, (5, 300))] {
             let img = draw(7, 5, &cells, side, outline, at);
             let (layout, read_cells) = read(&img, None).unwrap();
             assert_eq!((layout.cols, layout.rows), (7, 5), "side {side}");
@@ -391,6 +397,33 @@ mod tests {
             LatticeError::UnknownColour { row: 1, col: 1, rgb, .. } => assert_eq!(rgb, "#010203"),
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_board_cut_off_by_the_picture_edge_is_refused() {
+        let cells: Vec<u8> = (0..16).map(|i| (i % 3 + 1) as u8).collect();
+        let img = draw(4, 4, &cells, 16, 0, (8, 8));
+        let cut = image::imageops::crop_imm(&img, 0, 0, 8 + 16 * 3 + 5, img.height()).to_image();
+        assert!(matches!(read(&cut, None).unwrap_err(), LatticeError::CutOff { .. }));
+    }
+
+    #[test]
+    fn a_marked_cell_is_read_as_marked_and_does_not_split_the_grid() {
+        let cells: Vec<u8> = (0..16).map(|i| (i % 3 + 1) as u8).collect();
+        let mut img = draw(4, 4, &cells, 32, 1, (8, 8));
+        // A dark dot in the middle of cell (2, 1).
+        for dy in -5i32..=5 {
+            for dx in -5i32..=5 {
+                if dx * dx + dy * dy <= 25 {
+                    img.put_pixel((8 + 32 + 16 + dx) as u32, (8 + 64 + 16 + dy) as u32, Rgba([0, 0, 0, 255]));
+                }
+            }
+        }
+        let (layout, samples) = find_board(&img, &ClassMap::new(&img, classify), 6, None).unwrap();
+        assert_eq!((layout.cols, layout.rows), (4, 4));
+        let marked: Vec<usize> = samples.iter().enumerate().filter(|(_, s)| s.marked).map(|(i, _)| i).collect();
+        assert_eq!(marked, vec![2 * 4 + 1]);
+        assert_eq!(samples.iter().map(|s| s.class).collect::<Vec<_>>(), cells);
     }
 
     #[test]

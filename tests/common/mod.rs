@@ -1,0 +1,112 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::collections::{HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+use autoplay::calibration::{load_themes, PaletteTheme};
+use autoplay::games::flood::{sgt_id::SgtFloodId, solver, FloodBoard};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn flood_themes() -> Vec<PaletteTheme> {
+    load_themes(&repo().join("calibration"), "flood").expect("the repository's flood calibration")
+}
+
+/// A captured sgt-flood screenshot with its truth.
+pub struct FloodFixture {
+    pub name: String,
+    pub png: PathBuf,
+    pub id: SgtFloodId,
+    /// The game's own solver's move count: the move limit less the parameters' extra moves (`mK`).
+    pub game_solver_moves: u32,
+}
+
+pub fn flood_fixtures() -> Vec<FloodFixture> {
+    let dir = repo().join("fixtures/flood");
+    let mut fixtures: Vec<FloodFixture> = std::fs::read_dir(&dir)
+        .expect("fixtures/flood")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .map(|png| {
+            let name = png.file_stem().unwrap().to_string_lossy().into_owned();
+            let id = SgtFloodId::parse(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
+            let params = std::fs::read_to_string(png.with_extension("params")).unwrap();
+            let extra: u32 = params.split('#').next().unwrap().rsplit('m').next().unwrap().parse().unwrap();
+            FloodFixture { name, png, game_solver_moves: id.move_limit - extra, id }
+        })
+        .collect();
+    fixtures.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(fixtures.len() >= 10, "expected the flood fixtures, found {}", fixtures.len());
+    fixtures
+}
+
+/// The true minimum number of moves, by breadth-first search over whole boards: independent of the solver,
+/// and only for small boards.
+pub fn brute_force_minimum(board: &FloodBoard) -> usize {
+    let (w, h) = (board.width, board.height);
+    let mut seen: HashSet<Vec<u8>> = HashSet::from([board.cells.clone()]);
+    let mut queue = VecDeque::from([(board.cells.clone(), 0usize)]);
+    while let Some((cells, depth)) = queue.pop_front() {
+        if cells.iter().all(|&c| c == cells[0]) {
+            return depth;
+        }
+        for colour in board.colours() {
+            if colour == cells[0] {
+                continue;
+            }
+            let mut next = cells.clone();
+            plain_flood(w, h, &mut next, colour);
+            if seen.insert(next.clone()) {
+                queue.push_back((next, depth + 1));
+            }
+        }
+    }
+    unreachable!("every board can be flooded")
+}
+
+/// The rule, written out plainly: recolour the region connected to the top-left cell.
+fn plain_flood(w: usize, h: usize, cells: &mut [u8], colour: u8) {
+    let old = cells[0];
+    let mut stack = vec![(0usize, 0usize)];
+    let mut done = vec![false; w * h];
+    while let Some((r, c)) = stack.pop() {
+        let i = r * w + c;
+        if done[i] || cells[i] != old {
+            continue;
+        }
+        done[i] = true;
+        cells[i] = colour;
+        if r > 0 {
+            stack.push((r - 1, c));
+        }
+        if r + 1 < h {
+            stack.push((r + 1, c));
+        }
+        if c > 0 {
+            stack.push((r, c - 1));
+        }
+        if c + 1 < w {
+            stack.push((r, c + 1));
+        }
+    }
+}
+
+/// Checks a move list with the plain rule (independent of the solver's own check).
+pub fn solves(board: &FloodBoard, moves: &[u8]) -> bool {
+    let mut cells = board.cells.clone();
+    for &m in moves {
+        plain_flood(board.width, board.height, &mut cells, m);
+    }
+    cells.iter().all(|&c| c == cells[0])
+}
+
+pub fn solver_limits_none() -> solver::Limits {
+    solver::Limits::default()
+}
+
+pub fn path_str(p: &Path) -> String {
+    p.display().to_string()
+}

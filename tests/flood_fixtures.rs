@@ -1,0 +1,60 @@
+//! Replays every captured sgt-flood screenshot: the reader must give exactly the game's own truth, and the
+//! solver a valid solution no longer than the game's own solver's, and the true minimum on small boards.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use autoplay::game::SolveLimits;
+use autoplay::games::flood::{reader, solve_board};
+use autoplay::imageio::load_image;
+use common::*;
+
+#[test]
+fn every_fixture_reads_exactly_its_truth() {
+    let themes = flood_themes();
+    for fixture in flood_fixtures() {
+        let image = load_image(&fixture.png).unwrap();
+        let reading = reader::read(&image, &themes, None).unwrap_or_else(|e| panic!("{}: {e:#}", fixture.name));
+        let theme = themes.iter().find(|t| t.theme == reading.theme).unwrap();
+        let truth = fixture.id.to_board(theme).unwrap();
+        assert_eq!(reading.board, truth, "{}: read\n{}\ntruth\n{}", fixture.name, reading.board, truth);
+        let expected_theme = if fixture.name.contains("recoloured") { "recoloured-example" } else { "sgt-default" };
+        assert_eq!(reading.theme, expected_theme, "{}", fixture.name);
+        // Every cell centre lies inside the picture, on a pixel of that cell's colour.
+        for row in 0..reading.layout.rows {
+            for col in 0..reading.layout.cols {
+                let (x, y) = reading.layout.centre(row, col);
+                let symbol = reading.board.at(row, col) as char;
+                let colour = theme.colours.iter().find(|c| c.symbol == symbol).unwrap();
+                // Beside the centre, clear of any centre mark.
+                let p = image.get_pixel((x as f64 - reading.layout.pitch * 0.25) as u32, y as u32);
+                assert_eq!([p[0], p[1], p[2]], colour.rgb().unwrap(), "{} cell ({row}, {col})", fixture.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_fixture_board_is_solved_no_worse_than_the_games_own_solver() {
+    let themes = flood_themes();
+    for fixture in flood_fixtures() {
+        let theme = themes.iter().find(|t| t.theme == "sgt-default").unwrap();
+        let board = fixture.id.to_board(theme).unwrap();
+        let limits = SolveLimits { deadline: Some(Instant::now() + Duration::from_secs(20)) };
+        let plan = solve_board(&board, &limits);
+        let moves: Vec<u8> = plan.moves.iter().map(|m| m.0).collect();
+        assert!(solves(&board, &moves), "{}: the solution does not flood the board", fixture.name);
+        assert!(
+            moves.len() as u32 <= fixture.game_solver_moves,
+            "{}: {} moves, but sgt-flood's own solver needs only {}",
+            fixture.name,
+            moves.len(),
+            fixture.game_solver_moves
+        );
+        if board.width * board.height <= 64 {
+            assert!(plan.optimal, "{}: small board not proven optimal", fixture.name);
+            assert_eq!(moves.len(), brute_force_minimum(&board), "{}: not the true minimum", fixture.name);
+        }
+    }
+}
