@@ -36,6 +36,19 @@ enum ScreenGame {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum SolveGame {
     Flood,
+    Lunar,
+}
+
+/// Games whose positions can be enumerated.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EnumerateGame {
+    Lunar,
+}
+
+/// Parses `R,C` (0-based row and column).
+fn parse_cell(text: &str) -> Result<(usize, usize), String> {
+    let (r, c) = text.split_once(',').ok_or_else(|| format!("'{text}' is not R,C"))?;
+    Ok((r.trim().parse().map_err(|_| format!("'{r}' is not a row number"))?, c.trim().parse().map_err(|_| format!("'{c}' is not a column number"))?))
 }
 
 #[derive(Subcommand)]
@@ -81,9 +94,21 @@ enum Command {
         input: PathBuf,
         #[arg(long)]
         json: bool,
-        /// Stop searching after this many seconds and give the best solution found.
+        /// Stop searching after this many seconds and give the best solution found (flood).
         #[arg(long, value_name = "SECONDS")]
         time_limit: Option<f64>,
+        /// The target cell, 0-based row,column (lunar; default: the centre or the board's `+`).
+        #[arg(long, value_name = "R,C", value_parser = parse_cell)]
+        target: Option<(usize, usize)>,
+    },
+    /// Enumerate positions: every 5×5 Lunar Lockout position with one human and K helpers.
+    Enumerate {
+        game: EnumerateGame,
+        /// Number of helpers (1 to 5).
+        #[arg(long)]
+        helpers: usize,
+        #[arg(long)]
+        json: bool,
     },
     /// Play a game in a live window until it is won.
     Play {
@@ -128,7 +153,7 @@ enum Command {
         #[arg(long)]
         symbols: Option<String>,
     },
-    /// Measure solver and reader speed.
+    /// Measure solver and reader speed (flood: the options below; lunar: a fixed set).
     Bench {
         game: SolveGame,
         /// Boards per size.
@@ -254,7 +279,21 @@ fn run(cli: Cli) -> Result<()> {
                 out!("{}", reading.board)?;
             }
         }
-        Command::Solve { game: SolveGame::Flood, input, json, time_limit } => {
+        Command::Solve { game: SolveGame::Lunar, input, json, target, .. } => {
+            let (text, solvable) = autoplay::games::lunar::solve_command_with_status(&read_text(&input)?, target, json)?;
+            out!("{}", ensure_newline(text))?;
+            if !solvable {
+                bail!("the board has no solution: no sequence of slides brings a human to the target");
+            }
+        }
+        Command::Enumerate { game: EnumerateGame::Lunar, helpers, json } => {
+            let progress = std::io::stderr().is_terminal();
+            out!("{}", ensure_newline(autoplay::games::lunar::enumerate_command(helpers, json, progress)?))?;
+        }
+        Command::Bench { game: SolveGame::Lunar, .. } => {
+            out!("{}", ensure_newline(autoplay::games::lunar::bench_command()?))?;
+        }
+        Command::Solve { game: SolveGame::Flood, input, json, time_limit, .. } => {
             let board = FloodBoard::parse(&read_text(&input)?).with_context(|| format!("{} is not a Flood-It board", input.display()))?;
             let start = Instant::now();
             let limits = SolveLimits { deadline: time_limit.map(seconds).transpose()?.map(|t| start + t) };
@@ -327,6 +366,14 @@ fn run(cli: Cli) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Text that ends with a newline (an empty text stays empty).
+fn ensure_newline(mut text: String) -> String {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
 }
 
 /// `autoplay calibrate flood`: learns the palette of `theme_name` from a screenshot of a known board.

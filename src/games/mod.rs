@@ -1,3 +1,4 @@
 //! One folder per game, each holding its board, reader, solver and actions behind [`crate::game::Game`].
 
 pub mod flood;
+pub mod lunar;

@@ -38,15 +38,28 @@ pub fn solve_command(
     target: Option<(usize, usize)>,
     json: bool,
 ) -> anyhow::Result<String> {
+    Ok(solve_command_with_status(board_text, target, json)?.0)
+}
+
+/// [`solve_command`], also telling whether the board has a solution (the command line exits
+/// non-zero when it has none).
+pub fn solve_command_with_status(
+    board_text: &str,
+    target: Option<(usize, usize)>,
+    json: bool,
+) -> anyhow::Result<(String, bool)> {
     let board = Board::parse(board_text, target)?;
     let start = Instant::now();
     let solution = solve_with_limit(&board, SOLVE_STATE_LIMIT)?;
     let millis = round3(start.elapsed().as_secs_f64() * 1e3);
     let single = board.human_count() == 1;
+    let solvable = solution.moves.is_some();
     let out = match (solution.moves, json) {
-        (Some(moves), false) => {
-            moves.iter().map(|m| m.notation(single)).collect::<Vec<_>>().join("\n")
-        }
+        (Some(moves), false) => moves
+            .iter()
+            .map(|m| m.notation(single))
+            .collect::<Vec<_>>()
+            .join("\n"),
         (None, false) => "unsolvable".to_string(),
         (Some(moves), true) => {
             let text: Vec<String> = moves.iter().map(|m| m.notation(single)).collect();
@@ -64,7 +77,7 @@ pub fn solve_command(
             "millis": millis,
         }))?,
     };
-    Ok(out)
+    Ok((out, solvable))
 }
 
 /// `autoplay enumerate lunar --helpers K`: every 5×5 position with one human off the
@@ -103,7 +116,10 @@ fn side_by_side(boards: &[String], per_line: usize) -> String {
         let rows: Vec<Vec<&str>> = chunk.iter().map(|b| b.lines().collect()).collect();
         let height = rows.iter().map(Vec::len).max().unwrap_or(0);
         for r in 0..height {
-            let line: Vec<&str> = rows.iter().map(|b| b.get(r).copied().unwrap_or("")).collect();
+            let line: Vec<&str> = rows
+                .iter()
+                .map(|b| b.get(r).copied().unwrap_or(""))
+                .collect();
             out.push_str("  ");
             out.push_str(line.join("   ").trim_end());
             out.push('\n');
@@ -122,9 +138,23 @@ pub fn render_enumeration(e: &Enumeration) -> String {
         e.helpers,
         if e.helpers == 1 { "" } else { "s" }
     );
-    let _ = writeln!(s, "positions (human off the centre): {}", group(e.positions));
-    let _ = writeln!(s, "solvable:   {:>12} ({:.2}%)", group(e.solvable), pct(e.solvable));
-    let _ = writeln!(s, "unsolvable: {:>12} ({:.2}%)", group(e.unsolvable), pct(e.unsolvable));
+    let _ = writeln!(
+        s,
+        "positions (human off the centre): {}",
+        group(e.positions)
+    );
+    let _ = writeln!(
+        s,
+        "solvable:   {:>12} ({:.2}%)",
+        group(e.solvable),
+        pct(e.solvable)
+    );
+    let _ = writeln!(
+        s,
+        "unsolvable: {:>12} ({:.2}%)",
+        group(e.unsolvable),
+        pct(e.unsolvable)
+    );
     let _ = writeln!(s, "shortest solution lengths:");
     let _ = writeln!(s, "  slides     positions");
     for l in &e.distribution {
@@ -137,8 +167,9 @@ pub fn render_enumeration(e: &Enumeration) -> String {
         Some(h) => {
             let _ = writeln!(
                 s,
-                "hardest: {} slides, {} position{} in {} symmetry class{}:",
+                "hardest: {} slide{}, {} position{} in {} symmetry class{}:",
                 h.length,
+                if h.length == 1 { "" } else { "s" },
                 group(h.positions),
                 if h.positions == 1 { "" } else { "s" },
                 h.classes,
@@ -147,7 +178,11 @@ pub fn render_enumeration(e: &Enumeration) -> String {
             let shown = h.boards.len().min(SHOWN_BOARDS);
             s.push_str(&side_by_side(&h.boards[..shown], BOARDS_PER_LINE));
             if shown < h.boards.len() {
-                let _ = writeln!(s, "  … and {} more classes (--json lists all)", h.boards.len() - shown);
+                let _ = writeln!(
+                    s,
+                    "  … and {} more classes (--json lists all)",
+                    h.boards.len() - shown
+                );
             }
         }
     }
@@ -218,7 +253,11 @@ pub fn bench_command() -> anyhow::Result<String> {
             s,
             "{:<40} {:<44} {:>9.3} ms",
             format!("enumerate K={k} ({} positions)", group(e.positions)),
-            format!("{} solvable, hardest {hardest} slides", group(e.solvable)),
+            format!(
+                "{} solvable, hardest {hardest} slide{}",
+                group(e.solvable),
+                if hardest == 1 { "" } else { "s" }
+            ),
             t
         );
     }
@@ -278,7 +317,10 @@ mod tests {
     #[test]
     fn enumerate_command_outputs() {
         let text = enumerate_command(2, false, false).unwrap();
-        assert!(text.contains("positions (human off the centre): 6,624"), "{text}");
+        assert!(
+            text.contains("positions (human off the centre): 6,624"),
+            "{text}"
+        );
         assert!(text.contains("hardest:"), "{text}");
         let json = enumerate_command(2, true, false).unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -34,10 +34,6 @@
 //! * [`enumerate`]: retrograde analysis of every 5×5 position with K ≤ 5 helpers — one
 //!   parallel backward BFS from all goal states over reverse slides (module `retro`).
 
-// A binary that includes this module may call only the three commands and leave the rest
-// of the library surface (board types, solver, enumeration) unused: no warnings for that.
-#![allow(dead_code, unused_imports)]
-
 mod bitboard;
 mod board;
 mod commands;
@@ -50,7 +46,8 @@ mod solver;
 pub use bitboard::Dir;
 pub use board::{Board, Cell, Move, Piece, MAX_SIDE};
 pub use commands::{
-    bench_command, enumerate_command, render_enumeration, solve_command, SOLVE_STATE_LIMIT,
+    bench_command, enumerate_command, render_enumeration, solve_command, solve_command_with_status,
+    SOLVE_STATE_LIMIT,
 };
 pub use error::LunarError;
 pub use retro::{enumerate, Enumeration, Hardest, LengthCount, MAX_HELPERS};

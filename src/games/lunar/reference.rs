@@ -100,7 +100,11 @@ impl Puzzle {
                 for d in DIRS {
                     if let Some(to) = self.stop(pos, list[i], d) {
                         let mut next = pos.clone();
-                        let moved = if human { &mut next.humans } else { &mut next.robots };
+                        let moved = if human {
+                            &mut next.humans
+                        } else {
+                            &mut next.robots
+                        };
                         moved[i] = to;
                         moved.sort();
                         out.push(next);
@@ -143,8 +147,12 @@ pub(crate) fn replay(board: &Board, moves: &[Move]) -> bool {
             Piece::Human => &pos.humans,
             Piece::Robot => &pos.robots,
         };
-        let Some(i) = list.iter().position(|&p| p == from) else { return false };
-        let Some(to) = puzzle.stop(&pos, from, (dr as i32, dc as i32)) else { return false };
+        let Some(i) = list.iter().position(|&p| p == from) else {
+            return false;
+        };
+        let Some(to) = puzzle.stop(&pos, from, (dr as i32, dc as i32)) else {
+            return false;
+        };
         if to != (m.to.0 as i32, m.to.1 as i32) {
             return false;
         }

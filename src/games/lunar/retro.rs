@@ -215,7 +215,9 @@ impl Retro {
             helpers,
             ranker: Ranker::new(),
             per_human,
-            dist: (0..SIDE * SIDE * per_human).map(|_| AtomicU8::new(UNSEEN)).collect(),
+            dist: (0..SIDE * SIDE * per_human)
+                .map(|_| AtomicU8::new(UNSEEN))
+                .collect(),
             layers: Vec::new(),
         };
 
@@ -235,7 +237,7 @@ impl Retro {
         loop {
             let depth = retro.layers.len() - 1;
             let next_depth = u8::try_from(depth + 1).expect("distance fits in u8");
-            progress.set_message(format!("K={helpers}: depth {}", depth + 1));
+            progress.set_message(format!("K={helpers} depth {}", depth + 1));
             let frontier = &retro.layers[depth];
             let this = &retro;
             let next: Vec<u64> = frontier
@@ -359,7 +361,7 @@ pub fn enumerate(helpers: usize, progress: bool) -> Result<Enumeration, LunarErr
     let bar = if progress {
         let bar = ProgressBar::new(positions);
         let style = ProgressStyle::with_template(
-            "{msg:>14} [{bar:40}] {pos}/{len} positions solved ({elapsed})",
+            "{msg} [{bar:30}] {pos}/{len} positions solved ({elapsed})",
         )
         .expect("valid template")
         .progress_chars("=> ");
@@ -382,7 +384,10 @@ fn summarize(retro: &Retro, positions: u64) -> Enumeration {
         .iter()
         .enumerate()
         .skip(1)
-        .map(|(length, layer)| LengthCount { length, positions: layer.len() as u64 })
+        .map(|(length, layer)| LengthCount {
+            length,
+            positions: layer.len() as u64,
+        })
         .collect();
     let solvable: u64 = distribution.iter().map(|l| l.positions).sum();
     let hardest = (retro.layers.len() > 1).then(|| {
@@ -394,7 +399,10 @@ fn summarize(retro: &Retro, positions: u64) -> Enumeration {
             length,
             positions: layer.len() as u64,
             classes: classes.len(),
-            boards: classes.iter().map(|&s| state_board(s).to_string()).collect(),
+            boards: classes
+                .iter()
+                .map(|&s| state_board(s).to_string())
+                .collect(),
         }
     });
     Enumeration {
@@ -488,7 +496,10 @@ mod tests {
             // Soundness: every predecessor has a forward slide to this state.
             for_each_predecessor(h, robots, false, |ph, pr| {
                 let prev = board_of(ph, pr);
-                let reaches = prev.moves().iter().any(|m| prev.play(m).as_ref() == Some(&board));
+                let reaches = prev
+                    .moves()
+                    .iter()
+                    .any(|m| prev.play(m).as_ref() == Some(&board));
                 assert!(reaches, "predecessor\n{prev}\ndoes not reach\n{board}");
             });
         }
