@@ -39,6 +39,14 @@ pub struct PaletteColour {
     /// colours, draws colour 6 as red with a dot), which tells it apart from the plain colour.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub marked: bool,
+    /// false when picking this colour in the game is known to break it (the theme's description says why);
+    /// the bot then refuses to play a board that needs it.
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub playable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl PaletteColour {

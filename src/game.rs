@@ -76,6 +76,11 @@ pub trait Game {
     /// where the picture alone is ambiguous (for example a board of one colour).
     fn read(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> anyhow::Result<Reading<Self::Board>>;
     fn solve(&self, board: &Self::Board, limits: &SolveLimits) -> anyhow::Result<Plan<Self::Move>>;
+    /// Checks, before any input is sent, that the game can be played as read; an error names why not (for
+    /// example a move the game is known to crash on). Nothing is checked by default.
+    fn check_playable(&self, _reading: &Reading<Self::Board>) -> anyhow::Result<()> {
+        Ok(())
+    }
     /// The input events that play `mv` on the board shown by `reading`.
     fn actions(&self, reading: &Reading<Self::Board>, mv: &Self::Move) -> anyhow::Result<Vec<Action>>;
     /// The board expected after `mv`.

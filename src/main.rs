@@ -37,6 +37,21 @@ enum ScreenGame {
 enum SolveGame {
     Flood,
     Lunar,
+    Dandelions,
+}
+
+/// Games the bot plays: in a live window (flood), or in the terminal against a person (dandelions).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PlayGame {
+    Flood,
+    Dandelions,
+}
+
+/// The side the program plays in a two-sided game.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SideArg {
+    Wind,
+    Dandelions,
 }
 
 /// Games whose positions can be enumerated.
@@ -89,9 +104,8 @@ enum Command {
     /// Solve board text.
     Solve {
         game: SolveGame,
-        /// Board text file, or - for standard input.
-        #[arg(default_value = "-")]
-        input: PathBuf,
+        /// Board text file, or - for standard input (default: standard input; for dandelions, the start).
+        input: Option<PathBuf>,
         #[arg(long)]
         json: bool,
         /// Stop searching after this many seconds and give the best solution found (flood).
@@ -100,6 +114,9 @@ enum Command {
         /// The target cell, 0-based row,column (lunar; default: the centre or the board's `+`).
         #[arg(long, value_name = "R,C", value_parser = parse_cell)]
         target: Option<(usize, usize)>,
+        /// Also give the value of every first move (dandelions).
+        #[arg(long)]
+        first_moves: bool,
     },
     /// Enumerate positions: every 5×5 Lunar Lockout position with one human and K helpers.
     Enumerate {
@@ -110,9 +127,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play a game in a live window until it is won.
+    /// Play a game in a live window until it is won (flood), or against a person in the terminal (dandelions).
     Play {
-        game: ScreenGame,
+        game: PlayGame,
+        /// The side the program plays (dandelions).
+        #[arg(long = "as", value_name = "SIDE")]
+        side: Option<SideArg>,
         /// The game window's title (default: the game's usual title).
         #[arg(long)]
         window: Option<String>,
@@ -190,7 +210,7 @@ macro_rules! outln {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,enigo=error")).init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -280,6 +300,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Solve { game: SolveGame::Lunar, input, json, target, .. } => {
+            let input = input.unwrap_or_else(|| PathBuf::from("-"));
             let (text, solvable) = autoplay::games::lunar::solve_command_with_status(&read_text(&input)?, target, json)?;
             out!("{}", ensure_newline(text))?;
             if !solvable {
@@ -293,7 +314,23 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench { game: SolveGame::Lunar, .. } => {
             out!("{}", ensure_newline(autoplay::games::lunar::bench_command()?))?;
         }
+        Command::Solve { game: SolveGame::Dandelions, input, json, first_moves, .. } => {
+            let text = input.map(|path| read_text(&path)).transpose()?;
+            out!("{}", ensure_newline(autoplay::games::dandelions::solve_command(text.as_deref(), first_moves, json)?))?;
+        }
+        Command::Bench { game: SolveGame::Dandelions, .. } => {
+            out!("{}", ensure_newline(autoplay::games::dandelions::bench_command()?))?;
+        }
+        Command::Play { game: PlayGame::Dandelions, side, .. } => {
+            let side = match side {
+                Some(SideArg::Wind) => autoplay::games::dandelions::Side::Wind,
+                Some(SideArg::Dandelions) => autoplay::games::dandelions::Side::Dandelions,
+                None => bail!("say which side the program plays: --as wind or --as dandelions"),
+            };
+            autoplay::games::dandelions::play_command(side, std::io::stdin().lock(), std::io::stdout().lock())?;
+        }
         Command::Solve { game: SolveGame::Flood, input, json, time_limit, .. } => {
+            let input = input.unwrap_or_else(|| PathBuf::from("-"));
             let board = FloodBoard::parse(&read_text(&input)?).with_context(|| format!("{} is not a Flood-It board", input.display()))?;
             let start = Instant::now();
             let limits = SolveLimits { deadline: time_limit.map(seconds).transpose()?.map(|t| start + t) };
@@ -312,7 +349,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
             }
         }
-        Command::Play { game: ScreenGame::Flood, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json } => {
+        Command::Play { game: PlayGame::Flood, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json, .. } => {
             let game = Flood { themes: themes(&root, "flood", theme.as_deref())? };
             let dry_run = dry_run || image.is_some();
             let options = PlayOptions {

@@ -115,6 +115,7 @@ pub fn play<G: Game>(
         reading.theme,
         source.describe()
     ));
+    game.check_playable(&reading)?;
     let mut report = PlayReport {
         won: false,
         moves: 0,

@@ -1,4 +1,5 @@
 //! One folder per game, each holding its board, reader, solver and actions behind [`crate::game::Game`].
 
+pub mod dandelions;
 pub mod flood;
 pub mod lunar;

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod desktop;
+
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 

@@ -183,7 +183,9 @@ impl Cell {
     /// (row, column, counted from 1) on a board of side `n`.
     pub fn parse(text: &str, n: usize) -> Option<Cell> {
         let t = text.trim();
-        let pair = t.split_once(',').or_else(|| t.split_once(char::is_whitespace));
+        let pair = t
+            .split_once(',')
+            .or_else(|| t.split_once(char::is_whitespace));
         let (row, col) = if let Some((r, c)) = pair {
             let r: usize = r.trim().parse().ok()?;
             let c: usize = c.trim().parse().ok()?;
@@ -276,7 +278,7 @@ impl State {
 
     /// The dandelions move on even plies, the wind on odd ones.
     pub fn dandelions_to_move(self) -> bool {
-        self.ply() % 2 == 0
+        self.ply().is_multiple_of(2)
     }
 }
 
@@ -364,7 +366,7 @@ impl Geometry {
                 back_lines[d * cells + cell] = (1u64 << cell) | rays[cell * 8 + (d + 4) % 8];
             }
         }
-        let mut sym_rows = vec![0u64; 8 * n << n];
+        let mut sym_rows = vec![0u64; (8 * n) << n];
         let mut sym_dirs = vec![[0u8; 256]; 8];
         for t in 0..8 {
             for row in 0..n {
@@ -379,14 +381,11 @@ impl Geometry {
                     sym_rows[((t * n + row) << n) | bits] = m;
                 }
             }
-            for dirs in 0..256usize {
-                let mut out = 0u8;
-                for d in Dir::ALL {
-                    if dirs & (1 << d.index()) != 0 {
-                        out |= 1 << transform_dir(t, d).index();
-                    }
-                }
-                sym_dirs[t][dirs] = out;
+            for (dirs, image) in sym_dirs[t].iter_mut().enumerate() {
+                *image = Dir::ALL
+                    .into_iter()
+                    .filter(|d| dirs & (1 << d.index()) != 0)
+                    .fold(0u8, |acc, d| acc | 1 << transform_dir(t, d).index());
             }
         }
         Geometry {
@@ -793,7 +792,11 @@ impl Position {
                         message: "a second `wind:` line".into(),
                     });
                 }
-                winds = Some(parse_winds(&trimmed[colon + 1..], line_no, indent + colon + 2)?);
+                winds = Some(parse_winds(
+                    &trimmed[colon + 1..],
+                    line_no,
+                    indent + colon + 2,
+                )?);
             } else if lower.starts_with("turns") {
                 let value = trimmed
                     .split_once(':')
@@ -892,7 +895,10 @@ impl Position {
         let k = self.flowers_placed();
         let j = self.winds_used();
         let reason = if k > self.turns {
-            format!("{k} flowers, but the dandelions have only {} turns", self.turns)
+            format!(
+                "{k} flowers, but the dandelions have only {} turns",
+                self.turns
+            )
         } else if j > self.turns {
             format!(
                 "{j} winds used (8 minus the {} directions left), but the wind has only {} turns",
@@ -902,9 +908,7 @@ impl Position {
         } else if j > k {
             format!("{j} winds used but only {k} flowers placed: the dandelions move first")
         } else if k > j + 1 {
-            format!(
-                "{k} flowers but only {j} winds used: the wind must blow after every flower"
-            )
+            format!("{k} flowers but only {j} winds used: the wind must blow after every flower")
         } else {
             return Ok(());
         };
@@ -916,52 +920,60 @@ impl Position {
     /// shown (on the cells without a flower). Depth-first search over
     /// partial histories, never letting a seed land where none is shown.
     fn seeds_realizable(&self) -> bool {
-        let g = Geometry::new(self.size);
         let flowers = self.flowers();
-        let target = self.seeds() & !flowers;
-        let used = !self.winds_left();
-        let mut seen = HashSet::new();
-        fn go(
-            g: &Geometry,
-            all_flowers: u64,
-            used: u8,
-            target: u64,
-            placed: u64,
-            blown: u8,
-            seeds: u64,
-            seen: &mut HashSet<(u64, u8, u64)>,
-        ) -> bool {
-            if placed == all_flowers && blown == used {
-                return seeds == target;
-            }
-            if !seen.insert((placed, blown, seeds)) {
-                return false;
-            }
-            if placed.count_ones() == blown.count_ones() {
-                let mut rest = all_flowers & !placed;
-                while rest != 0 {
-                    let bit = rest & rest.wrapping_neg();
-                    rest &= rest - 1;
-                    if go(g, all_flowers, used, target, placed | bit, blown, seeds, seen) {
-                        return true;
-                    }
-                }
-            } else {
-                let mut rest = used & !blown;
-                while rest != 0 {
-                    let d = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let new = g.spread(placed, d) & !all_flowers;
-                    if new & !target == 0
-                        && go(g, all_flowers, used, target, placed, blown | 1 << d, seeds | new, seen)
-                    {
-                        return true;
-                    }
-                }
-            }
-            false
+        let mut replay = Replay {
+            geo: Geometry::new(self.size),
+            flowers,
+            used: !self.winds_left(),
+            target: self.seeds() & !flowers,
+            seen: HashSet::new(),
+        };
+        replay.search(0, 0, 0)
+    }
+}
+
+/// The search behind `Position::seeds_realizable`.
+struct Replay {
+    geo: Geometry,
+    /// All flowers of the position.
+    flowers: u64,
+    /// All directions used.
+    used: u8,
+    /// The seeds shown on cells without a flower.
+    target: u64,
+    /// Partial histories already explored: (placed, blown, seeds).
+    seen: HashSet<(u64, u8, u64)>,
+}
+
+impl Replay {
+    fn search(&mut self, placed: u64, blown: u8, seeds: u64) -> bool {
+        if placed == self.flowers && blown == self.used {
+            return seeds == self.target;
         }
-        go(&g, flowers, used, target, 0, 0, 0, &mut seen)
+        if !self.seen.insert((placed, blown, seeds)) {
+            return false;
+        }
+        if placed.count_ones() == blown.count_ones() {
+            let mut rest = self.flowers & !placed;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                if self.search(placed | bit, blown, seeds) {
+                    return true;
+                }
+            }
+        } else {
+            let mut rest = self.used & !blown;
+            while rest != 0 {
+                let d = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let new = self.geo.spread(placed, d) & !self.flowers;
+                if new & !self.target == 0 && self.search(placed, blown | 1 << d, seeds | new) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
@@ -984,7 +996,10 @@ fn parse_winds(list: &str, line: usize, column: usize) -> Result<u8, DandelionsE
     // (byte offset, word) for each run of characters between separators.
     let mut words: Vec<(usize, &str)> = Vec::new();
     let mut start = None;
-    for (i, c) in list.char_indices().chain(std::iter::once((list.len(), ' '))) {
+    for (i, c) in list
+        .char_indices()
+        .chain(std::iter::once((list.len(), ' ')))
+    {
         let separator = c.is_whitespace() || c == ',';
         match (start, separator) {
             (None, false) => start = Some(i),
@@ -1032,7 +1047,10 @@ impl fmt::Display for Position {
             }
             writeln!(f)?;
         }
-        let names: Vec<&str> = dirs_of(self.winds_left()).iter().map(|d| d.name()).collect();
+        let names: Vec<&str> = dirs_of(self.winds_left())
+            .iter()
+            .map(|d| d.name())
+            .collect();
         if names.is_empty() {
             writeln!(f, "wind: none")?;
         } else {

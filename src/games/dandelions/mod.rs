@@ -93,7 +93,9 @@ pub enum DandelionsError {
         column: usize,
         found: char,
     },
-    #[error("line {line}: the row has {found} cells, expected {expected} (the grid must be square)")]
+    #[error(
+        "line {line}: the row has {found} cells, expected {expected} (the grid must be square)"
+    )]
     RowLength {
         line: usize,
         found: usize,
@@ -160,7 +162,11 @@ struct SolveReport {
 /// searched. With `first_moves`, also the winner after each legal move of
 /// the side to move (on the empty board: the 25 first placements). With
 /// `json`, the same as one JSON object.
-pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool) -> anyhow::Result<String> {
+pub fn solve_command(
+    position_text: Option<&str>,
+    first_moves: bool,
+    json: bool,
+) -> anyhow::Result<String> {
     let pos = match position_text {
         Some(text) => Position::parse(text)?,
         None => Position::start(),
@@ -207,7 +213,11 @@ pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool)
             writeln!(out, "To move: {}.", side.name())?;
             writeln!(out, "With perfect play {}.", outcome.winner.wins())?;
             if let Some(mv) = outcome.best_move {
-                let how = if outcome.winner == side { "winning move" } else { "no winning move; suggested" };
+                let how = if outcome.winner == side {
+                    "winning move"
+                } else {
+                    "no winning move; suggested"
+                };
                 writeln!(out, "Best move ({how}): {mv}")?;
             }
         }
@@ -218,11 +228,16 @@ pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool)
         outcome.elapsed.as_secs_f64(),
         outcome.nodes
     )?;
-    if let Some(ms) = &moves {
-        let mover = pos.to_move().expect("moves exist only before the end");
+    if let (Some(ms), Some(mover)) = (&moves, pos.to_move()) {
         let winning = ms.iter().filter(|(_, w)| *w == mover).count();
         writeln!(out)?;
-        writeln!(out, "Each move of {} ({} of {} win for the mover):", mover.name(), winning, ms.len())?;
+        writeln!(
+            out,
+            "Each move of {} ({} of {} win for the mover):",
+            mover.name(),
+            winning,
+            ms.len()
+        )?;
         if pos.to_move() == Some(Side::Dandelions) {
             let n = pos.size();
             for r in 0..n {
@@ -258,23 +273,23 @@ pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool)
     Ok(out)
 }
 
-/// Peak resident memory of this process (VmHWM), in bytes, if readable.
-pub fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
+pub use crate::bench::peak_memory_bytes;
 
 /// `autoplay bench dandelions`: proves the 5 × 5 start position with a
-/// fresh solver, then checks every one of the 25 first placements with
-/// another fresh solver, and prints time, nodes and peak memory (VmHWM of
-/// the whole process, read after each step) as a table.
+/// fresh solver; checks the 25 first placements with one fresh solver
+/// shared by all (in cell order, so symmetric placements are answered by
+/// its table); and checks them again with a fresh solver each. Prints
+/// time, nodes and peak memory (VmHWM of the whole process, read after
+/// each step) as a table, then the winner and cost of each placement.
 pub fn bench_command() -> anyhow::Result<String> {
     let options = SolveOptions::default();
     let start = Position::start();
-    let mut out = String::new();
-    let mib = |b: Option<u64>| b.map_or("?".to_string(), |b| format!("{:.1} MiB", b as f64 / (1 << 20) as f64));
+    let mib = |b: Option<u64>| {
+        b.map_or("?".to_string(), |b| {
+            format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
+        })
+    };
+    let placements: Vec<Move> = start.legal_moves();
 
     let mut solver = Solver::new(5, 7, &options);
     let t = Instant::now();
@@ -284,20 +299,52 @@ pub fn bench_command() -> anyhow::Result<String> {
     let prove_peak = peak_memory_bytes();
     drop(solver);
 
+    // Shared table.
     let mut solver = Solver::new(5, 7, &options);
     let t = Instant::now();
-    let values = solver.move_values(&start);
-    let all_time = t.elapsed();
-    let all_nodes = solver.nodes();
-    let all_peak = peak_memory_bytes();
-    let wins = values.iter().filter(|(_, w)| *w == Side::Dandelions).count();
+    let mut shared = Vec::new();
+    for &mv in &placements {
+        let before = solver.nodes();
+        let w = solver.winner(&start.play(mv)?);
+        shared.push((mv, w, solver.nodes() - before));
+    }
+    let shared_time = t.elapsed();
+    let shared_nodes = solver.nodes();
+    let shared_peak = peak_memory_bytes();
+    drop(solver);
 
-    writeln!(out, "Dandelions 5x5, 7 turns each; table {} MiB", options.table_bytes >> 20)?;
-    writeln!(out, "{:<28} {:>10} {:>14} {:>12}  result", "task", "time (s)", "nodes", "peak mem")?;
+    // A fresh table for each placement.
+    let t = Instant::now();
+    let mut each = Vec::new();
+    for &mv in &placements {
+        let mut solver = Solver::new(5, 7, &options);
+        let t1 = Instant::now();
+        let w = solver.winner(&start.play(mv)?);
+        each.push((mv, w, solver.nodes(), t1.elapsed()));
+    }
+    let each_time = t.elapsed();
+    let each_nodes: u64 = each.iter().map(|e| e.2).sum();
+    let each_peak = peak_memory_bytes();
+
+    let count = |v: &[Side]| v.iter().filter(|&&w| w == Side::Dandelions).count();
+    let shared_wins = count(&shared.iter().map(|e| e.1).collect::<Vec<_>>());
+    let each_wins = count(&each.iter().map(|e| e.1).collect::<Vec<_>>());
+
+    let mut out = String::new();
     writeln!(
         out,
-        "{:<28} {:>10.3} {:>14} {:>12}  {}",
-        "prove start position",
+        "Dandelions 5x5, 7 turns each; transposition table {} MiB; one thread",
+        options.table_bytes >> 20
+    )?;
+    writeln!(
+        out,
+        "{:<34} {:>9} {:>12} {:>10}  result",
+        "task", "time (s)", "nodes", "peak mem"
+    )?;
+    writeln!(
+        out,
+        "{:<34} {:>9.3} {:>12} {:>10}  {}",
+        "prove the start position",
         prove_time.as_secs_f64(),
         prove_nodes,
         mib(prove_peak),
@@ -305,13 +352,41 @@ pub fn bench_command() -> anyhow::Result<String> {
     )?;
     writeln!(
         out,
-        "{:<28} {:>10.3} {:>14} {:>12}  dandelions win after {}/{}",
-        "check all 25 first moves",
-        all_time.as_secs_f64(),
-        all_nodes,
-        mib(all_peak),
-        wins,
-        values.len()
+        "{:<34} {:>9.3} {:>12} {:>10}  dandelions win after {}/{}",
+        "check 25 first moves, one table",
+        shared_time.as_secs_f64(),
+        shared_nodes,
+        mib(shared_peak),
+        shared_wins,
+        shared.len()
     )?;
+    writeln!(
+        out,
+        "{:<34} {:>9.3} {:>12} {:>10}  dandelions win after {}/{}",
+        "check 25 first moves, fresh tables",
+        each_time.as_secs_f64(),
+        each_nodes,
+        mib(each_peak),
+        each_wins,
+        each.len()
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Each first placement, fresh table: winner (D dandelions, W wind), nodes, milliseconds"
+    )?;
+    for row in each.chunks(5) {
+        let mut line = String::new();
+        for (mv, w, nodes, time) in row {
+            let tag = if *w == Side::Dandelions { 'D' } else { 'W' };
+            write!(
+                line,
+                "  {mv} {tag} {:>8} {:>5.1}",
+                nodes,
+                time.as_secs_f64() * 1000.0
+            )?;
+        }
+        writeln!(out, "{line}")?;
+    }
     Ok(out)
 }

@@ -9,6 +9,9 @@
 //!
 //! * **State.** Seeds (`cov`, flower cells included), flowers (`fl`) and the
 //!   directions left (`dirs`); the number of turns left follows from them.
+//!   A [`Position`] stores them packed in one integer
+//!   ([`super::board::State`]); the search keeps the three fields in
+//!   registers and packs them again, canonically, as the table key.
 //!   Blowing is `cov |= spread(fl, d)`: `n − 1` masked shifts.
 //! * **Last placement in closed form.** With one flower left to place the
 //!   dandelions must pick `x` so that for *every* direction `d` the wind
@@ -17,17 +20,18 @@
 //!   `m ∈ M_d` of the "back lines" of `m` (cells whose seeds blown in `d`
 //!   reach `m`); the two last plies cost a handful of masks instead of a
 //!   search.
-//! * **Hopeless pruning (sound).** Whatever the dandelions do, the wind may
-//!   commit now to never blowing some direction `s`. Then the flowers on
-//!   the board can at best cover `cov ∪ spread(fl, dirs∖{s})`, and the `r`
-//!   flowers still to come can each cover at most their own cell plus the
-//!   rays in the directions blown after them: the `i`-th from now (0-based)
-//!   sees at most `r − i` winds, so it covers at most
-//!   `max_x |star(x, dirs∖{s}) ∩ M|` cells of the missing set `M` and never
-//!   more than `1 + (r − i)(n − 1)`. If the sum of these caps is below `|M|`
-//!   for some `s`, the wind wins. Also, a cell that is missing for
-//!   every skipped direction and can be reached by no future flower… is
-//!   impossible (a flower can always be placed on it), so only counting is used.
+//! * **Hopeless pruning (sound).** At a dandelions node with `r >= 2`
+//!   placements left, consider the wind strategy "never blow `s`, blow the
+//!   others in any order" (for each direction `s` left, when the wind has a
+//!   spare one; otherwise "blow everything left"). Against it the flowers
+//!   on the board cover at most `cov ∪ spread(fl, blown)`; call the rest
+//!   `M`. The `i`-th flower still to come (0-based) sees at most `r − i`
+//!   winds, all from `blown`, so it covers at most its own cell and its
+//!   `r − i` richest rays within `M`: at most `1 + (r − i)(n − 1)` cells,
+//!   and (computed per cell when `r == 2`) at most
+//!   `max_x ([x ∈ M] + sum of the r − i largest |ray(x, d) ∩ M|)`. If even
+//!   the sum of these caps is below `|M|`, that wind strategy leaves a
+//!   cell empty whatever the dandelions do, so the wind wins.
 //! * **Symmetry.** The key of a position is the minimum, over the 8
 //!   symmetries of the square, of `dirs‖fl‖cov` with the directions mapped
 //!   by the same symmetry. Directions are the most significant part, so
@@ -39,10 +43,12 @@
 //!   is exact (no false hits) in 8 bytes an entry. Replacement: the first
 //!   entry keeps the deepest result (demoting what it held to the second),
 //!   the second takes anything else.
-//! * **Move ordering.** Dandelions try the placement that could newly cover
-//!   the most cells still missing (own cell and rays in the directions
-//!   left, counting cells the present flowers cannot cover any more
-//!   double), the wind tries first the direction that adds the fewest seeds now.
+//! * **Move ordering.** The dandelions first try the placement whose own
+//!   cell and rays in the directions left hold the most uncovered cells;
+//!   the wind first tries the direction that adds the fewest seeds now.
+//! * **Where the table is used.** Dandelions nodes with at least 2
+//!   placements left and wind nodes with at least 3 winds left (below
+//!   that, re-searching is cheaper than canonicalising).
 
 use std::time::{Duration, Instant};
 
@@ -53,8 +59,10 @@ use super::Side;
 /// placements left (above it the bound is loose and costly).
 const REFINED_MAX_R: u32 = 2;
 
-/// Default transposition table size: 64 MiB.
-pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
+/// Default transposition table size: 16 MiB (6 × 6 boards need and get
+/// at least 32 MiB). The 5 × 5 proofs use a small part of it; a larger
+/// table only adds page faults.
+pub const DEFAULT_TABLE_BYTES: usize = 16 << 20;
 
 /// Solver settings.
 #[derive(Clone, Copy, Debug)]
@@ -161,7 +169,9 @@ impl Table {
     #[inline]
     pub fn store(&mut self, key: u128, value: bool, priority: u32) {
         let (i, tag) = self.mix(key);
-        let e = tag | if value { RESULT_BIT } else { 0 } | (priority.clamp(1, 15) as u64) << PRIORITY_SHIFT;
+        let e = tag
+            | if value { RESULT_BIT } else { 0 }
+            | (priority.clamp(1, 15) as u64) << PRIORITY_SHIFT;
         let first = self.slots[i];
         if first & TAG_MASK == tag && first >> PRIORITY_SHIFT != 0 {
             self.slots[i] = e;
@@ -205,8 +215,16 @@ impl Solver {
     }
 
     fn check(&self, pos: &Position) {
-        assert_eq!(pos.size(), self.geo.size(), "solver made for another board size");
-        assert_eq!(pos.turns(), self.turns, "solver made for another number of turns");
+        assert_eq!(
+            pos.size(),
+            self.geo.size(),
+            "solver made for another board size"
+        );
+        assert_eq!(
+            pos.turns(),
+            self.turns,
+            "solver made for another number of turns"
+        );
     }
 
     /// Who wins `pos` with perfect play.
@@ -333,12 +351,9 @@ impl Solver {
         if self.hopeless(cov, fl, dirs, r) {
             return false;
         }
-        let use_table = r >= 3;
-        let key = if use_table { self.key(cov, fl, dirs) } else { 0 };
-        if use_table {
-            if let Some(v) = self.table.probe(key) {
-                return v;
-            }
+        let key = self.key(cov, fl, dirs);
+        if let Some(v) = self.table.probe(key) {
+            return v;
         }
         let mut list = [0u32; 36];
         let len = self.order_placements(cov, fl, dirs, &mut list);
@@ -350,9 +365,7 @@ impl Solver {
                 break;
             }
         }
-        if use_table {
-            self.table.store(key, win, 2 * r);
-        }
+        self.table.store(key, win, 2 * r);
         win
     }
 
@@ -436,7 +449,11 @@ impl Solver {
         let crude: u32 = (0..r).map(|i| 1 + (r - i) * (n - 1)).sum();
         // Directions the wind may commit to skipping: any one when it has
         // a spare direction; bit 8 stands for "skip nothing".
-        let mut skips: u16 = if dirs.count_ones() > r { dirs as u16 } else { 1 << 8 };
+        let mut skips: u16 = if dirs.count_ones() > r {
+            dirs as u16
+        } else {
+            1 << 8
+        };
         while skips != 0 {
             let s = skips.trailing_zeros();
             skips &= skips - 1;
@@ -527,5 +544,138 @@ impl Solver {
         }
         list[..len].sort_unstable();
         len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn key_is_the_same_for_all_eight_images() {
+        let mut rng = StdRng::seed_from_u64(21);
+        for n in [3, 5, 6] {
+            let solver = Solver::new(
+                n,
+                7,
+                &SolveOptions {
+                    table_bytes: 1 << 10,
+                },
+            );
+            let g = &solver.geo;
+            for _ in 0..300 {
+                let fl = rng.random::<u64>() & rng.random::<u64>() & g.full();
+                let cov = (rng.random::<u64>() & g.full()) | fl;
+                let dirs = rng.random::<u8>();
+                let key = solver.key(cov, fl, dirs);
+                for t in 0..8 {
+                    let image = solver.key(
+                        g.transform(t, cov),
+                        g.transform(t, fl),
+                        g.transform_dirs(t, dirs),
+                    );
+                    assert_eq!(image, key);
+                }
+                // The key is itself one of the images.
+                let c = g.cells() as u32;
+                let mask = (1u128 << c) - 1;
+                let found = (0..8).any(|t| {
+                    (key & mask) as u64 == g.transform(t, cov)
+                        && ((key >> c) & mask) as u64 == g.transform(t, fl)
+                        && (key >> (2 * c)) as u8 == g.transform_dirs(t, dirs)
+                });
+                assert!(found);
+            }
+        }
+    }
+
+    #[test]
+    fn last_placement_matches_trying_every_cell() {
+        let mut rng = StdRng::seed_from_u64(22);
+        let solver = Solver::new(
+            5,
+            7,
+            &SolveOptions {
+                table_bytes: 1 << 10,
+            },
+        );
+        let g = &solver.geo;
+        let mut wins = 0;
+        for _ in 0..20000 {
+            let fl = (0..6).fold(0u64, |m, _| m | 1 << rng.random_range(0..25));
+            let cov =
+                (rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>()) & g.full() | fl;
+            let dirs = loop {
+                let d = rng.random::<u8>() & rng.random::<u8>();
+                if d != 0 {
+                    break d;
+                }
+            };
+            let brute = (0..25).filter(|&x| fl & (1 << x) == 0).any(|x| {
+                let (c2, f2) = (cov | 1 << x, fl | 1 << x);
+                (0..8)
+                    .filter(|d| dirs & (1 << d) != 0)
+                    .all(|d| c2 | g.spread(f2, d) == g.full())
+            });
+            assert_eq!(solver.last_placement(cov, fl, dirs), brute);
+            wins += brute as u32;
+        }
+        assert!(wins > 100, "{wins}");
+    }
+
+    /// Plain search with no pruning, table or closed form.
+    fn brute(g: &Geometry, cov: u64, fl: u64, dirs: u8, r: u32) -> bool {
+        if r == 0 {
+            return cov == g.full();
+        }
+        (0..g.cells()).filter(|&x| fl & (1 << x) == 0).any(|x| {
+            let (c2, f2) = (cov | 1 << x, fl | 1 << x);
+            (0..8)
+                .filter(|d| dirs & (1 << d) != 0)
+                .all(|d| brute(g, c2 | g.spread(f2, d), f2, dirs & !(1 << d), r - 1))
+        })
+    }
+
+    #[test]
+    fn hopeless_only_fires_on_lost_positions() {
+        let mut rng = StdRng::seed_from_u64(23);
+        for (n, turns) in [(5, 7), (6, 7), (6, 8), (4, 6)] {
+            let solver = Solver::new(
+                n,
+                turns,
+                &SolveOptions {
+                    table_bytes: 1 << 10,
+                },
+            );
+            let g = &solver.geo;
+            let mut fired = 0;
+            for _ in 0..3000 {
+                // Random history up to two placements (and winds) from the end.
+                let r = 2;
+                let played = turns - r;
+                let mut fl = 0u64;
+                let mut cov = 0u64;
+                let mut dirs = 0xffu8;
+                for _ in 0..played {
+                    let x = rng.random_range(0..g.cells());
+                    fl |= 1 << x;
+                    cov |= 1 << x;
+                    let left: Vec<usize> = (0..8).filter(|d| dirs & (1 << d) != 0).collect();
+                    let d = left[rng.random_range(0..left.len())];
+                    cov |= g.spread(fl, d);
+                    dirs &= !(1 << d);
+                }
+                if fl.count_ones() as usize != played {
+                    continue;
+                }
+                if solver.hopeless(cov, fl, dirs, r as u32) {
+                    fired += 1;
+                    assert!(!brute(g, cov, fl, dirs, r as u32));
+                }
+            }
+            assert!(fired > 10, "{n}x{n} {turns}: fired {fired}");
+        }
     }
 }

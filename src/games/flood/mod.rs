@@ -96,6 +96,27 @@ impl Game for Flood {
         Ok(solve_board(board, limits))
     }
 
+    fn check_playable(&self, reading: &Reading<FloodBoard>) -> Result<()> {
+        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme) else { return Ok(()) };
+        let unplayable: Vec<String> = reading
+            .board
+            .colours()
+            .into_iter()
+            .filter_map(|s| theme.colours.iter().find(|c| c.symbol as u8 == s && !c.playable))
+            .map(|c| format!("'{}'", c.symbol))
+            .collect();
+        if !unplayable.is_empty() {
+            bail!(
+                "refusing to play: the board has colour(s) {} that theme '{}' marks unplayable, because picking them \
+                 breaks the game ({})",
+                unplayable.join(", "),
+                theme.theme,
+                theme.description
+            );
+        }
+        Ok(())
+    }
+
     fn actions(&self, reading: &Reading<FloodBoard>, mv: &ColourMove) -> Result<Vec<Action>> {
         let Some((row, col)) = target_cell(&reading.board, mv.0) else {
             bail!("no cell of colour '{mv}' outside the flood to click");

@@ -102,7 +102,7 @@ pub fn read_learning(image: &RgbaImage, theme: &PaletteTheme, hint: Option<&Cell
             Ok(reading) => return Ok((reading, theme)),
             Err(LatticeError::UnknownColour { rgb, .. }) => {
                 let symbol = fresh_symbol(&theme).context("no free symbol left for a new colour")?;
-                theme.colours.push(PaletteColour { symbol, rgb, game_index: None, name: String::new(), marked: false });
+                theme.colours.push(PaletteColour { symbol, rgb, game_index: None, name: String::new(), marked: false, playable: true });
             }
             Err(e) => return Err(e.into()),
         }
@@ -240,6 +240,7 @@ pub fn merge_learned(theme: &mut PaletteTheme, learned: &[LearnedColour], game_i
                 game_index: game_index_of.get(&l.symbol).copied(),
                 name: String::new(),
                 marked: l.marked,
+                playable: true,
             }),
         }
         if let Some(&index) = game_index_of.get(&(symbol as u8)) {

@@ -1,0 +1,243 @@
+//! Live tests: a real Xvfb, a real window manager and the real sgt-flood window; the bot plays to the end,
+//! and the outcome is checked independently of the bot's own word (an xwd capture, counted against
+//! sgt-flood's published palette).
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use autoplay::game::SolveLimits;
+use autoplay::games::flood::{sgt_id::SgtFloodId, solve_board, solver, FloodBoard};
+use common::desktop::Desktop;
+use common::*;
+
+const SGT_FLOOD: &str = "/usr/games/sgt-flood";
+
+/// sgt-flood's cell colours 0–9 as published (desktop.md); 6 (brown) is never drawn as brown by this version.
+const SGT_PALETTE: [[u8; 3]; 10] = [
+    [0xff, 0x00, 0x00],
+    [0xff, 0xff, 0x00],
+    [0x00, 0xff, 0x00],
+    [0x33, 0x4c, 0xff],
+    [0xff, 0x80, 0x00],
+    [0x80, 0x00, 0xb3],
+    [0x80, 0x4c, 0x4c],
+    [0x66, 0xcc, 0xff],
+    [0xb3, 0xff, 0xb3],
+    [0xff, 0x99, 0xff],
+];
+
+fn autoplay() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
+    command
+}
+
+/// The game ID for parameters and seed, from sgt-flood itself.
+fn generate(params_and_seed: &str) -> SgtFloodId {
+    let out = Command::new(SGT_FLOOD).args(["--generate", "1", params_and_seed]).output().expect("sgt-flood must be installed");
+    assert!(out.status.success());
+    SgtFloodId::parse(&String::from_utf8_lossy(&out.stdout)).unwrap()
+}
+
+fn board_of(id: &SgtFloodId) -> FloodBoard {
+    let theme = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
+    id.to_board(&theme).unwrap()
+}
+
+/// How many pixels of each sgt-flood colour the window shows.
+fn palette_counts(desktop: &Desktop, window: &str) -> [usize; 10] {
+    let (_, _, rgb) = desktop.window_pixels(window);
+    let mut counts = [0; 10];
+    for p in rgb.chunks(3) {
+        if let Some(i) = SGT_PALETTE.iter().position(|c| c == p) {
+            counts[i] += 1;
+        }
+    }
+    counts
+}
+
+/// Starts sgt-flood on a desktop with the given parameters and seed, returning the window id and the truth.
+fn open_game(desktop: &mut Desktop, params_and_seed: &str, env: &[(&str, &str)]) -> (String, FloodBoard) {
+    let id = generate(params_and_seed);
+    desktop.spawn(SGT_FLOOD, &[params_and_seed], env);
+    let window = desktop.wait_for_window("Flood");
+    (window, board_of(&id))
+}
+
+fn proven_optimal_length(board: &FloodBoard) -> usize {
+    let plan = solve_board(board, &SolveLimits::default());
+    assert!(plan.optimal);
+    let moves: Vec<u8> = plan.moves.iter().map(|m| m.0).collect();
+    assert!(solves(board, &moves));
+    moves.len()
+}
+
+fn play_to_the_end(params_and_seed: &str, env: &[(&str, &str)]) {
+    let mut desktop = Desktop::start();
+    let (window, board) = open_game(&mut desktop, params_and_seed, env);
+    let before = palette_counts(&desktop, &window);
+    assert!(before.iter().filter(|&&n| n > 0).count() > 1, "{params_and_seed}: the game should start unsolved");
+    let optimal = proven_optimal_length(&board);
+
+    let out = autoplay().args(["play", "flood", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{params_and_seed}: play failed:\n{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["won"], true);
+
+    // Independently: the window now shows exactly one of the game's colours.
+    std::thread::sleep(Duration::from_millis(300));
+    let after = palette_counts(&desktop, &window);
+    let shown: Vec<usize> = (0..10).filter(|&i| after[i] > 0).collect();
+    assert_eq!(shown.len(), 1, "{params_and_seed}: the window still shows colours {shown:?}:\n{stderr}");
+    // Within the optimal number of moves, and every move planned was needed.
+    let moves = report["moves"].as_u64().unwrap() as usize;
+    assert!(moves <= optimal, "{params_and_seed}: {moves} moves, optimum {optimal}");
+    assert_eq!(report["replans"], 0, "{stderr}");
+}
+
+#[test]
+fn plays_a_small_board_to_the_end() {
+    play_to_the_end("5x5c3m0#live-small", &[]);
+}
+
+#[test]
+fn plays_the_default_board_to_the_end() {
+    play_to_the_end("12x12c6m0#live-default", &[]);
+}
+
+#[test]
+fn plays_a_large_board_with_small_tiles_to_the_end() {
+    play_to_the_end("18x18c6m0#live-large", &[("FLOOD_TILESIZE", "16")]);
+}
+
+#[test]
+fn plays_a_tall_four_colour_board_to_the_end() {
+    play_to_the_end("9x14c4m0#live-tall", &[("FLOOD_TILESIZE", "24")]);
+}
+
+/// sgt-flood 20230122 aborts when a colour beyond the sixth is picked (found by this test's first version): the
+/// bot must refuse before its first click and leave the user's game as it was.
+#[test]
+fn refuses_to_play_a_board_the_game_would_crash_on_and_leaves_it_alone() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "8x8c10m0#live-ten", &[("FLOOD_TILESIZE", "28")]);
+    let (_, _, before) = desktop.window_pixels(&window);
+    let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("refusing to play") && stderr.contains("unplayable"), "{stderr}");
+    assert!(!stderr.contains("move 1:"), "{stderr}");
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, _, after) = desktop.window_pixels(&window);
+    assert!(before == after, "the game window changed");
+}
+
+#[test]
+fn captures_windows_and_screens_that_read_back_as_the_truth() {
+    let mut desktop = Desktop::start();
+    let (window, truth) = open_game(&mut desktop, "9x7c5m0#pipeline", &[("FLOOD_TILESIZE", "24")]);
+    let listed = autoplay().args(["windows", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let windows: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert!(windows.as_array().unwrap().iter().any(|w| w["title"] == "Flood"), "{windows}");
+    desktop.run("xdotool", &["windowmove", &window, "611", "333"]);
+    std::thread::sleep(Duration::from_millis(500));
+    for source in [&["--window", "Flood"][..], &["--screen"][..]] {
+        let capture = autoplay().arg("capture").args(source).env("DISPLAY", &desktop.display).output().unwrap();
+        assert!(capture.status.success());
+        let mut read = autoplay().args(["read", "flood", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        use std::io::Write;
+        read.stdin.take().unwrap().write_all(&capture.stdout).unwrap();
+        let out = read.wait_with_output().unwrap();
+        assert!(out.status.success(), "{source:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), truth.to_string(), "{source:?}");
+    }
+}
+
+#[test]
+fn a_dry_run_prints_the_clicks_and_changes_nothing() {
+    let mut desktop = Desktop::start();
+    let (window, board) = open_game(&mut desktop, "10x10c6m0#dry", &[]);
+    let (_, _, before) = desktop.window_pixels(&window);
+    let out = autoplay().args(["play", "flood", "--dry-run"]).env("DISPLAY", &desktop.display).output().unwrap();
+    assert!(out.status.success());
+    let clicks = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with("click ")).count();
+    assert_eq!(clicks, proven_optimal_length(&board));
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, _, after) = desktop.window_pixels(&window);
+    assert!(before == after, "a dry run changed the window");
+}
+
+/// Runs `play` with a pause after each move, calling `meddle` once the bot reports its first move.
+fn play_and_meddle(desktop: &Desktop, meddle: impl FnOnce()) -> (bool, String) {
+    let mut child = autoplay()
+        .args(["play", "flood", "--move-delay-ms", "500"])
+        .env("DISPLAY", &desktop.display)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut log = String::new();
+    let mut line = String::new();
+    let start = Instant::now();
+    while stderr.read_line(&mut line).unwrap() > 0 {
+        log.push_str(&line);
+        let first_move = line.starts_with("move 1:");
+        line.clear();
+        if first_move {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30));
+    }
+    meddle();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    log.push_str(&rest);
+    (child.wait().unwrap().success(), log)
+}
+
+#[test]
+fn stops_at_once_when_the_user_moves_the_mouse() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "14x14c6m0#hands-off", &[]);
+    let (succeeded, log) = play_and_meddle(&desktop, || {
+        desktop.run("xdotool", &["mousemove", "3", "3"]);
+    });
+    assert!(!succeeded, "the bot went on after the user took the mouse:\n{log}");
+    assert!(log.contains("the user has taken the mouse"), "{log}");
+    assert!(!log.contains("move 3:"), "the bot made more moves after the pointer moved:\n{log}");
+    let after = palette_counts(&desktop, &window);
+    assert!(after.iter().filter(|&&n| n > 0).count() > 1, "the game should be left unfinished");
+}
+
+#[test]
+fn plans_again_when_the_game_changes_behind_its_back() {
+    let mut desktop = Desktop::start();
+    let (window, board) = open_game(&mut desktop, "12x12c6m0#meddle", &[]);
+    // The bot's first move (the solver is deterministic), and a far cell whose colour differs from the flood's
+    // after it: playing that cell with the keyboard changes the board without touching the pointer.
+    let first = solve_board(&board, &SolveLimits::default()).moves[0].0;
+    let mut after_first = board.cells.clone();
+    solver::apply_move(board.width, board.height, &mut after_first, first);
+    let (row, col) = [(11, 11), (11, 0), (0, 11), (6, 6)]
+        .into_iter()
+        .find(|&(r, c)| after_first[r * 12 + c] != after_first[0])
+        .unwrap();
+    let (succeeded, log) = play_and_meddle(&desktop, || {
+        let mut keys: Vec<&str> = Vec::new();
+        keys.extend(std::iter::repeat_n("Down", row));
+        keys.extend(std::iter::repeat_n("Right", col));
+        keys.push("Return");
+        let mut args = vec!["key", "--delay", "20"];
+        args.extend(keys);
+        desktop.run("xdotool", &args);
+    });
+    assert!(succeeded, "{log}");
+    assert!(log.contains("planning again"), "the bot did not notice the change:\n{log}");
+    let after = palette_counts(&desktop, &window);
+    assert_eq!(after.iter().filter(|&&n| n > 0).count(), 1, "not won:\n{log}");
+}
