@@ -1,0 +1,249 @@
+//! The command line on files: bad input gets a clear error and a non-zero exit (never a panic), and the
+//! stages join into pipelines.
+
+mod common;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use autoplay::games::flood::FloodBoard;
+use common::*;
+use image::{Rgba, RgbaImage};
+
+fn autoplay() -> Command {
+    let mut command = Command::cargo_bin("autoplay").unwrap();
+    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
+    command
+}
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    repo().join("fixtures/flood").join(name)
+}
+
+/// Runs and expects failure with a message containing `needle`, and no panic.
+fn fails_with(command: &mut Command, needle: &str) {
+    let out = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "expected failure, got success; stderr: {stderr}");
+    assert!(stderr.contains(needle), "expected '{needle}' in: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+fn save(image: &RgbaImage, dir: &Path, name: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    image.save(&path).unwrap();
+    path
+}
+
+#[test]
+fn read_refuses_bad_images_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.png");
+    std::fs::write(&empty, b"").unwrap();
+    fails_with(autoplay().args(["read", "flood"]).arg(&empty), "empty, not an image");
+
+    let png = std::fs::read(fixture("12x12c6-tile32.png")).unwrap();
+    let truncated = dir.path().join("truncated.png");
+    std::fs::write(&truncated, &png[..png.len() / 2]).unwrap();
+    fails_with(autoplay().args(["read", "flood"]).arg(&truncated), "cannot be decoded");
+
+    let text = dir.path().join("notes.png");
+    std::fs::write(&text, "this is not a picture\n").unwrap();
+    fails_with(autoplay().args(["read", "flood"]).arg(&text), "not an image");
+
+    fails_with(autoplay().args(["read", "flood", "/no/such/file.png"]), "cannot read /no/such/file.png");
+
+    // An unrelated picture: a smooth gradient with no palette colours.
+    let gradient = RgbaImage::from_fn(300, 200, |x, y| Rgba([(x % 250) as u8 + 3, (y % 200) as u8 + 20, 77, 255]));
+    fails_with(autoplay().args(["read", "flood"]).arg(save(&gradient, dir.path(), "gradient.png")), "no board found");
+
+    // Random noise over the whole palette range.
+    let mut state = 12345u64;
+    let noise = RgbaImage::from_fn(200, 200, |_, _| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let v = (state >> 33) as u32;
+        Rgba([(v & 0xff) as u8, ((v >> 8) & 0xff) as u8, ((v >> 16) & 0xff) as u8, 255])
+    });
+    let out = autoplay().args(["read", "flood"]).arg(save(&noise, dir.path(), "noise.png")).output().unwrap();
+    assert!(!out.status.success(), "noise read as a board: {}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn read_names_a_cell_of_unknown_colour_with_its_pixel_and_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut image = image::open(fixture("5x5c3-tile32.png")).unwrap().to_rgba8();
+    // Find the board's cell (2, 2) through a normal read, then paint its inside an unknown colour.
+    let out = autoplay().args(["read", "flood", "--json"]).arg(fixture("5x5c3-tile32.png")).output().unwrap();
+    let reading: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let centre = &reading["cell_centres"][2][2];
+    let (cx, cy) = (centre[0].as_i64().unwrap(), centre[1].as_i64().unwrap());
+    for y in cy - 12..=cy + 12 {
+        for x in cx - 12..=cx + 12 {
+            image.put_pixel(x as u32, y as u32, Rgba([0x12, 0x34, 0x56, 255]));
+        }
+    }
+    let path = save(&image, dir.path(), "odd.png");
+    fails_with(autoplay().args(["read", "flood"]).arg(&path), "has colour #123456, which is not in the palette");
+    fails_with(autoplay().args(["read", "flood"]).arg(&path), "cell (row 2, column 2)");
+
+    // Asked to learn it, the reader adds the colour to the theme (in a scratch calibration folder).
+    let calibration = dir.path().join("calibration");
+    std::fs::create_dir_all(calibration.join("flood")).unwrap();
+    std::fs::copy(repo().join("calibration/flood/sgt-default.toml"), calibration.join("flood/sgt-default.toml")).unwrap();
+    let out = autoplay()
+        .arg("--calibration")
+        .arg(&calibration)
+        .args(["read", "flood", "--learn", "--theme", "sgt-default"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let board = FloodBoard::parse(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    assert_eq!(board.colours().len(), 4, "three game colours and the learned one");
+    let theme = std::fs::read_to_string(calibration.join("flood/sgt-default.toml")).unwrap();
+    assert!(theme.contains("#123456"), "{theme}");
+}
+
+#[test]
+fn read_refuses_a_one_colour_board_it_cannot_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = image::open(fixture("5x5c3-tile32.png")).unwrap().to_rgba8();
+    // Paint every palette cell red: a finished-looking board.
+    let palette = [[0xffu8, 0, 0], [0xff, 0xff, 0], [0, 0xff, 0]];
+    let uniform = RgbaImage::from_fn(image.width(), image.height(), |x, y| {
+        let p = *image.get_pixel(x, y);
+        if palette.contains(&[p[0], p[1], p[2]]) { Rgba([0xff, 0, 0, 255]) } else { p }
+    });
+    fails_with(autoplay().args(["read", "flood"]).arg(save(&uniform, dir.path(), "uniform.png")), "one colour everywhere");
+}
+
+#[test]
+fn solve_refuses_malformed_board_text_clearly() {
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RGB\nRG\nRGB\n"), "line 2: the row has 2 cells but the first row has 3");
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin(""), "no rows");
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("# just a comment\n"), "no rows");
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG\nR\u{e9}\n"), "line 2: '\u{e9}' is not a colour symbol");
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin(vec![0xffu8, 0xfe, 0x00]), "not UTF-8");
+    fails_with(autoplay().args(["solve", "flood", "/no/such/board.txt"]), "cannot read");
+    fails_with(autoplay().args(["solve", "flood", "--time-limit=-1"]).write_stdin("RG\n"), "not a valid number of seconds");
+}
+
+#[test]
+fn solve_a_one_colour_board_is_zero_moves() {
+    let out = autoplay().args(["solve", "flood", "--json", "-"]).write_stdin("YYY\nYYY\n").output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["length"], 0);
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["moves"], serde_json::json!([]));
+}
+
+#[test]
+fn solve_output_solves_the_board_in_both_forms() {
+    let board_text = "RGBYR\nGGBYY\nBRRYG\nYYGBR\n";
+    let board = FloodBoard::parse(board_text).unwrap();
+    let out = autoplay().args(["solve", "flood", "-"]).write_stdin(board_text).output().unwrap();
+    assert!(out.status.success());
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(solves(&board, line.as_bytes()), "{line}");
+    assert_eq!(line.len(), brute_force_minimum(&board));
+
+    let out = autoplay().args(["solve", "flood", "--json", "-"]).write_stdin(board_text).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves: String = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert_eq!(moves, line);
+    assert_eq!(v["length"].as_u64().unwrap() as usize, line.len());
+    assert_eq!(v["optimal"], true);
+    assert!(v["nodes"].is_u64() && v["millis"].is_u64());
+}
+
+#[test]
+fn a_time_limit_gives_a_valid_solution_and_says_whether_it_is_proven() {
+    let board = FloodBoard {
+        width: 22,
+        height: 22,
+        cells: autoplay::games::flood::solver::random_board(22, 22, 6, 99).iter().map(|c| b"RYGBOP"[*c as usize]).collect(),
+    };
+    let out = autoplay().args(["solve", "flood", "--json", "--time-limit", "0", "-"]).write_stdin(board.to_string()).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves: String = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(solves(&board, moves.as_bytes()));
+    assert_eq!(v["optimal"], false, "no search time at all cannot prove a 22x22 board");
+}
+
+#[test]
+fn read_and_solve_join_in_a_pipeline() {
+    let script = format!(
+        "'{bin}' read flood '{shot}' | '{bin}' solve flood -",
+        bin = env!("CARGO_BIN_EXE_autoplay"),
+        shot = fixture("8x13c4-tile24.png").display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .env("AUTOPLAY_CALIBRATION", repo().join("calibration"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let theme = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
+    let truth = flood_fixtures().into_iter().find(|f| f.name == "8x13c4-tile24").unwrap().id.to_board(&theme).unwrap();
+    let moves = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(solves(&truth, moves.as_bytes()));
+}
+
+#[test]
+fn play_from_a_screenshot_prints_the_clicks_inside_the_board() {
+    let out = autoplay().args(["play", "flood", "--image"]).arg(fixture("12x12c6-tile20.png")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let image = image::open(fixture("12x12c6-tile20.png")).unwrap();
+    let clicks: Vec<(u32, u32)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let parts: Vec<u32> = l.strip_prefix("click ").unwrap().split(' ').map(|n| n.parse().unwrap()).collect();
+            (parts[0], parts[1])
+        })
+        .collect();
+    assert!(!clicks.is_empty());
+    for (x, y) in clicks {
+        assert!(x < image.width() && y < image.height());
+    }
+}
+
+#[test]
+fn calibrate_learns_the_checked_in_palette_again_and_refuses_a_wrong_truth() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = fixture("calibrate-sgt-default.png");
+    let id = std::fs::read_to_string(fixture("calibrate-sgt-default.id")).unwrap();
+    let out = autoplay()
+        .arg("--calibration")
+        .arg(dir.path())
+        .args(["calibrate", "flood"])
+        .arg(&shot)
+        .args(["--truth", id.trim(), "--symbols", "RYGBOPNCLK"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let learned = autoplay::calibration::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
+    let checked_in = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
+    for colour in &checked_in.colours {
+        let twin = learned.colours.iter().find(|c| c.symbol == colour.symbol).unwrap();
+        assert_eq!((twin.rgb.as_str(), twin.marked, twin.game_index), (colour.rgb.as_str(), colour.marked, colour.game_index));
+    }
+    // The truth of another board does not fit this picture.
+    let wrong = std::fs::read_to_string(fixture("5x5c3-tile32.id")).unwrap();
+    fails_with(
+        autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "flood"]).arg(&shot).args(["--truth", wrong.trim()]),
+        "cannot find a 5×5 board matching the truth",
+    );
+}
+
+#[test]
+fn lunar_and_dandelions_refuse_bad_positions_clearly() {
+    fails_with(autoplay().args(["solve", "lunar", "-"]).write_stdin("X..\n..\n"), "line 2");
+    fails_with(autoplay().args(["solve", "lunar", "-"]).write_stdin("X....\n.....\n..+..\n"), "no solution");
+    fails_with(autoplay().args(["solve", "dandelions", "-"]).write_stdin("*****\n.....\n.....\n.....\n.....\nwind: N\n"), "impossible position");
+    fails_with(autoplay().args(["play", "dandelions"]), "--as wind or --as dandelions");
+    let out = autoplay().args(["solve", "dandelions", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["winner"], "dandelions");
+}
