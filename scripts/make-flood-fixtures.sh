@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/xsession.sh
-autoplay=${CARGO_TARGET_DIR:-target}/release/autoplay
+source scripts/env.sh
+autoplay=$AUTOPLAY
 out=fixtures/flood
 flood=/usr/games/sgt-flood
 start_xsession :77

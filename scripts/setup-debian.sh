@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs everything autoplay needs on Debian 12 (as root or with sudo): the C libraries xcap builds against,
+# the virtual desktop (Xvfb, openbox, X tools), Simon Tatham's puzzles, and Rust if cargo is missing.
+set -euo pipefail
+
+packages=(
+    # building xcap (its X11, Wayland, PipeWire and GBM back ends are always compiled in)
+    build-essential pkg-config clang libpipewire-0.3-dev libspa-0.2-dev libwayland-dev libegl-dev libgbm-dev libxcb1-dev
+    # the desktop the bot and its tests run on
+    xvfb openbox x11-utils x11-apps xdotool netpbm
+    # the games
+    sgt-puzzles
+)
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    "${sudo[@]}" apt-get update -qq
+    for attempt in 1 2 3; do
+        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
+            --no-install-recommends "${missing[@]}" && break
+        [ "$attempt" -lt 3 ] || exit 1
+        sleep 10
+    done
+fi
+
+if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "Rust is missing: installing it with rustup (https://rustup.rs)" >&2
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl ca-certificates
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+fi
