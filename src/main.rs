@@ -100,6 +100,9 @@ enum Command {
         /// Add cell colours missing from the theme's palette to it (with new symbols) and save the theme.
         #[arg(long)]
         learn: bool,
+        /// Also save a copy of the picture with the cells found outlined and their centres marked.
+        #[arg(long, value_name = "FILE")]
+        annotate: Option<PathBuf>,
     },
     /// Solve board text.
     Solve {
@@ -271,7 +274,7 @@ fn run(cli: Cli) -> Result<()> {
             let frame = source.grab()?;
             save_image(&frame.image, &output)?;
         }
-        Command::Read { game: ScreenGame::Flood, input, theme, json, learn } => {
+        Command::Read { game: ScreenGame::Flood, input, theme, json, learn, annotate } => {
             let image = load_image(&input)?;
             let themes = themes(&root, "flood", theme.as_deref())?;
             let reading = if learn {
@@ -285,6 +288,10 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 Flood { themes }.read(&image, None)?
             };
+            if let Some(path) = annotate {
+                let marked = autoplay::vision::annotate::annotate(&image, &reading.layout, image::Rgba([255, 0, 255, 255]));
+                save_image(&marked, &path)?;
+            }
             if json {
                 let l = &reading.layout;
                 let centres: Vec<Vec<(i32, i32)>> =

@@ -173,6 +173,30 @@ fn a_time_limit_gives_a_valid_solution_and_says_whether_it_is_proven() {
 }
 
 #[test]
+fn read_can_save_the_lattice_it_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let marked = dir.path().join("found.png");
+    let out = autoplay().args(["read", "flood", "--annotate"]).arg(&marked).arg(fixture("2x2c3-tile32.png")).output().unwrap();
+    assert!(out.status.success());
+    let original = image::open(fixture("2x2c3-tile32.png")).unwrap().to_rgba8();
+    let annotated = image::open(&marked).unwrap().to_rgba8();
+    assert_eq!(annotated.dimensions(), original.dimensions());
+    let out = autoplay().args(["read", "flood", "--json"]).arg(fixture("2x2c3-tile32.png")).output().unwrap();
+    let reading: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let magenta = Rgba([255, 0, 255, 255]);
+    for centre in reading["cell_centres"].as_array().unwrap().iter().flat_map(|row| row.as_array().unwrap()) {
+        let (x, y) = (centre[0].as_u64().unwrap() as u32, centre[1].as_u64().unwrap() as u32);
+        assert_eq!(*annotated.get_pixel(x, y), magenta, "centre ({x}, {y}) is marked");
+        assert_ne!(*original.get_pixel(x, y), magenta);
+    }
+    let origin = &reading["layout"];
+    let (x0, y0) = (origin["origin_x"].as_f64().unwrap() as u32, origin["origin_y"].as_f64().unwrap() as u32);
+    assert_eq!(*annotated.get_pixel(x0, y0), magenta, "the lattice's corner is outlined");
+    let changed = original.pixels().zip(annotated.pixels()).filter(|(a, b)| a != b).count();
+    assert!(changed < 1000, "only outlines and centres are drawn ({changed} pixels changed)");
+}
+
+#[test]
 fn read_and_solve_join_in_a_pipeline() {
     let script = format!(
         "'{bin}' read flood '{shot}' | '{bin}' solve flood -",

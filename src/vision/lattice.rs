@@ -6,9 +6,7 @@
 //! lie on a cell boundary, cells are square, and of all lattices that explain the picture the coarsest is
 //! taken. Finally each cell is read from its central area.
 
-use image::{GrayImage, Luma, RgbaImage};
-use imageproc::distance_transform::Norm;
-use imageproc::region_labelling::{connected_components, Connectivity};
+use image::RgbaImage;
 use thiserror::Error;
 
 use crate::calibration::format_rgb;
@@ -29,27 +27,41 @@ pub struct ClassMap {
 }
 
 impl ClassMap {
-    /// Classifies each pixel by its RGB value.
-    pub fn new(image: &RgbaImage, mut classify: impl FnMut([u8; 3]) -> u8) -> Self {
-        let mut classes = Vec::with_capacity(image.width() as usize * image.height() as usize);
-        let mut last: Option<([u8; 3], u8)> = None;
-        for pixel in image.pixels() {
-            let rgb = [pixel[0], pixel[1], pixel[2]];
-            let class = match last {
-                Some((seen, class)) if seen == rgb => class,
-                _ => {
-                    let class = classify(rgb);
-                    last = Some((rgb, class));
-                    class
-                }
-            };
-            classes.push(class);
-        }
+    /// Classifies each pixel by its RGB value (each distinct colour is classified about once).
+    pub fn new(image: &RgbaImage, classify: impl FnMut([u8; 3]) -> u8) -> Self {
+        let mut cache = ColourCache::new(classify);
+        let classes = image.pixels().map(|p| cache.class([p[0], p[1], p[2]])).collect();
         ClassMap { width: image.width() as usize, height: image.height() as usize, classes }
     }
 
     fn at(&self, x: usize, y: usize) -> u8 {
         self.classes[y * self.width + x]
+    }
+}
+
+/// Remembers the class of recently seen colours: screenshots have few distinct colours.
+pub struct ColourCache<F> {
+    classify: F,
+    slots: Vec<Option<([u8; 3], u8)>>,
+}
+
+impl<F: FnMut([u8; 3]) -> u8> ColourCache<F> {
+    const SLOTS: usize = 4096;
+
+    pub fn new(classify: F) -> Self {
+        ColourCache { classify, slots: vec![None; Self::SLOTS] }
+    }
+
+    pub fn class(&mut self, rgb: [u8; 3]) -> u8 {
+        let key = (rgb[0] as usize * 961 + rgb[1] as usize * 31 + rgb[2] as usize) % Self::SLOTS;
+        match self.slots[key] {
+            Some((seen, class)) if seen == rgb => class,
+            _ => {
+                let class = (self.classify)(rgb);
+                self.slots[key] = Some((rgb, class));
+                class
+            }
+        }
     }
 }
 
@@ -94,32 +106,89 @@ impl Bounds {
     }
 }
 
-/// The bounds of the largest cluster of classified pixels.
+/// A horizontal run of classified pixels (gaps of up to `BRIDGE` pixels inside it are bridged).
+#[derive(Clone, Copy)]
+struct Run {
+    y: usize,
+    x0: usize,
+    x1: usize,
+    pixels: usize,
+}
+
+fn find_root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// The bounds of the largest cluster of classified pixels, where gaps of up to `BRIDGE` pixels (outlines
+/// between cells) do not split a cluster: runs of classified pixels per row, joined with the runs of the next
+/// rows they overlap (union-find).
 fn largest_cluster(map: &ClassMap) -> Result<Bounds, LatticeError> {
-    let mask = GrayImage::from_fn(map.width as u32, map.height as u32, |x, y| {
-        Luma([if map.at(x as usize, y as usize) > 0 { 255 } else { 0 }])
-    });
-    let bridged = imageproc::morphology::dilate(&mask, Norm::LInf, BRIDGE / 2);
-    let labels = connected_components(&bridged, Connectivity::Four, Luma([0u8]));
-    let mut counts: Vec<usize> = Vec::new();
-    for (x, y, label) in labels.enumerate_pixels() {
-        let label = label[0] as usize;
-        if label > 0 && map.at(x as usize, y as usize) > 0 {
-            if counts.len() <= label {
-                counts.resize(label + 1, 0);
+    let bridge = BRIDGE as usize;
+    let mut runs: Vec<Run> = Vec::new();
+    let mut row_starts = Vec::with_capacity(map.height + 1);
+    for y in 0..map.height {
+        row_starts.push(runs.len());
+        let row = &map.classes[y * map.width..(y + 1) * map.width];
+        let mut x = 0;
+        while x < map.width {
+            if row[x] == 0 {
+                x += 1;
+                continue;
             }
-            counts[label] += 1;
+            let mut run = Run { y, x0: x, x1: x, pixels: 0 };
+            let mut last = x;
+            while x < map.width && x <= last + bridge + 1 {
+                if row[x] != 0 {
+                    last = x;
+                    run.pixels += 1;
+                }
+                x += 1;
+            }
+            run.x1 = last;
+            x = last + 1;
+            runs.push(run);
         }
     }
-    let best = (1..counts.len()).max_by_key(|&l| counts[l]).filter(|&l| counts[l] > 0).ok_or(LatticeError::NoBoardPixels)?;
+    row_starts.push(runs.len());
+    if runs.is_empty() {
+        return Err(LatticeError::NoBoardPixels);
+    }
+    let mut parent: Vec<usize> = (0..runs.len()).collect();
+    for y in 0..map.height {
+        for next_y in y + 1..(y + bridge + 2).min(map.height) {
+            let (mut i, mut j) = (row_starts[y], row_starts[next_y]);
+            while i < row_starts[y + 1] && j < row_starts[next_y + 1] {
+                let (a, b) = (runs[i], runs[j]);
+                if a.x0 <= b.x1 + bridge && b.x0 <= a.x1 + bridge {
+                    let (ra, rb) = (find_root(&mut parent, i), find_root(&mut parent, j));
+                    parent[ra] = rb;
+                }
+                if a.x1 < b.x1 {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
+            }
+        }
+    }
+    let mut weight = vec![0usize; runs.len()];
+    for i in 0..runs.len() {
+        let root = find_root(&mut parent, i);
+        weight[root] += runs[i].pixels;
+    }
+    let best = (0..runs.len()).max_by_key(|&i| (weight[i], std::cmp::Reverse(i))).expect("runs is not empty");
     let mut bounds = Bounds { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0 };
-    for (x, y, label) in labels.enumerate_pixels() {
-        let (x, y) = (x as usize, y as usize);
-        if label[0] as usize == best && map.at(x, y) > 0 {
-            bounds.x0 = bounds.x0.min(x);
-            bounds.y0 = bounds.y0.min(y);
-            bounds.x1 = bounds.x1.max(x);
-            bounds.y1 = bounds.y1.max(y);
+    for i in 0..runs.len() {
+        if find_root(&mut parent, i) == best {
+            let r = runs[i];
+            bounds.x0 = bounds.x0.min(r.x0);
+            bounds.x1 = bounds.x1.max(r.x1);
+            bounds.y0 = bounds.y0.min(r.y);
+            bounds.y1 = bounds.y1.max(r.y);
         }
     }
     Ok(bounds)

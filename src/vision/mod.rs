@@ -1,6 +1,7 @@
 //! Generic image analysis: finding a board of square cells in a picture, given a way to tell which pixels
 //! may belong to the board. Nothing here knows any game's colours or pixel offsets.
 
+pub mod annotate;
 pub mod lattice;
 
-pub use lattice::{find_board, CellSample, ClassMap, LatticeError};
+pub use lattice::{find_board, CellSample, ClassMap, ColourCache, LatticeError};

@@ -9,7 +9,7 @@ use image::RgbaImage;
 use super::board::FloodBoard;
 use crate::calibration::{format_rgb, PaletteColour, PaletteTheme};
 use crate::game::{CellLayout, Reading};
-use crate::vision::{find_board, CellSample, ClassMap, LatticeError};
+use crate::vision::{find_board, CellSample, ClassMap, ColourCache, LatticeError};
 
 /// A palette theme prepared for matching pixels.
 struct Matcher<'a> {
@@ -55,7 +55,8 @@ impl<'a> Matcher<'a> {
 
     /// How many of a sample of pixels match the palette: a quick measure of which theme a picture is in.
     fn sample_matches(&self, image: &RgbaImage) -> usize {
-        image.pixels().step_by(7).filter(|p| self.classify([p[0], p[1], p[2]]) > 0).count()
+        let mut cache = ColourCache::new(|rgb| self.classify(rgb));
+        image.pixels().step_by(7).filter(|p| cache.class([p[0], p[1], p[2]]) > 0).count()
     }
 
     fn read(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>, LatticeError> {
