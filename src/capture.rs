@@ -222,3 +222,45 @@ pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from:
         previous = next;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clicks_are_clamped_to_the_window() {
+        let frame = Frame { image: RgbaImage::new(100, 80), origin_x: 300, origin_y: 200 };
+        assert_eq!(frame.screen_point(10, 20), ((310, 220), false));
+        assert_eq!(frame.screen_point(99, 79), ((399, 279), false));
+        assert_eq!(frame.screen_point(100, 80), ((399, 279), true));
+        assert_eq!(frame.screen_point(-5, 500), ((300, 279), true));
+    }
+
+    /// A source that shows a changing picture for a few grabs, then a still one.
+    struct Animation {
+        grabs: usize,
+        moving_for: usize,
+    }
+
+    impl FrameSource for Animation {
+        fn grab(&mut self) -> Result<Frame> {
+            self.grabs += 1;
+            let shade = if self.grabs <= self.moving_for { self.grabs as u8 } else { 255 };
+            Ok(Frame { image: RgbaImage::from_pixel(4, 4, image::Rgba([shade, 0, 0, 255])), origin_x: 0, origin_y: 0 })
+        }
+        fn describe(&self) -> String {
+            "animation".into()
+        }
+    }
+
+    #[test]
+    fn a_frame_is_stable_only_after_the_animation_ends() {
+        let settle = Settle { interval: Duration::from_millis(1), quiet: Duration::from_millis(20), ..Settle::default() };
+        let mut source = Animation { grabs: 0, moving_for: 6 };
+        let frame = stable_frame(&mut source, &settle, None).unwrap();
+        assert_eq!(frame.image.get_pixel(0, 0)[0], 255);
+        let mut forever = Animation { grabs: 0, moving_for: usize::MAX };
+        let settle = Settle { timeout: Duration::from_millis(50), ..settle };
+        assert!(stable_frame(&mut forever, &settle, None).unwrap_err().to_string().contains("did not settle"));
+    }
+}
