@@ -51,11 +51,18 @@ pub fn save_image(image: &RgbaImage, path: &Path) -> Result<()> {
         _ => ImageFormat::Png,
     };
     let mut bytes = Vec::new();
-    let cursor = &mut std::io::Cursor::new(&mut bytes);
     if format == ImageFormat::Pnm {
-        image::DynamicImage::ImageRgba8(image.clone()).to_rgb8().write_to(cursor, format)?;
+        // A binary pixmap (P6), which every netpbm tool reads; the encoder's default would be PAM (P7).
+        use image::codecs::pnm::{PnmEncoder, PnmSubtype, SampleEncoding};
+        let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
+        PnmEncoder::new(&mut bytes).with_subtype(PnmSubtype::Pixmap(SampleEncoding::Binary)).encode(
+            rgb.as_raw(),
+            rgb.width(),
+            rgb.height(),
+            image::ExtendedColorType::Rgb8,
+        )?;
     } else {
-        image.write_to(cursor, format)?;
+        image.write_to(&mut std::io::Cursor::new(&mut bytes), format)?;
     }
     write_output(&bytes, path)
 }

@@ -155,6 +155,14 @@ fn captures_windows_and_screens_that_read_back_as_the_truth() {
         assert!(out.status.success(), "{source:?}");
         assert_eq!(String::from_utf8_lossy(&out.stdout), truth.to_string(), "{source:?}");
     }
+    // PNM by the file name's extension.
+    let dir = tempfile::tempdir().unwrap();
+    let pnm = dir.path().join("flood.pnm");
+    let capture = autoplay().args(["capture", "--window", "Flood", "-o"]).arg(&pnm).env("DISPLAY", &desktop.display).output().unwrap();
+    assert!(capture.status.success());
+    assert!(std::fs::read(&pnm).unwrap().starts_with(b"P6"), "a binary PPM");
+    let out = autoplay().args(["read", "flood"]).arg(&pnm).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), truth.to_string());
 }
 
 #[test]
