@@ -54,8 +54,9 @@ pub fn save_image(image: &RgbaImage, path: &Path) -> Result<()> {
     if format == ImageFormat::Pnm {
         // A binary pixmap (P6), which every netpbm tool reads; the encoder's default would be PAM (P7).
         use image::codecs::pnm::{PnmEncoder, PnmSubtype, SampleEncoding};
+        use image::ImageEncoder;
         let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
-        PnmEncoder::new(&mut bytes).with_subtype(PnmSubtype::Pixmap(SampleEncoding::Binary)).encode(
+        PnmEncoder::new(&mut bytes).with_subtype(PnmSubtype::Pixmap(SampleEncoding::Binary)).write_image(
             rgb.as_raw(),
             rgb.width(),
             rgb.height(),
