@@ -38,6 +38,29 @@ enum SolveGame {
     Flood,
     Lunar,
     Dandelions,
+    Sudoku,
+    Cribbage,
+}
+
+/// Games with numbered deals.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DealGame {
+    Cribbage,
+}
+
+/// Parses `A-B` (an inclusive range of deal numbers).
+fn parse_range(text: &str) -> Result<(u64, u64), String> {
+    let (a, b) = text.split_once('-').ok_or_else(|| format!("'{text}' is not a range A-B"))?;
+    let (a, b): (u64, u64) = (a.trim().parse().map_err(|_| format!("'{a}' is not a number"))?, b.trim().parse().map_err(|_| format!("'{b}' is not a number"))?);
+    if a == 0 || a > b {
+        return Err(format!("'{text}' is not a range of deals from 1 up"));
+    }
+    Ok((a, b))
+}
+
+/// Parses a Sudoku box shape `RxC`.
+fn parse_box(text: &str) -> Result<(usize, usize), String> {
+    autoplay::games::sudoku::parse_box_shape(text).map_err(|e| e.to_string())
 }
 
 /// Games the bot plays: in a live window (flood), or in the terminal against a person (dandelions).
@@ -120,6 +143,29 @@ enum Command {
         /// Also give the value of every first move (dandelions).
         #[arg(long)]
         first_moves: bool,
+        /// Box shape RxC (sudoku; default: from the grid size).
+        #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+        box_shape: Option<(usize, usize)>,
+        /// Count the solutions: 0, 1 or more than one (sudoku).
+        #[arg(long)]
+        count: bool,
+        /// With --count, count up to this many solutions (sudoku).
+        #[arg(long, value_name = "N")]
+        count_limit: Option<u64>,
+        /// Solve one puzzle per line of this file on all cores, with a summary (sudoku).
+        #[arg(long, value_name = "FILE", conflicts_with = "input")]
+        batch: Option<PathBuf>,
+        /// Solve numbered deal N (cribbage).
+        #[arg(long, value_name = "N", conflicts_with_all = ["input", "deals"])]
+        deal: Option<u64>,
+        /// Solve numbered deals A to B on all cores, with a summary (cribbage).
+        #[arg(long, value_name = "A-B", value_parser = parse_range, conflicts_with = "input")]
+        deals: Option<(u64, u64)>,
+    },
+    /// Print a numbered deal: `autoplay deal cribbage N`.
+    Deal {
+        game: DealGame,
+        number: u64,
     },
     /// Enumerate positions: every 5×5 Lunar Lockout position with one human and K helpers.
     Enumerate {
@@ -320,6 +366,41 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { game: SolveGame::Lunar, .. } => {
             out!("{}", ensure_newline(autoplay::games::lunar::bench_command()?))?;
+        }
+        Command::Solve { game: SolveGame::Sudoku, input, json, box_shape, count, count_limit, batch, .. } => {
+            use autoplay::games::sudoku;
+            let text = match batch {
+                Some(path) => {
+                    let progress = std::io::stderr().is_terminal();
+                    out!("{}", ensure_newline(sudoku::batch_command(&read_text(&path)?, box_shape, progress)?))?;
+                    return Ok(());
+                }
+                None => read_text(&input.unwrap_or_else(|| PathBuf::from("-")))?,
+            };
+            out!("{}", ensure_newline(sudoku::solve_command(&text, box_shape, count, count_limit, json)?))?;
+        }
+        Command::Solve { game: SolveGame::Cribbage, input, json, deal, deals, .. } => {
+            use autoplay::games::cribbage::{solve_command, SolveInput};
+            let what = match (deal, deals) {
+                (Some(n), _) => SolveInput::Deal(n),
+                (None, Some((a, b))) => SolveInput::Deals(a, b),
+                (None, None) => SolveInput::Text(read_text(&input.unwrap_or_else(|| PathBuf::from("-")))?),
+            };
+            out!("{}", ensure_newline(solve_command(what, json, std::io::stderr().is_terminal())?))?;
+        }
+        Command::Deal { game: DealGame::Cribbage, number } => {
+            out!("{}", ensure_newline(autoplay::games::cribbage::deal_command(number)?))?;
+        }
+        Command::Bench { game: SolveGame::Sudoku, .. } => {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+                .unwrap_or_else(std::env::temp_dir)
+                .join("autoplay-bench");
+            out!("{}", ensure_newline(autoplay::games::sudoku::bench_command(&cache)?))?;
+        }
+        Command::Bench { game: SolveGame::Cribbage, .. } => {
+            out!("{}", ensure_newline(autoplay::games::cribbage::bench_command()?))?;
         }
         Command::Solve { game: SolveGame::Dandelions, input, json, first_moves, .. } => {
             let text = input.map(|path| read_text(&path)).transpose()?;

@@ -1,0 +1,17 @@
+//! Cribbage Solitaire (the Zachtronics variant): rules engine, numbered deals and an exact solver.
+
+pub mod cards;
+pub mod commands;
+pub mod deal;
+pub mod error;
+pub mod rules;
+pub mod solver;
+
+pub use cards::{Card, Rank};
+pub use commands::{bench_command, deal_command, solve_command, SolveInput};
+pub use deal::{deal, Deal};
+pub use error::{CribbageError, IllegalMove};
+pub use rules::{
+    legal_moves, play, replay, score_line, score_line_from, top_card_points, Move, State,
+};
+pub use solver::{solve, Solution};
