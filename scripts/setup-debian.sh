@@ -8,8 +8,8 @@ packages=(
     build-essential pkg-config clang libpipewire-0.3-dev libspa-0.2-dev libwayland-dev libegl-dev libgbm-dev libxcb1-dev
     # the desktop the bot and its tests run on
     xvfb openbox x11-utils x11-apps xdotool netpbm
-    # the games
-    sgt-puzzles
+    # the games, and a browser for the Cribbage Solitaire table
+    sgt-puzzles chromium
 )
 
 sudo=()
