@@ -3,3 +3,4 @@
 pub mod dandelions;
 pub mod flood;
 pub mod lunar;
+pub mod sudoku_screen;
