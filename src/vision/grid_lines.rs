@@ -118,7 +118,7 @@ fn box_side(lines: &[Line], axis: &str) -> Result<usize, String> {
     }
     let thick = |k: usize| 2 * lines[k].width() > thinnest + thickest;
     let side = (1..n).find(|&k| thick(k)).unwrap_or(n);
-    if n % side != 0 || !(1..n).all(|k| thick(k) == (k % side == 0)) {
+    if !n.is_multiple_of(side) || !(1..n).all(|k| thick(k) == k.is_multiple_of(side)) {
         return Err(format!("its thick {axis} lines do not fall at regular box boundaries"));
     }
     Ok(side)

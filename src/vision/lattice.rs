@@ -331,7 +331,7 @@ mod tests {
     }
 
     fn classify(rgb: [u8; 3]) -> u8 {
-        if rgb[1] == 0 && rgb[2] == 0 && rgb[0] > 0 && rgb[0] % 40 == 0 {
+        if rgb[1] == 0 && rgb[2] == 0 && rgb[0] > 0 && rgb[0].is_multiple_of(40) {
             rgb[0] / 40
         } else {
             0

@@ -98,9 +98,8 @@ pub fn components<'a>(width: usize, height: usize, bridge: usize, mut row: impl 
     }
     let mut index_of_root = vec![usize::MAX; runs.len()];
     let mut found: Vec<Component> = Vec::new();
-    for i in 0..runs.len() {
+    for (i, &r) in runs.iter().enumerate() {
         let root = find_root(&mut parent, i);
-        let r = runs[i];
         if index_of_root[root] == usize::MAX {
             index_of_root[root] = found.len();
             found.push(Component { x0: r.x0, y0: r.y, x1: r.x1, y1: r.y, pixels: 0 });

@@ -232,6 +232,35 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// How well one cell's digit matched.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchScore {
+    pub row: usize,
+    pub col: usize,
+    pub symbol: char,
+    /// Distance to the best template, and to the next-best symbol's.
+    pub best: f64,
+    pub next: f64,
+}
+
+/// How well each digit of a picture matched, for checking a calibration's headroom.
+pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchScore>> {
+    let matcher = Matcher::new(theme)?;
+    let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
+    let grid = find_grid(image.width() as usize, image.height() as usize, &dark, theme.min_cell as usize)?;
+    let mut scores = Vec::new();
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            if let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &matcher.inks, theme.ink_threshold) {
+                if let Some((v, best, next)) = matcher.classify(&glyph, grid.size) {
+                    scores.push(MatchScore { row, col, symbol: symbol(v), best, next });
+                }
+            }
+        }
+    }
+    Ok(scores)
+}
+
 /// Reads a Sudoku from a screenshot with the first theme that reads it.
 pub fn read(image: &RgbaImage, themes: &[SudokuTheme]) -> Result<SudokuReading> {
     let mut first_error = None;

@@ -110,7 +110,7 @@ impl SudokuTheme {
             dark_max: 96,
             min_cell: 10,
             ink_threshold: 24,
-            max_distance: 0.08,
+            max_distance: 0.1,
             min_margin: 0.01,
             ink: InkColours { given: "#000000".into(), ..InkColours::default() },
             glyphs: Vec::new(),
