@@ -1,0 +1,196 @@
+//! Replays every captured sgt-solo screenshot: the reader must give exactly its truth (the givens from the game
+//! ID, and the player's digits from NAME.entered), refuse pictures that are not a Sudoku, and calibration must
+//! re-learn templates that read every fixture.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use autoplay::games::sudoku_screen::{self, board::parse_board_text, sgt_id::parse_id, theme::load_themes, SudokuGrid, SudokuTheme};
+use autoplay::imageio::load_image;
+use common::repo;
+
+struct Fixture {
+    name: String,
+    png: PathBuf,
+    truth: SudokuGrid,
+}
+
+fn fixtures() -> Vec<Fixture> {
+    let dir = repo().join("fixtures/sudoku");
+    let mut found: Vec<Fixture> = std::fs::read_dir(&dir)
+        .expect("fixtures/sudoku")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        .map(|png| {
+            let name = png.file_stem().unwrap().to_string_lossy().into_owned();
+            let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
+            if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
+                for (i, v) in parse_board_text(&text, truth.size).unwrap().into_iter().enumerate() {
+                    if v != 0 {
+                        assert!(!truth.given[i], "{name}: entered over a given at cell {i}");
+                        truth.cells[i] = v;
+                    }
+                }
+            }
+            Fixture { name, png, truth }
+        })
+        .collect();
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(found.len() >= 12, "expected the sudoku fixtures, found {}", found.len());
+    found
+}
+
+fn themes() -> Vec<SudokuTheme> {
+    load_themes(&repo().join("calibration"), None).expect("the repository's sudoku calibration")
+}
+
+fn check_all(themes: &[SudokuTheme]) {
+    for f in fixtures() {
+        let image = load_image(&f.png).unwrap();
+        let reading = sudoku_screen::read(&image, themes).unwrap_or_else(|e| panic!("{}: {e:#}", f.name));
+        assert_eq!(
+            (reading.grid.box_rows, reading.grid.box_cols),
+            (f.truth.box_rows, f.truth.box_cols),
+            "{}: box shape",
+            f.name
+        );
+        assert_eq!(reading.grid.board_text(), f.truth.board_text(), "{}: board", f.name);
+        assert_eq!(reading.grid.givens_text(), f.truth.givens_text(), "{}: givens", f.name);
+        assert_eq!(reading.grid.entered_text(), f.truth.entered_text(), "{}: entered", f.name);
+        // Every cell centre is inside the picture.
+        let (cx, cy) = reading.layout.centre(f.truth.size - 1, f.truth.size - 1);
+        assert!(cx > 0 && cy > 0 && (cx as u32) < image.width() && (cy as u32) < image.height(), "{}", f.name);
+        // Clashes are the player's digits that break a rule.
+        let expected: Vec<(usize, usize)> =
+            f.truth.clashes().into_iter().filter(|&(r, c)| !f.truth.given[r * f.truth.size + c]).collect();
+        assert_eq!(reading.clashes, expected, "{}: clashes", f.name);
+    }
+}
+
+#[test]
+fn every_fixture_reads_exactly_its_truth() {
+    check_all(&themes());
+}
+
+#[test]
+fn the_special_fixtures_exist_and_show_what_they_claim() {
+    let all = fixtures();
+    let get = |part: &str| all.iter().find(|f| f.name.contains(part)).unwrap_or_else(|| panic!("no fixture named *{part}*"));
+    for shape in ["2x2", "2x3", "3x3", "3x4", "4x4"] {
+        get(shape);
+    }
+    let image = load_image(&get("pencil").png).unwrap();
+    let reading = sudoku_screen::read(&image, &themes()).unwrap();
+    assert_eq!(reading.pencil, vec![(1, 0), (4, 4), (8, 7)], "cells with pencil marks");
+    let played = get("played-clash");
+    assert!(!played.truth.entered_text().chars().all(|c| c == '.' || c == '\n'));
+    let screen = load_image(&get("screen").png).unwrap();
+    assert!(screen.width() >= 1000, "the whole-screen fixture is a screen");
+}
+
+#[test]
+fn pictures_that_are_not_a_sudoku_are_refused_clearly() {
+    let themes = themes();
+    let flood = load_image(&repo().join("fixtures/flood/12x12c6-tile32.png")).unwrap();
+    let error = format!("{:#}", sudoku_screen::read(&flood, &themes).unwrap_err());
+    assert!(error.contains("no grid found"), "{error}");
+    let blank = image::RgbaImage::from_pixel(300, 200, image::Rgba([230, 230, 230, 255]));
+    let error = format!("{:#}", sudoku_screen::read(&blank, &themes).unwrap_err());
+    assert!(error.contains("no grid found"), "{error}");
+    let black = image::RgbaImage::from_pixel(300, 200, image::Rgba([0, 0, 0, 255]));
+    let error = format!("{:#}", sudoku_screen::read(&black, &themes).unwrap_err());
+    assert!(error.contains("no grid found"), "{error}");
+    // A window cut in half.
+    let shot = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
+    let half = image::imageops::crop_imm(&shot, 0, 0, shot.width() / 2, shot.height()).to_image();
+    assert!(sudoku_screen::read(&half, &themes).is_err());
+}
+
+#[test]
+fn calibration_relearns_templates_that_read_every_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut theme = SudokuTheme::new("sgt-default");
+    for name in ["calibrate-4x4-tile48", "calibrate-4x4-tile28", "calibrate-3x3-tile64", "calibrate-3x3-played", "calibrate-2x3-pencil"] {
+        let png = repo().join(format!("fixtures/sudoku/{name}.png"));
+        let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
+        if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
+            for (i, v) in parse_board_text(&text, truth.size).unwrap().into_iter().enumerate() {
+                if v != 0 {
+                    truth.cells[i] = v;
+                }
+            }
+        }
+        sudoku_screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
+    }
+    theme.save(dir.path()).unwrap();
+    let relearned = load_themes(dir.path(), None).unwrap();
+    assert_eq!(relearned[0].ink, themes()[0].ink, "the same colours as the stored calibration");
+    check_all(&relearned);
+}
+
+#[test]
+fn read_time_of_a_9x9_window() {
+    let image = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
+    let themes = themes();
+    sudoku_screen::read(&image, &themes).unwrap();
+    let runs = 50;
+    let start = Instant::now();
+    for _ in 0..runs {
+        sudoku_screen::read(&image, &themes).unwrap();
+    }
+    let per_read = start.elapsed() / runs;
+    println!("sudoku read: {per_read:?} per {}x{} frame (9x9, tile 48), mean of {runs}", image.width(), image.height());
+    assert!(per_read.as_millis() < 100, "{per_read:?}");
+}
+
+/// The stored calibration reads every fixture with room to spare: each glyph well within the distance limit and
+/// well clear of the next symbol. Prints the worst cases (run with --nocapture).
+#[test]
+fn recognition_has_headroom() {
+    let theme = &themes()[0];
+    let (mut worst_best, mut worst_margin) = ((0.0f64, String::new()), (f64::INFINITY, String::new()));
+    let mut closest_other = (f64::INFINITY, String::new());
+    for f in fixtures() {
+        for m in sudoku_screen::reader::match_scores(&load_image(&f.png).unwrap(), theme).unwrap() {
+            let (best, next) = (m.best, m.next);
+            let at = format!("{} ({}, {}) '{}'", f.name, m.row, m.col, m.symbol);
+            if best > worst_best.0 {
+                worst_best = (best, at.clone());
+            }
+            if next < closest_other.0 {
+                closest_other = (next, at.clone());
+            }
+            if next - best < worst_margin.0 {
+                worst_margin = (next - best, at);
+            }
+        }
+    }
+    println!(
+        "worst best distance {:.4} at {}; smallest margin {:.4} at {}; closest other symbol {:.4} at {}",
+        worst_best.0, worst_best.1, worst_margin.0, worst_margin.1, closest_other.0, closest_other.1
+    );
+    assert!(worst_best.0 <= 0.6 * theme.max_distance, "worst best distance {:?}", worst_best);
+    assert!(worst_margin.0 >= 3.0 * theme.min_margin, "smallest margin {:?}", worst_margin);
+}
+
+/// Templates learned at one tile size only (48) still read the fixtures drawn at other sizes from 32 up.
+#[test]
+fn templates_from_one_tile_size_read_other_sizes() {
+    let mut theme = SudokuTheme::new("one-size");
+    theme.ink = themes()[0].ink.clone();
+    let png = repo().join("fixtures/sudoku/calibrate-4x4-tile48.png");
+    let truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
+    sudoku_screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
+    for f in fixtures() {
+        let params = std::fs::read_to_string(f.png.with_extension("params")).unwrap();
+        let tile: usize = params.split_whitespace().last().unwrap().parse().unwrap();
+        if tile < 32 {
+            continue;
+        }
+        let reading = sudoku_screen::read(&load_image(&f.png).unwrap(), std::slice::from_ref(&theme))
+            .unwrap_or_else(|e| panic!("{} with templates from tile 48 only: {e:#}", f.name));
+        assert_eq!(reading.grid.board_text(), f.truth.board_text(), "{}", f.name);
+    }
+}
