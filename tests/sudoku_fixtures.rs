@@ -143,6 +143,12 @@ fn read_time_of_a_9x9_window() {
     let per_read = start.elapsed() / runs;
     println!("sudoku read: {per_read:?} per {}x{} frame (9x9, tile 48), mean of {runs}", image.width(), image.height());
     assert!(per_read.as_millis() < 100, "{per_read:?}");
+    let screen = load_image(&repo().join("fixtures/sudoku/3x3-tile40-screen.png")).unwrap();
+    let start = Instant::now();
+    for _ in 0..10 {
+        sudoku_screen::read(&screen, &themes).unwrap();
+    }
+    println!("sudoku read: {:?} per {}x{} whole-screen frame (9x9, tile 40), mean of 10", start.elapsed() / 10, screen.width(), screen.height());
 }
 
 /// The stored calibration reads every fixture with room to spare: each glyph well within the distance limit and
@@ -193,4 +199,58 @@ fn templates_from_one_tile_size_read_other_sizes() {
             .unwrap_or_else(|e| panic!("{} with templates from tile 48 only: {e:#}", f.name));
         assert_eq!(reading.grid.board_text(), f.truth.board_text(), "{}", f.name);
     }
+}
+
+fn autoplay() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("autoplay").unwrap();
+    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
+    command
+}
+
+#[test]
+fn the_read_command_prints_the_grid_then_the_givens_or_json() {
+    let shot = repo().join("fixtures/sudoku/3x3-tile40-played-clash.png");
+    let out = autoplay().args(["read", "sudoku"]).arg(&shot).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (board, givens) = text.split_once("\n\n").expect("a blank line between the grids");
+    assert_eq!(board.lines().count(), 9);
+    assert_eq!(givens.lines().count(), 9);
+    assert_eq!(&board[..9], "26...8...");
+    assert_eq!(&givens[..9], ".....8...");
+    // From standard input, as JSON.
+    let out = autoplay().args(["read", "sudoku", "-", "--json"]).pipe_stdin(&shot).unwrap().output().unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["size"], 9);
+    assert_eq!(json["box"], serde_json::json!([3, 3]));
+    assert_eq!(json["theme"], "sgt-default");
+    assert!(json["entered"].as_str().unwrap().starts_with("26......."));
+    assert_eq!(json["clashes"], serde_json::json!([[8, 8]]));
+    assert_eq!(json["layout"]["rows"], 9);
+    assert!(json["layout"]["pitch"].as_f64().unwrap() > 39.0);
+}
+
+#[test]
+fn the_read_command_refuses_non_boards_clearly() {
+    let out = autoplay().args(["read", "sudoku"]).arg(repo().join("fixtures/flood/5x5c3-tile32.png")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("no grid found") && !stderr.contains("panicked"), "{stderr}");
+    let out = autoplay().args(["read", "sudoku", "--theme", "nope"]).arg(repo().join("fixtures/sudoku/2x2-tile48.png")).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no theme 'nope'"));
+}
+
+#[test]
+fn the_calibrate_command_learns_a_theme_that_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = repo().join("fixtures/sudoku/calibrate-4x4-tile48.png");
+    let id = std::fs::read_to_string(shot.with_extension("id")).unwrap();
+    let out = autoplay().args(["--calibration"]).arg(dir.path()).args(["calibrate", "sudoku"]).arg(&shot).args(["--truth", id.trim(), "--theme", "mine"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.path().join("sudoku/mine.toml").exists());
+    let out = autoplay().args(["--calibration"]).arg(dir.path()).args(["read", "sudoku"]).arg(repo().join("fixtures/sudoku/4x4-tile56.png")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A wrong truth is refused.
+    let out = autoplay().args(["--calibration"]).arg(dir.path()).args(["calibrate", "sudoku"]).arg(&shot).args(["--truth", "3x3:a"]).output().unwrap();
+    assert!(!out.status.success());
 }
