@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use autoplay::games::sudoku_screen::{self, board::parse_board_text, sgt_id::parse_id, theme::load_themes, SudokuGrid, SudokuTheme};
 use autoplay::imageio::load_image;
@@ -134,21 +133,28 @@ fn calibration_relearns_templates_that_read_every_fixture() {
 fn read_time_of_a_9x9_window() {
     let image = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
     let themes = themes();
-    sudoku_screen::read(&image, &themes).unwrap();
-    let runs = 50;
-    let start = Instant::now();
-    for _ in 0..runs {
-        sudoku_screen::read(&image, &themes).unwrap();
-    }
-    let per_read = start.elapsed() / runs;
-    println!("sudoku read: {per_read:?} per {}x{} frame (9x9, tile 48), mean of {runs}", image.width(), image.height());
-    assert!(per_read.as_millis() < 100, "{per_read:?}");
+    let window = sudoku_screen::bench::bench_read(&image, &themes, 50).unwrap();
+    println!(
+        "sudoku read: {}x{} window (9x9, tile 48): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
+        image.width(),
+        image.height(),
+        window.mean_ms,
+        window.median_ms,
+        window.max_ms,
+        window.count
+    );
+    assert!(window.median_ms < 100.0, "{window:?}");
     let screen = load_image(&repo().join("fixtures/sudoku/3x3-tile40-screen.png")).unwrap();
-    let start = Instant::now();
-    for _ in 0..10 {
-        sudoku_screen::read(&screen, &themes).unwrap();
-    }
-    println!("sudoku read: {:?} per {}x{} whole-screen frame (9x9, tile 40), mean of 10", start.elapsed() / 10, screen.width(), screen.height());
+    let whole = sudoku_screen::bench::bench_read(&screen, &themes, 10).unwrap();
+    println!(
+        "sudoku read: {}x{} whole screen (9x9, tile 40): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
+        screen.width(),
+        screen.height(),
+        whole.mean_ms,
+        whole.median_ms,
+        whole.max_ms,
+        whole.count
+    );
 }
 
 /// The stored calibration reads every fixture with room to spare: each glyph well within the distance limit and

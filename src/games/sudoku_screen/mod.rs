@@ -4,6 +4,7 @@
 //!
 //! This folder holds only the reader; the Sudoku board and solver live in `games::sudoku`.
 
+pub mod bench;
 pub mod board;
 pub mod reader;
 pub mod sgt_id;
