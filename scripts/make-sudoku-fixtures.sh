@@ -90,6 +90,8 @@ rm -f "$out"/*.png "$out"/*.id "$out"/*.params "$out"/*.entered
 shoot calibrate-4x4-tile48 4x4 calibrate window 48
 shoot calibrate-4x4-tile28 4x4 calibrate-small window 28
 shoot calibrate-3x3-tile64 3x3 calibrate-large window 64
+# Small tiles draw each size's digits differently (font hinting): learn each small size.
+for t in 14 16 18 20; do shoot calibrate-4x4-tile$t 4x4 calibrate-$t window $t; done
 learn() { # NAME: adds what NAME.png teaches to the theme
     local entered=()
     [ -f "$out/$1.entered" ] && entered=(--entered "$out/$1.entered")
@@ -99,6 +101,7 @@ rm -f calibration/sudoku/sgt-default.toml
 learn calibrate-4x4-tile48
 learn calibrate-4x4-tile28
 learn calibrate-3x3-tile64
+for t in 14 16 18 20; do learn calibrate-4x4-tile$t; done
 # A played game teaches the colours of the player's digits, clashes and pencil marks.
 shoot calibrate-3x3-played 3x3 played window 48 played_with_clash
 shoot calibrate-2x3-pencil 2x3 mixed window 48 mixed
@@ -108,6 +111,9 @@ shoot 2x2-tile48 2x2 two window 48
 shoot 2x3-tile48 2x3 six window 48
 shoot 3x3-tile48 3x3 nine window 48
 shoot 3x3-tile32 3x3 nine-small window 32
+shoot 3x3-tile15 3x3 nine-tiny window 15
+shoot 4x4-tile17 4x4 sixteen-tiny window 17
+shoot 3x4-tile22 3x4 twelve-small window 22
 shoot 3x3-tile64 3x3 nine-large window 64
 shoot 3x4-tile40 3x4 twelve window 40
 shoot 4x4-tile36 4x4 sixteen window 36

@@ -111,8 +111,9 @@ fn pictures_that_are_not_a_sudoku_are_refused_clearly() {
 fn calibration_relearns_templates_that_read_every_fixture() {
     let dir = tempfile::tempdir().unwrap();
     let mut theme = SudokuTheme::new("sgt-default");
-    for name in ["calibrate-4x4-tile48", "calibrate-4x4-tile28", "calibrate-3x3-tile64", "calibrate-3x3-played", "calibrate-2x3-pencil"] {
-        let png = repo().join(format!("fixtures/sudoku/{name}.png"));
+    let shots: Vec<PathBuf> = fixtures().into_iter().filter(|f| f.name.starts_with("calibrate-")).map(|f| f.png).collect();
+    assert!(shots.len() >= 8);
+    for png in shots {
         let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
         if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
             for (i, v) in parse_board_text(&text, truth.size).unwrap().into_iter().enumerate() {
@@ -183,11 +184,12 @@ fn recognition_has_headroom() {
         "worst best distance {:.4} at {}; smallest margin {:.4} at {}; closest other symbol {:.4} at {}",
         worst_best.0, worst_best.1, worst_margin.0, worst_margin.1, closest_other.0, closest_other.1
     );
-    assert!(worst_best.0 <= 0.6 * theme.max_distance, "worst best distance {:?}", worst_best);
+    assert!(worst_best.0 <= 0.75 * theme.max_distance, "worst best distance {:?}", worst_best);
     assert!(worst_margin.0 >= 3.0 * theme.min_margin, "smallest margin {:?}", worst_margin);
 }
 
-/// Templates learned at one tile size only (48) still read the fixtures drawn at other sizes from 32 up.
+/// Templates learned at one tile size only (48) still read the fixtures drawn at other sizes from 24 up, and
+/// refuse (rather than guess) smaller cells, which must be learned at their size.
 #[test]
 fn templates_from_one_tile_size_read_other_sizes() {
     let mut theme = SudokuTheme::new("one-size");
@@ -198,11 +200,14 @@ fn templates_from_one_tile_size_read_other_sizes() {
     for f in fixtures() {
         let params = std::fs::read_to_string(f.png.with_extension("params")).unwrap();
         let tile: usize = params.split_whitespace().last().unwrap().parse().unwrap();
-        if tile < 32 {
+        let result = sudoku_screen::read(&load_image(&f.png).unwrap(), std::slice::from_ref(&theme));
+        if tile < 24 {
+            // Small cells, smaller than anything learned: refused, not guessed.
+            let error = format!("{:#}", result.unwrap_err());
+            assert!(error.contains("smaller than any"), "{}: {error}", f.name);
             continue;
         }
-        let reading = sudoku_screen::read(&load_image(&f.png).unwrap(), std::slice::from_ref(&theme))
-            .unwrap_or_else(|e| panic!("{} with templates from tile 48 only: {e:#}", f.name));
+        let reading = result.unwrap_or_else(|e| panic!("{} with templates from tile 48 only: {e:#}", f.name));
         assert_eq!(reading.grid.board_text(), f.truth.board_text(), "{}", f.name);
     }
 }

@@ -198,6 +198,17 @@ impl<'a> Matcher<'a> {
         let (w, h) = (image.width() as usize, image.height() as usize);
         let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
         let grid = find_grid(w, h, &dark, theme.min_cell as usize)?;
+        // Small glyphs are drawn differently at each size (font hinting): small cells are read only with
+        // templates learned at about that size or smaller, else templates could match the wrong symbol.
+        let smallest = self.templates.iter().map(|(t, _)| t.pitch).fold(f64::INFINITY, f64::min);
+        let pitch = grid.layout.pitch;
+        if pitch < theme.min_scalable_pitch && pitch < 0.95 * smallest {
+            bail!(
+                "the cells are {pitch:.1} pixels, smaller than any theme '{}' has learned ({smallest:.0}), and glyphs this \
+                 small must be learned at their size: calibrate at this size (`autoplay calibrate sudoku`)",
+                theme.theme
+            );
+        }
         let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
         let (mut pencil, mut clashes) = (Vec::new(), Vec::new());
         for row in 0..grid.size {
@@ -295,7 +306,7 @@ pub struct Learned {
 /// Learns ink colours and glyph templates into `theme` from a screenshot whose truth is known: `truth` gives
 /// every digit shown and which are givens. Clashing player digits (by the rules) teach the clash colour;
 /// ink in cells the truth leaves empty teaches the pencil-mark colour. Templates learned at about this cell
-/// pitch replace the theme's old ones for those symbols; other pitches' templates are kept.
+/// pitch (to half a pixel) replace the theme's old ones for those symbols; other pitches' templates are kept.
 pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Learned> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
@@ -376,7 +387,7 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
             centre_y: (sum.centre_y / n * 1e4).round() / 1e4,
             rows: GlyphTemplate::rows_of(&coverage),
         };
-        theme.glyphs.retain(|g| !(g.symbol == template.symbol && (g.pitch - pitch).abs() <= 0.15 * pitch));
+        theme.glyphs.retain(|g| !(g.symbol == template.symbol && (g.pitch - template.pitch).abs() < 0.5));
         theme.glyphs.push(template);
     }
     theme.glyphs.sort_by(|a, b| (value(a.symbol), a.pitch).partial_cmp(&(value(b.symbol), b.pitch)).expect("finite"));

@@ -92,6 +92,10 @@ pub struct SudokuTheme {
     pub min_cell: u32,
     /// A pixel differing from its cell's background by more than this (largest channel difference) is ink.
     pub ink_threshold: u8,
+    /// Cells at least this many pixels are read with templates of any size; smaller cells only with templates
+    /// learned at most 5% larger (small glyphs are hinted differently at every size).
+    #[serde(default = "default_min_scalable_pitch")]
+    pub min_scalable_pitch: f64,
     /// A glyph matches a template when their distance is at most this...
     pub max_distance: f64,
     /// ...and the next-best symbol is at least this much further.
@@ -99,6 +103,10 @@ pub struct SudokuTheme {
     pub ink: InkColours,
     #[serde(rename = "glyph", default)]
     pub glyphs: Vec<GlyphTemplate>,
+}
+
+fn default_min_scalable_pitch() -> f64 {
+    24.0
 }
 
 impl SudokuTheme {
@@ -110,6 +118,7 @@ impl SudokuTheme {
             dark_max: 96,
             min_cell: 10,
             ink_threshold: 24,
+            min_scalable_pitch: default_min_scalable_pitch(),
             max_distance: 0.1,
             min_margin: 0.01,
             ink: InkColours { given: "#000000".into(), ..InkColours::default() },
