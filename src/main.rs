@@ -12,6 +12,7 @@ use autoplay::calibration::{calibration_root, load_themes, PaletteTheme};
 use autoplay::capture::{list_windows, FrameSource, ImageFileSource, ScreenSource, WindowSource};
 use autoplay::game::{Game, SolveLimits};
 use autoplay::games::flood::{self, reader, sgt_id::SgtFloodId, Flood, FloodBoard};
+use autoplay::games::sudoku_screen;
 use autoplay::imageio::{load_image, read_text, save_image};
 use autoplay::input::{DesktopInput, DryRunInput, InputDevice};
 use autoplay::play::{play, PlayOptions};
@@ -30,6 +31,7 @@ struct Cli {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ScreenGame {
     Flood,
+    Sudoku,
 }
 
 /// Games with a solver.
@@ -211,7 +213,7 @@ enum Command {
         game: ScreenGame,
         /// The screenshot.
         shot: PathBuf,
-        /// The true board: a board text file, or an sgt-flood game ID (WxH:digits,limit).
+        /// The true board: a board text file, or a game ID (sgt-flood WxH:digits,limit; sgt-solo RxC:description).
         #[arg(long)]
         truth: String,
         /// The theme to create or refresh.
@@ -221,6 +223,9 @@ enum Command {
         /// another theme's, mapping).
         #[arg(long)]
         symbols: Option<String>,
+        /// Sudoku: board text of the digits the player entered in the shot (the truth gives the givens).
+        #[arg(long, value_name = "FILE")]
+        entered: Option<PathBuf>,
     },
     /// Measure solver and reader speed (flood: the options below; lunar: a fixed set).
     Bench {
@@ -319,6 +324,29 @@ fn run(cli: Cli) -> Result<()> {
             };
             let frame = source.grab()?;
             save_image(&frame.image, &output)?;
+        }
+        Command::Read { game: ScreenGame::Sudoku, input, theme, json, learn, annotate } => {
+            if learn {
+                bail!("--learn is for flood; teach sudoku with `autoplay calibrate sudoku`");
+            }
+            let image = load_image(&input)?;
+            let reading = sudoku_screen::read(&image, &sudoku_screen::theme::load_themes(&root, theme.as_deref())?)?;
+            if let Some(path) = annotate {
+                let marked = autoplay::vision::annotate::annotate(&image, &reading.layout, image::Rgba([255, 0, 255, 255]));
+                save_image(&marked, &path)?;
+            }
+            let g = &reading.grid;
+            if json {
+                let value = serde_json::json!({
+                    "size": g.size, "box": [g.box_rows, g.box_cols],
+                    "givens": g.givens_text(), "entered": g.entered_text(), "board": g.board_text(),
+                    "layout": reading.layout, "theme": reading.theme,
+                    "pencil": reading.pencil, "clashes": reading.clashes,
+                });
+                outln!("{value}")?;
+            } else {
+                out!("{g}")?;
+            }
         }
         Command::Read { game: ScreenGame::Flood, input, theme, json, learn, annotate } => {
             let image = load_image(&input)?;
@@ -475,7 +503,8 @@ fn run(cli: Cli) -> Result<()> {
                 )?;
             }
         }
-        Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
+        Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => calibrate_sudoku(&root, &shot, &truth, &theme, entered.as_deref())?,
+        Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
         Command::Bench { game: SolveGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
             let options = flood::bench::BenchOptions { sizes, colours, boards, seed, time_limit: seconds(time_limit)? };
             let read = match shot {
@@ -548,5 +577,40 @@ fn calibrate_flood(root: &Path, shot: &Path, truth: &str, theme_name: &str, symb
         outln!("{} {}{}", l.symbol as char, autoplay::calibration::format_rgb(l.rgb), if l.marked { " marked" } else { "" })?;
     }
     eprintln!("wrote {} ({} colours)", path.display(), theme.colours.len());
+    Ok(())
+}
+
+/// `autoplay calibrate sudoku`: learns ink colours and glyph templates from a screenshot of a known grid.
+fn calibrate_sudoku(root: &Path, shot: &Path, truth: &str, theme_name: &str, entered: Option<&Path>) -> Result<()> {
+    let image = load_image(shot)?;
+    let mut truth_grid = if Path::new(truth).exists() {
+        let text = read_text(Path::new(truth))?;
+        let text = text.trim();
+        if text.contains(':') { sudoku_screen::sgt_id::parse_id(text)? } else { bail!("{truth}: give the givens as an sgt-solo game ID (RxC:description)") }
+    } else {
+        sudoku_screen::sgt_id::parse_id(truth)?
+    };
+    if let Some(path) = entered {
+        let cells = sudoku_screen::board::parse_board_text(&read_text(path)?, truth_grid.size)
+            .with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                if truth_grid.given[i] {
+                    bail!("{}: cell {} is a given and cannot hold a player's digit", path.display(), i);
+                }
+                truth_grid.cells[i] = v;
+            }
+        }
+    }
+    let mut theme = sudoku_screen::theme::load_themes(root, Some(theme_name))
+        .ok()
+        .and_then(|t| t.into_iter().next())
+        .unwrap_or_else(|| sudoku_screen::SudokuTheme::new(theme_name));
+    let learned = sudoku_screen::reader::learn(&image, &truth_grid, &mut theme)?;
+    theme.validate("the learned theme")?;
+    let path = theme.save(root)?;
+    outln!("learned {} glyph(s) at pitch {:.1} from a {}x{} grid: {}", learned.symbols.len(), learned.pitch, learned.size, learned.size, learned.symbols.iter().collect::<String>())?;
+    outln!("ink: given {}, entered {}, clash {}, pencil {}", theme.ink.given, theme.ink.entered.as_deref().unwrap_or("-"), theme.ink.clash.as_deref().unwrap_or("-"), theme.ink.pencil.as_deref().unwrap_or("-"))?;
+    eprintln!("wrote {} ({} glyph templates)", path.display(), theme.glyphs.len());
     Ok(())
 }

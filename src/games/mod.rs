@@ -5,3 +5,4 @@ pub mod dandelions;
 pub mod flood;
 pub mod lunar;
 pub mod sudoku;
+pub mod sudoku_screen;

@@ -106,92 +106,19 @@ impl Bounds {
     }
 }
 
-/// A horizontal run of classified pixels (gaps of up to `BRIDGE` pixels inside it are bridged).
-#[derive(Clone, Copy)]
-struct Run {
-    y: usize,
-    x0: usize,
-    x1: usize,
-    pixels: usize,
-}
-
-fn find_root(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
-}
-
 /// The bounds of the largest cluster of classified pixels, where gaps of up to `BRIDGE` pixels (outlines
-/// between cells) do not split a cluster: runs of classified pixels per row, joined with the runs of the next
-/// rows they overlap (union-find).
+/// between cells) do not split a cluster (see [`super::runs::components`]).
 fn largest_cluster(map: &ClassMap) -> Result<Bounds, LatticeError> {
-    let bridge = BRIDGE as usize;
-    let mut runs: Vec<Run> = Vec::new();
-    let mut row_starts = Vec::with_capacity(map.height + 1);
-    for y in 0..map.height {
-        row_starts.push(runs.len());
-        let row = &map.classes[y * map.width..(y + 1) * map.width];
-        let mut x = 0;
-        while x < map.width {
-            if row[x] == 0 {
-                x += 1;
-                continue;
-            }
-            let mut run = Run { y, x0: x, x1: x, pixels: 0 };
-            let mut last = x;
-            while x < map.width && x <= last + bridge + 1 {
-                if row[x] != 0 {
-                    last = x;
-                    run.pixels += 1;
-                }
-                x += 1;
-            }
-            run.x1 = last;
-            x = last + 1;
-            runs.push(run);
+    let on: Vec<bool> = map.classes.iter().map(|&c| c != 0).collect();
+    let found = super::runs::components(map.width, map.height, BRIDGE as usize, |y| &on[y * map.width..(y + 1) * map.width]);
+    let mut best: Option<super::runs::Component> = None;
+    for c in found {
+        if best.is_none_or(|b| c.pixels > b.pixels) {
+            best = Some(c);
         }
     }
-    row_starts.push(runs.len());
-    if runs.is_empty() {
-        return Err(LatticeError::NoBoardPixels);
-    }
-    let mut parent: Vec<usize> = (0..runs.len()).collect();
-    for y in 0..map.height {
-        for next_y in y + 1..(y + bridge + 2).min(map.height) {
-            let (mut i, mut j) = (row_starts[y], row_starts[next_y]);
-            while i < row_starts[y + 1] && j < row_starts[next_y + 1] {
-                let (a, b) = (runs[i], runs[j]);
-                if a.x0 <= b.x1 + bridge && b.x0 <= a.x1 + bridge {
-                    let (ra, rb) = (find_root(&mut parent, i), find_root(&mut parent, j));
-                    parent[ra] = rb;
-                }
-                if a.x1 < b.x1 {
-                    i += 1;
-                } else {
-                    j += 1;
-                }
-            }
-        }
-    }
-    let mut weight = vec![0usize; runs.len()];
-    for i in 0..runs.len() {
-        let root = find_root(&mut parent, i);
-        weight[root] += runs[i].pixels;
-    }
-    let best = (0..runs.len()).max_by_key(|&i| (weight[i], std::cmp::Reverse(i))).expect("runs is not empty");
-    let mut bounds = Bounds { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0 };
-    for i in 0..runs.len() {
-        if find_root(&mut parent, i) == best {
-            let r = runs[i];
-            bounds.x0 = bounds.x0.min(r.x0);
-            bounds.x1 = bounds.x1.max(r.x1);
-            bounds.y0 = bounds.y0.min(r.y);
-            bounds.y1 = bounds.y1.max(r.y);
-        }
-    }
-    Ok(bounds)
+    let best = best.ok_or(LatticeError::NoBoardPixels)?;
+    Ok(Bounds { x0: best.x0, y0: best.y0, x1: best.x1, y1: best.y1 })
 }
 
 /// Marks where the class changes along one line of pixels (a row or a column of the bounds): `mark(i)` for a
@@ -404,7 +331,7 @@ mod tests {
     }
 
     fn classify(rgb: [u8; 3]) -> u8 {
-        if rgb[1] == 0 && rgb[2] == 0 && rgb[0] > 0 && rgb[0] % 40 == 0 {
+        if rgb[1] == 0 && rgb[2] == 0 && rgb[0] > 0 && rgb[0].is_multiple_of(40) {
             rgb[0] / 40
         } else {
             0

@@ -2,6 +2,8 @@
 //! may belong to the board. Nothing here knows any game's colours or pixel offsets.
 
 pub mod annotate;
+pub mod grid_lines;
 pub mod lattice;
+pub mod runs;
 
 pub use lattice::{find_board, CellSample, ClassMap, ColourCache, LatticeError};

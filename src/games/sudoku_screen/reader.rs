@@ -1,0 +1,396 @@
+//! The Sudoku reader: screenshot → grid (via [`crate::vision::grid_lines`]) → each cell's ink → symbol, by
+//! glyph templates from a calibrated theme; and calibration: learning ink colours and templates from a
+//! screenshot whose truth is known.
+
+use std::collections::HashMap;
+
+use anyhow::{bail, Context, Result};
+use image::RgbaImage;
+
+use super::board::{symbol, value, SudokuGrid};
+use super::theme::{GlyphTemplate, Ink, SudokuTheme, GLYPH_SIDE};
+use crate::calibration::{format_rgb, parse_rgb};
+use crate::game::CellLayout;
+use crate::vision::grid_lines::{find_grid, Grid};
+
+/// A Sudoku read from a picture.
+#[derive(Clone, Debug)]
+pub struct SudokuReading {
+    pub grid: SudokuGrid,
+    pub layout: CellLayout,
+    pub theme: String,
+    /// Empty cells showing pencil marks, (row, column).
+    pub pencil: Vec<(usize, usize)>,
+    /// Cells drawn in the clash colour, (row, column).
+    pub clashes: Vec<(usize, usize)>,
+}
+
+fn rgb_at(image: &RgbaImage, x: usize, y: usize) -> [u8; 3] {
+    let p = image.get_pixel(x as u32, y as u32);
+    [p[0], p[1], p[2]]
+}
+
+fn max_diff(a: [u8; 3], b: [u8; 3]) -> u8 {
+    (0..3).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0)
+}
+
+/// The most common colour on the ring of pixels just inside a cell's lines: the cell's background.
+fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
+    let mut counts: Vec<([u8; 3], usize)> = Vec::with_capacity(8);
+    let mut add = |rgb: [u8; 3]| match counts.iter_mut().find(|(c, _)| *c == rgb) {
+        Some(entry) => entry.1 += 1,
+        None => counts.push((rgb, 1)),
+    };
+    for x in x0..=x1 {
+        add(rgb_at(image, x, y0));
+        add(rgb_at(image, x, y1));
+    }
+    for y in y0 + 1..y1 {
+        add(rgb_at(image, x0, y));
+        add(rgb_at(image, x1, y));
+    }
+    counts.iter().max_by_key(|(_, n)| *n).map(|(c, _)| *c).unwrap_or([255; 3])
+}
+
+/// How far along from `bg` towards `ink` a pixel is (its ink coverage), and how far off that line it lies.
+fn coverage(p: [u8; 3], bg: [u8; 3], ink: [u8; 3]) -> (f32, f32) {
+    let d: [f32; 3] = std::array::from_fn(|i| ink[i] as f32 - bg[i] as f32);
+    let v: [f32; 3] = std::array::from_fn(|i| p[i] as f32 - bg[i] as f32);
+    let dd = d.iter().map(|x| x * x).sum::<f32>().max(1.0);
+    let a = (v.iter().zip(&d).map(|(a, b)| a * b).sum::<f32>() / dd).clamp(0.0, 1.0);
+    let residual = (0..3).map(|i| (v[i] - a * d[i]).powi(2)).sum::<f32>();
+    (a, residual)
+}
+
+/// A glyph cut from a cell, normalised for matching.
+#[derive(Clone, Debug)]
+pub struct Glyph {
+    pub coverage: Vec<f32>,
+    pub height: f64,
+    pub centre_y: f64,
+}
+
+/// What one cell shows.
+#[derive(Clone, Debug)]
+pub enum CellInk {
+    Empty,
+    Pencil,
+    Digit { ink: Ink, glyph: Glyph },
+}
+
+/// Reads a cell's ink: which ink colour dominates its strongly inked pixels, and that ink's glyph.
+pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, inks: &[(Ink, [u8; 3])], threshold: u8) -> CellInk {
+    let (x0, y0, x1, y1) = grid.interior(row, col);
+    if x1 < x0 + 2 || y1 < y0 + 2 {
+        return CellInk::Empty;
+    }
+    let bg = background(image, (x0, y0, x1, y1));
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    // Per pixel: the closest ink and its coverage (0 for background-like pixels).
+    let mut best: Vec<(u8, f32)> = vec![(0, 0.0); w * h];
+    let mut strong = [0usize; 4];
+    for y in 0..h {
+        for x in 0..w {
+            let p = rgb_at(image, x0 + x, y0 + y);
+            if max_diff(p, bg) <= threshold {
+                continue;
+            }
+            let (k, (a, _)) = inks
+                .iter()
+                .enumerate()
+                .map(|(k, &(_, ink))| (k, coverage(p, bg, ink)))
+                .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+                .expect("at least the given ink");
+            best[y * w + x] = (k as u8, a);
+            if a >= 0.5 {
+                strong[k] += 1;
+            }
+        }
+    }
+    let Some((k, &count)) = strong.iter().enumerate().max_by_key(|(_, &n)| n) else { return CellInk::Empty };
+    if count < 3 {
+        return CellInk::Empty;
+    }
+    let ink = inks[k].0;
+    if ink == Ink::Pencil {
+        return CellInk::Pencil;
+    }
+    let alpha: Vec<f32> = best.iter().map(|&(kk, a)| if kk as usize == k { a } else { 0.0 }).collect();
+    let (mut bx0, mut by0, mut bx1, mut by1) = (usize::MAX, usize::MAX, 0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            if alpha[y * w + x] >= 0.5 {
+                bx0 = bx0.min(x);
+                bx1 = bx1.max(x);
+                by0 = by0.min(y);
+                by1 = by1.max(y);
+            }
+        }
+    }
+    let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
+    let side = bw.max(bh) as f32;
+    let (sx0, sy0) = (bx0 as f32 - (side - bw as f32) / 2.0, by0 as f32 - (side - bh as f32) / 2.0);
+    const SUB: usize = 4;
+    let step = side / (GLYPH_SIDE * SUB) as f32;
+    let mut out = vec![0f32; GLYPH_SIDE * GLYPH_SIDE];
+    for (i, cell) in out.iter_mut().enumerate() {
+        let (gy, gx) = (i / GLYPH_SIDE, i % GLYPH_SIDE);
+        let mut sum = 0.0;
+        for u in 0..SUB {
+            let y = sy0 + ((gy * SUB + u) as f32 + 0.5) * step;
+            for v in 0..SUB {
+                let x = sx0 + ((gx * SUB + v) as f32 + 0.5) * step;
+                if x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h {
+                    sum += alpha[y as usize * w + x as usize];
+                }
+            }
+        }
+        *cell = sum / (SUB * SUB) as f32;
+    }
+    let pitch = grid.layout.pitch;
+    let cell_centre_y = (grid.horizontals[row].centre() + grid.horizontals[row + 1].centre()) / 2.0;
+    let glyph_centre_y = y0 as f64 + (by0 + by1) as f64 / 2.0;
+    CellInk::Digit { ink, glyph: Glyph { coverage: out, height: bh as f64 / pitch, centre_y: (glyph_centre_y - cell_centre_y) / pitch } }
+}
+
+/// Distance between a glyph and a template: mean squared coverage difference plus the squared differences of
+/// relative height and position (which tell `a` from `9`-like shapes at another size).
+fn distance(glyph: &Glyph, coverage: &[f32], template: &GlyphTemplate) -> f64 {
+    let ssd: f32 = glyph.coverage.iter().zip(coverage).map(|(a, b)| (a - b) * (a - b)).sum();
+    ssd as f64 / (GLYPH_SIDE * GLYPH_SIDE) as f64
+        + 4.0 * (glyph.height - template.height).powi(2)
+        + 4.0 * (glyph.centre_y - template.centre_y).powi(2)
+}
+
+/// Templates prepared for matching.
+struct Matcher<'a> {
+    theme: &'a SudokuTheme,
+    inks: Vec<(Ink, [u8; 3])>,
+    templates: Vec<(&'a GlyphTemplate, Vec<f32>)>,
+}
+
+impl<'a> Matcher<'a> {
+    fn new(theme: &'a SudokuTheme) -> Result<Self> {
+        let templates = theme.glyphs.iter().map(|g| Ok((g, g.coverage()?))).collect::<Result<_>>()?;
+        Ok(Matcher { theme, inks: theme.ink.known()?, templates })
+    }
+
+    /// The best symbol (value), its distance, and the next-best other symbol's distance.
+    fn classify(&self, glyph: &Glyph, size: usize) -> Option<(u8, f64, f64)> {
+        let mut per_symbol: HashMap<u8, f64> = HashMap::new();
+        for (template, coverage) in &self.templates {
+            let v = value(template.symbol)?;
+            if v as usize > size {
+                continue;
+            }
+            let d = distance(glyph, coverage, template);
+            let entry = per_symbol.entry(v).or_insert(f64::INFINITY);
+            *entry = entry.min(d);
+        }
+        let mut ranked: Vec<(u8, f64)> = per_symbol.into_iter().collect();
+        ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let (v, d) = *ranked.first()?;
+        Some((v, d, ranked.get(1).map_or(f64::INFINITY, |r| r.1)))
+    }
+
+    fn read(&self, image: &RgbaImage) -> Result<SudokuReading> {
+        let theme = self.theme;
+        let (w, h) = (image.width() as usize, image.height() as usize);
+        let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
+        let grid = find_grid(w, h, &dark, theme.min_cell as usize)?;
+        // Small glyphs are drawn differently at each size (font hinting): small cells are read only with
+        // templates learned at about that size or smaller, else templates could match the wrong symbol.
+        let smallest = self.templates.iter().map(|(t, _)| t.pitch).fold(f64::INFINITY, f64::min);
+        let pitch = grid.layout.pitch;
+        if pitch < theme.min_scalable_pitch && pitch < 0.95 * smallest {
+            bail!(
+                "the cells are {pitch:.1} pixels, smaller than any theme '{}' has learned ({smallest:.0}), and glyphs this \
+                 small must be learned at their size: calibrate at this size (`autoplay calibrate sudoku`)",
+                theme.theme
+            );
+        }
+        let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
+        let (mut pencil, mut clashes) = (Vec::new(), Vec::new());
+        for row in 0..grid.size {
+            for col in 0..grid.size {
+                match cell_ink(image, &grid, row, col, &self.inks, theme.ink_threshold) {
+                    CellInk::Empty => {}
+                    CellInk::Pencil => pencil.push((row, col)),
+                    CellInk::Digit { ink, glyph } => {
+                        let (x, y) = grid.layout.centre(row, col);
+                        let Some((v, best, next)) = self.classify(&glyph, grid.size) else {
+                            bail!("theme '{}' has no glyph templates for a {}×{} grid (see `autoplay calibrate sudoku`)", theme.theme, grid.size, grid.size);
+                        };
+                        if best > theme.max_distance || next - best < theme.min_margin {
+                            bail!(
+                                "cell (row {row}, column {col}) at ({x}, {y}) shows a glyph that matches no symbol well enough \
+                                 (closest '{}' at distance {best:.3}, limit {:.3}; next at {next:.3})",
+                                symbol(v),
+                                theme.max_distance
+                            );
+                        }
+                        let i = row * grid.size + col;
+                        board.cells[i] = v;
+                        board.given[i] = ink == Ink::Given;
+                        if ink == Ink::Clash {
+                            clashes.push((row, col));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(SudokuReading { grid: board, layout: grid.layout, theme: theme.theme.clone(), pencil, clashes })
+    }
+}
+
+/// How well one cell's digit matched.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchScore {
+    pub row: usize,
+    pub col: usize,
+    pub symbol: char,
+    /// Distance to the best template, and to the next-best symbol's.
+    pub best: f64,
+    pub next: f64,
+}
+
+/// How well each digit of a picture matched, for checking a calibration's headroom.
+pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchScore>> {
+    let matcher = Matcher::new(theme)?;
+    let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
+    let grid = find_grid(image.width() as usize, image.height() as usize, &dark, theme.min_cell as usize)?;
+    let mut scores = Vec::new();
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            if let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &matcher.inks, theme.ink_threshold) {
+                if let Some((v, best, next)) = matcher.classify(&glyph, grid.size) {
+                    scores.push(MatchScore { row, col, symbol: symbol(v), best, next });
+                }
+            }
+        }
+    }
+    Ok(scores)
+}
+
+/// Reads a Sudoku from a screenshot with the first theme that reads it.
+pub fn read(image: &RgbaImage, themes: &[SudokuTheme]) -> Result<SudokuReading> {
+    let mut first_error = None;
+    for theme in themes {
+        match Matcher::new(theme).and_then(|m| m.read(image)) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => {
+                first_error.get_or_insert(e.context(format!("reading Sudoku with theme '{}'", theme.theme)));
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| anyhow::anyhow!("no calibration theme to read Sudoku with")))
+}
+
+/// The most common of some colours.
+fn mode(colours: &[[u8; 3]]) -> Option<[u8; 3]> {
+    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
+    for &c in colours {
+        *counts.entry(c).or_default() += 1;
+    }
+    counts.into_iter().max_by_key(|&(c, n)| (n, std::cmp::Reverse(c))).map(|(c, _)| c)
+}
+
+/// What calibration learned.
+#[derive(Debug)]
+pub struct Learned {
+    pub size: usize,
+    pub pitch: f64,
+    pub symbols: Vec<char>,
+}
+
+/// Learns ink colours and glyph templates into `theme` from a screenshot whose truth is known: `truth` gives
+/// every digit shown and which are givens. Clashing player digits (by the rules) teach the clash colour;
+/// ink in cells the truth leaves empty teaches the pencil-mark colour. Templates learned at about this cell
+/// pitch (to half a pixel) replace the theme's old ones for those symbols; other pitches' templates are kept.
+pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Learned> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
+    let grid = find_grid(w, h, &dark, theme.min_cell as usize).context("finding the grid to calibrate from")?;
+    if (grid.box_rows, grid.box_cols) != (truth.box_rows, truth.box_cols) {
+        bail!(
+            "the screenshot shows boxes of {}×{} cells but the truth has {}×{}",
+            grid.box_rows,
+            grid.box_cols,
+            truth.box_rows,
+            truth.box_cols
+        );
+    }
+    // Ink colours: the commonest strongly inked colour of each kind of cell.
+    let clashes = truth.clashes();
+    let mut samples: HashMap<&str, Vec<[u8; 3]>> = HashMap::new();
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            let i = row * grid.size + col;
+            let interior = grid.interior(row, col);
+            let bg = background(image, interior);
+            let kind = match (truth.cells[i], truth.given[i]) {
+                (0, _) => "pencil",
+                (_, true) => "given",
+                _ if clashes.contains(&(row, col)) => "clash",
+                _ => "entered",
+            };
+            let (x0, y0, x1, y1) = interior;
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let p = rgb_at(image, x, y);
+                    if max_diff(p, bg) > 96 {
+                        samples.entry(kind).or_default().push(p);
+                    }
+                }
+            }
+        }
+    }
+    let learned_colour = |kind: &str| samples.get(kind).and_then(|s| mode(s)).map(format_rgb);
+    theme.ink.given = learned_colour("given").context("the truth has no givens to learn the given ink from")?;
+    for (kind, slot) in [("entered", &mut theme.ink.entered), ("clash", &mut theme.ink.clash), ("pencil", &mut theme.ink.pencil)] {
+        if let Some(c) = learned_colour(kind) {
+            *slot = Some(c);
+        }
+    }
+    let inks = theme.ink.known()?;
+    // Glyphs: the mean of every instance of each symbol.
+    let mut sums: HashMap<u8, (Glyph, usize)> = HashMap::new();
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            let v = truth.cells[row * grid.size + col];
+            if v == 0 {
+                continue;
+            }
+            let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &inks, theme.ink_threshold) else {
+                bail!("cell (row {row}, column {col}) should show '{}' but shows no digit", symbol(v));
+            };
+            let entry = sums.entry(v).or_insert_with(|| (Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], height: 0.0, centre_y: 0.0 }, 0));
+            for (s, a) in entry.0.coverage.iter_mut().zip(&glyph.coverage) {
+                *s += a;
+            }
+            entry.0.height += glyph.height;
+            entry.0.centre_y += glyph.centre_y;
+            entry.1 += 1;
+        }
+    }
+    let pitch = grid.layout.pitch;
+    let mut symbols: Vec<u8> = sums.keys().copied().collect();
+    symbols.sort_unstable();
+    for &v in &symbols {
+        let (sum, n) = &sums[&v];
+        let n = *n as f64;
+        let coverage: Vec<f32> = sum.coverage.iter().map(|s| s / n as f32).collect();
+        let template = GlyphTemplate {
+            symbol: symbol(v),
+            pitch: (pitch * 10.0).round() / 10.0,
+            height: (sum.height / n * 1e4).round() / 1e4,
+            centre_y: (sum.centre_y / n * 1e4).round() / 1e4,
+            rows: GlyphTemplate::rows_of(&coverage),
+        };
+        theme.glyphs.retain(|g| !(g.symbol == template.symbol && (g.pitch - template.pitch).abs() < 0.5));
+        theme.glyphs.push(template);
+    }
+    theme.glyphs.sort_by(|a, b| (value(a.symbol), a.pitch).partial_cmp(&(value(b.symbol), b.pitch)).expect("finite"));
+    let _ = parse_rgb(&theme.ink.given)?;
+    Ok(Learned { size: grid.size, pitch, symbols: symbols.into_iter().map(symbol).collect() })
+}

@@ -1,0 +1,187 @@
+//! Calibration data of the Sudoku reader, one TOML file per theme under `calibration/sudoku/<theme>.toml`:
+//! which pixels are grid lines, the ink colours of givens, player digits, clashes and pencil marks, and a glyph
+//! template per symbol (learned at one or more cell sizes). Written by `autoplay calibrate sudoku`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::calibration::parse_rgb;
+
+/// Side of a normalised glyph, in samples.
+pub const GLYPH_SIDE: usize = 16;
+
+/// The ink colours the game draws digits in (`#rrggbb`); all but `given` are optional until learned.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct InkColours {
+    pub given: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entered: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pencil: Option<String>,
+}
+
+/// What a cell's ink says about its digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ink {
+    Given,
+    Entered,
+    Clash,
+    Pencil,
+}
+
+impl InkColours {
+    /// The colours known, with what each means.
+    pub fn known(&self) -> Result<Vec<(Ink, [u8; 3])>> {
+        let mut out = vec![(Ink::Given, parse_rgb(&self.given)?)];
+        for (ink, colour) in [(Ink::Entered, &self.entered), (Ink::Clash, &self.clash), (Ink::Pencil, &self.pencil)] {
+            if let Some(c) = colour {
+                out.push((ink, parse_rgb(c)?));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A symbol's glyph: its ink coverage in a GLYPH_SIDE² square (the glyph's bounding box scaled to fit, centred),
+/// written as GLYPH_SIDE rows of hex digits 0–f, plus its height and vertical position relative to the cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GlyphTemplate {
+    pub symbol: char,
+    /// The cell pitch (pixels) it was learned at.
+    pub pitch: f64,
+    /// Glyph height / cell pitch.
+    pub height: f64,
+    /// (Glyph centre − cell centre) / cell pitch, vertically.
+    pub centre_y: f64,
+    pub rows: Vec<String>,
+}
+
+impl GlyphTemplate {
+    pub fn coverage(&self) -> Result<Vec<f32>> {
+        if self.rows.len() != GLYPH_SIDE || self.rows.iter().any(|r| r.len() != GLYPH_SIDE) {
+            bail!("glyph '{}' must be {GLYPH_SIDE} rows of {GLYPH_SIDE} hex digits", self.symbol);
+        }
+        self.rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|c| c.to_digit(16).map(|d| d as f32 / 15.0).with_context(|| format!("glyph '{}': '{c}' is not a hex digit", self.symbol)))
+            .collect()
+    }
+
+    pub fn rows_of(coverage: &[f32]) -> Vec<String> {
+        coverage
+            .chunks(GLYPH_SIDE)
+            .map(|row| row.iter().map(|&a| char::from_digit((a.clamp(0.0, 1.0) * 15.0).round() as u32, 16).expect("0..=15")).collect())
+            .collect()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SudokuTheme {
+    pub game: String,
+    pub theme: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// A pixel whose channels are all at most this is dark (grid lines are found among dark pixels).
+    pub dark_max: u8,
+    /// The smallest cell side, in pixels, the reader considers.
+    pub min_cell: u32,
+    /// A pixel differing from its cell's background by more than this (largest channel difference) is ink.
+    pub ink_threshold: u8,
+    /// Cells at least this many pixels are read with templates of any size; smaller cells only with templates
+    /// learned at most 5% larger (small glyphs are hinted differently at every size).
+    #[serde(default = "default_min_scalable_pitch")]
+    pub min_scalable_pitch: f64,
+    /// A glyph matches a template when their distance is at most this...
+    pub max_distance: f64,
+    /// ...and the next-best symbol is at least this much further.
+    pub min_margin: f64,
+    pub ink: InkColours,
+    #[serde(rename = "glyph", default)]
+    pub glyphs: Vec<GlyphTemplate>,
+}
+
+fn default_min_scalable_pitch() -> f64 {
+    24.0
+}
+
+impl SudokuTheme {
+    pub fn new(name: &str) -> Self {
+        SudokuTheme {
+            game: "sudoku".into(),
+            theme: name.into(),
+            description: String::new(),
+            dark_max: 96,
+            min_cell: 10,
+            ink_threshold: 24,
+            min_scalable_pitch: default_min_scalable_pitch(),
+            max_distance: 0.1,
+            min_margin: 0.01,
+            ink: InkColours { given: "#000000".into(), ..InkColours::default() },
+            glyphs: Vec::new(),
+        }
+    }
+
+    pub fn validate(&self, origin: &str) -> Result<()> {
+        self.ink.known().with_context(|| format!("{origin}: ink colours"))?;
+        if self.min_cell < 6 {
+            bail!("{origin}: min_cell must be at least 6 pixels");
+        }
+        for g in &self.glyphs {
+            g.coverage().with_context(|| origin.to_string())?;
+            if super::board::value(g.symbol).is_none_or(|v| v == 0) {
+                bail!("{origin}: '{}' is not a Sudoku symbol (1-9, A-G)", g.symbol);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let theme: SudokuTheme = toml::from_str(&text).with_context(|| format!("{} is not a valid Sudoku theme", path.display()))?;
+        theme.validate(&path.display().to_string())?;
+        Ok(theme)
+    }
+
+    /// Writes the theme to `<root>/sudoku/<theme>.toml` (atomically) and returns the path.
+    pub fn save(&self, root: &Path) -> Result<PathBuf> {
+        let dir = root.join("sudoku");
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join(format!("{}.toml", self.theme));
+        let text = format!(
+            "# Calibration for sgt-solo's Sudoku (theme '{}'), written by `autoplay calibrate sudoku`.\n\
+             # Glyphs: ink coverage (0-f) of each symbol's bounding box scaled into {GLYPH_SIDE}x{GLYPH_SIDE}, per cell pitch learned.\n{}",
+            self.theme,
+            toml::to_string(self)?
+        );
+        crate::imageio::write_output(text.as_bytes(), &path)?;
+        Ok(path)
+    }
+}
+
+/// Every Sudoku theme under `root`, sorted by name, or only the one named.
+pub fn load_themes(root: &Path, only: Option<&str>) -> Result<Vec<SudokuTheme>> {
+    let dir = root.join("sudoku");
+    let entries = std::fs::read_dir(&dir)
+        .with_context(|| format!("no calibration for sudoku: cannot read {} (see `autoplay calibrate sudoku`)", dir.display()))?;
+    let mut paths: Vec<PathBuf> =
+        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
+    paths.sort();
+    let themes: Vec<SudokuTheme> = paths.iter().map(|p| SudokuTheme::load(p)).collect::<Result<_>>()?;
+    match only {
+        None if themes.is_empty() => bail!("no calibration themes for sudoku in {}", dir.display()),
+        None => Ok(themes),
+        Some(name) => {
+            let names: Vec<String> = themes.iter().map(|t| t.theme.clone()).collect();
+            let chosen: Vec<SudokuTheme> = themes.into_iter().filter(|t| t.theme == name).collect();
+            if chosen.is_empty() {
+                bail!("no theme '{name}' for sudoku (themes: {})", names.join(", "));
+            }
+            Ok(chosen)
+        }
+    }
+}

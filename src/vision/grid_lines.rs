@@ -1,0 +1,316 @@
+//! Finds a grid drawn as dark lines on a light background (Sudoku-style boards: cells in the background
+//! colour, thin lines between cells, thick lines between boxes), with no colours or offsets known in advance.
+//!
+//! The dark pixels are split into connected components ([`super::runs::components`]); a component is a grid
+//! when the columns that are dark over nearly all of its height, and the rows dark over nearly all of its
+//! width, form N+1 equally spaced lines each way, from edge to edge. Lines wider than the thinnest are thick,
+//! and where the thick lines fall gives the box shape. A solid dark patch (a black desktop, a dark title bar)
+//! has no such lines and is passed over.
+
+use thiserror::Error;
+
+use super::runs::{components, Component};
+use crate::game::CellLayout;
+
+/// Share of a component's height (width) a column (row) must be dark over to count as a grid line.
+const LINE_COVER: f64 = 0.9;
+/// A grid's bounding box is at most this share dark (lines are thin; a solid patch is not a grid).
+const MAX_DARK_SHARE: f64 = 0.5;
+
+/// One grid line: the pixels it covers across, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Line {
+    pub fn width(&self) -> usize {
+        self.end - self.start + 1
+    }
+    pub fn centre(&self) -> f64 {
+        (self.start + self.end) as f64 / 2.0
+    }
+}
+
+/// A grid found in a picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    /// Cells per side.
+    pub size: usize,
+    /// Cells per box: rows and columns.
+    pub box_rows: usize,
+    pub box_cols: usize,
+    /// The N+1 vertical lines (x ranges), left to right, and horizontal lines (y ranges), top to bottom.
+    pub verticals: Vec<Line>,
+    pub horizontals: Vec<Line>,
+    /// The cells as a square lattice (each cell's centre; for clicking).
+    pub layout: CellLayout,
+}
+
+impl Grid {
+    /// The pixels strictly between a cell's four lines: (x0, y0, x1, y1), inclusive.
+    pub fn interior(&self, row: usize, col: usize) -> (usize, usize, usize, usize) {
+        (self.verticals[col].end + 1, self.horizontals[row].end + 1, self.verticals[col + 1].start - 1, self.horizontals[row + 1].start - 1)
+    }
+}
+
+/// Why no grid was found.
+#[derive(Debug, Error, PartialEq)]
+pub enum GridError {
+    #[error("no grid found: the picture has no dark pixels")]
+    NoDarkPixels,
+    #[error("no grid found: no patch of dark pixels is at least {min_side}×{min_side} pixels and about square")]
+    NoCandidate { min_side: usize },
+    #[error("no grid found: the largest square patch of dark pixels, {width}×{height} at ({x}, {y}), is not a grid: {why}")]
+    NotAGrid { x: usize, y: usize, width: usize, height: usize, why: String },
+    #[error("the grid runs into the edge of the picture at ({x}, {y}); it may be cut off (capture the whole window)")]
+    CutOff { x: usize, y: usize },
+}
+
+/// Groups positions along one axis whose dark count reaches `need` into lines.
+fn lines_in_profile(profile: &[usize], need: usize) -> Vec<Line> {
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, &count) in profile.iter().enumerate() {
+        if count >= need {
+            match lines.last_mut() {
+                Some(line) if line.end + 1 == i => line.end = i,
+                _ => lines.push(Line { start: i, end: i }),
+            }
+        }
+    }
+    lines
+}
+
+/// Checks one axis's lines: edge to edge, equally spaced, thin against the spacing; returns the spacing.
+fn check_spacing(lines: &[Line], extent: usize, min_cell: usize, axis: &str) -> Result<f64, String> {
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else { return Err(format!("no {axis} lines")) };
+    if lines.len() < 3 {
+        return Err(format!("only {} {axis} line(s)", lines.len()));
+    }
+    if first.start != 0 || last.end + 1 != extent {
+        return Err(format!("its outermost {axis} lines are not at its edges"));
+    }
+    let n = lines.len() - 1;
+    let pitch = (last.centre() - first.centre()) / n as f64;
+    if pitch < min_cell as f64 {
+        return Err(format!("its {axis} lines are {pitch:.1} pixels apart, less than a cell's {min_cell}"));
+    }
+    let tolerance = (0.1 * pitch).max(1.5);
+    for (k, line) in lines.iter().enumerate() {
+        if (line.centre() - (first.centre() + k as f64 * pitch)).abs() > tolerance {
+            return Err(format!("its {axis} lines are not equally spaced ({axis} line {k} is off by more than {tolerance:.1} pixels)"));
+        }
+        if line.width() as f64 > pitch / 4.0 {
+            return Err(format!("{axis} line {k} is {} pixels wide, too wide for cells {pitch:.1} apart", line.width()));
+        }
+    }
+    Ok(pitch)
+}
+
+/// The box side along one axis: the thick inner lines must fall exactly every `side` lines.
+fn box_side(lines: &[Line], axis: &str) -> Result<usize, String> {
+    let n = lines.len() - 1;
+    let thinnest = lines.iter().map(Line::width).min().expect("lines");
+    let thickest = lines.iter().map(Line::width).max().expect("lines");
+    if thinnest == thickest {
+        return Err(format!("all its {axis} lines are {thinnest} pixel(s) wide, so no boxes can be seen"));
+    }
+    let thick = |k: usize| 2 * lines[k].width() > thinnest + thickest;
+    let side = (1..n).find(|&k| thick(k)).unwrap_or(n);
+    if !n.is_multiple_of(side) || !(1..n).all(|k| thick(k) == k.is_multiple_of(side)) {
+        return Err(format!("its thick {axis} lines do not fall at regular box boundaries"));
+    }
+    Ok(side)
+}
+
+/// Tests one component of dark pixels (`dark` is the whole picture's mask).
+fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Result<Grid, String> {
+    let (w, h) = (c.width(), c.height());
+    let share = c.pixels as f64 / (w * h) as f64;
+    if share > MAX_DARK_SHARE {
+        return Err(format!("{:.0}% of it is dark, a solid patch rather than lines", share * 100.0));
+    }
+    let mut column_counts = vec![0usize; w];
+    let mut row_counts = vec![0usize; h];
+    for y in c.y0..=c.y1 {
+        let row = &dark[y * width + c.x0..=y * width + c.x1];
+        for (x, _) in row.iter().enumerate().filter(|(_, &d)| d) {
+            column_counts[x] += 1;
+            row_counts[y - c.y0] += 1;
+        }
+    }
+    let verticals = lines_in_profile(&column_counts, (LINE_COVER * h as f64).ceil() as usize);
+    let horizontals = lines_in_profile(&row_counts, (LINE_COVER * w as f64).ceil() as usize);
+    let pitch_x = check_spacing(&verticals, w, min_cell, "vertical")?;
+    let pitch_y = check_spacing(&horizontals, h, min_cell, "horizontal")?;
+    if verticals.len() != horizontals.len() {
+        return Err(format!("{} columns but {} rows of cells", verticals.len() - 1, horizontals.len() - 1));
+    }
+    let size = verticals.len() - 1;
+    let box_cols = box_side(&verticals, "vertical")?;
+    let box_rows = box_side(&horizontals, "horizontal")?;
+    if box_rows * box_cols != size {
+        return Err(format!("boxes of {box_rows}×{box_cols} cells do not make a side of {size}"));
+    }
+    let shift = |lines: Vec<Line>, by: usize| lines.into_iter().map(|l| Line { start: l.start + by, end: l.end + by }).collect::<Vec<_>>();
+    let (verticals, horizontals) = (shift(verticals, c.x0), shift(horizontals, c.y0));
+    let layout = CellLayout {
+        rows: size,
+        cols: size,
+        origin_x: verticals[0].centre() + 0.5,
+        origin_y: horizontals[0].centre() + 0.5,
+        pitch: (pitch_x + pitch_y) / 2.0,
+    };
+    Ok(Grid { size, box_rows, box_cols, verticals, horizontals, layout })
+}
+
+/// Finds the largest grid among the dark pixels of a `width`×`height` picture (`dark`: row-major mask).
+/// `min_cell` is the smallest cell side considered.
+pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) -> Result<Grid, GridError> {
+    assert_eq!(dark.len(), width * height);
+    let min_side = 2 * min_cell;
+    let mut candidates: Vec<Component> = components(width, height, 0, |y| &dark[y * width..(y + 1) * width])
+        .into_iter()
+        .filter(|c| {
+            let (w, h) = (c.width(), c.height());
+            w >= min_side && h >= min_side && w.abs_diff(h) as f64 <= (0.05 * w.max(h) as f64).max(3.0)
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Err(if dark.iter().any(|&d| d) { GridError::NoCandidate { min_side } } else { GridError::NoDarkPixels });
+    }
+    candidates.sort_by_key(|c| std::cmp::Reverse(c.width() * c.height()));
+    let mut first_failure = None;
+    for c in &candidates {
+        match grid_in(c, dark, width, min_cell) {
+            Ok(grid) => {
+                if c.touches_edge(width, height) {
+                    return Err(GridError::CutOff { x: if c.x0 == 0 { c.x0 } else { c.x1 }, y: if c.y0 == 0 { c.y0 } else { c.y1 } });
+                }
+                return Ok(grid);
+            }
+            Err(why) => {
+                first_failure.get_or_insert(GridError::NotAGrid { x: c.x0, y: c.y0, width: c.width(), height: c.height(), why });
+            }
+        }
+    }
+    Err(first_failure.expect("at least one candidate"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A picture (as a dark mask) of a light background with a grid: `size` cells of side `pitch` in boxes of
+    /// `box_rows`×`box_cols`, thin lines `thin` wide and box lines `thick` wide, its top-left line at `at`.
+    struct Picture {
+        width: usize,
+        height: usize,
+        dark: Vec<bool>,
+    }
+
+    impl Picture {
+        fn new(width: usize, height: usize) -> Self {
+            Picture { width, height, dark: vec![false; width * height] }
+        }
+        fn fill(&mut self, x0: usize, y0: usize, w: usize, h: usize) {
+            for y in y0..(y0 + h).min(self.height) {
+                for x in x0..(x0 + w).min(self.width) {
+                    self.dark[y * self.width + x] = true;
+                }
+            }
+        }
+        #[allow(clippy::too_many_arguments)]
+        fn grid(&mut self, size: usize, box_rows: usize, box_cols: usize, pitch: usize, thin: usize, thick: usize, at: (usize, usize)) {
+            // The outer lines are thick: the grid spans from the first line's start to the last line's end.
+            let begin = |at: usize| at + thin / 2 - thick / 2;
+            let extent = size * pitch + thick;
+            for k in 0..=size {
+                let vertical_width = if k % box_cols == 0 { thick } else { thin };
+                let horizontal_width = if k % box_rows == 0 { thick } else { thin };
+                let centre = k * pitch + thin / 2;
+                self.fill(at.0 + centre - vertical_width / 2, begin(at.1), vertical_width, extent);
+                self.fill(begin(at.0), at.1 + centre - horizontal_width / 2, extent, horizontal_width);
+            }
+        }
+        fn find(&self) -> Result<Grid, GridError> {
+            find_grid(self.width, self.height, &self.dark, 8)
+        }
+    }
+
+    #[test]
+    fn finds_grids_of_every_box_shape_pitch_offset_and_line_width() {
+        for (size, box_rows, box_cols) in [(4, 2, 2), (6, 2, 3), (9, 3, 3), (12, 3, 4), (16, 4, 4), (6, 3, 2)] {
+            for (pitch, thin, thick, at) in [(16, 1, 3, (20, 30)), (32, 1, 3, (5, 61)), (48, 1, 5, (100, 7)), (64, 2, 6, (13, 13))] {
+                let mut picture = Picture::new(at.0 + size * pitch + 40, at.1 + size * pitch + 25);
+                picture.grid(size, box_rows, box_cols, pitch, thin, thick, at);
+                // Glyph-like marks inside cells do not disturb it.
+                picture.fill(at.0 + pitch / 3, at.1 + pitch / 4, pitch / 3, pitch / 2);
+                let grid = picture.find().unwrap_or_else(|e| panic!("{size} {box_rows}x{box_cols} pitch {pitch}: {e}"));
+                assert_eq!((grid.size, grid.box_rows, grid.box_cols), (size, box_rows, box_cols), "pitch {pitch}");
+                assert!((grid.layout.pitch - pitch as f64).abs() < 0.01);
+                let (cx, cy) = grid.layout.centre(0, 0);
+                assert!((cx - (at.0 + pitch / 2) as i32).abs() <= 1 && (cy - (at.1 + pitch / 2) as i32).abs() <= 1, "centre ({cx}, {cy})");
+                let (x0, y0, x1, y1) = grid.interior(size - 1, size - 1);
+                assert_eq!(x1 - x0 + 1, pitch - thin - (thick - thin) / 2, "interior width");
+                assert!(y1 > y0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_black_desktop_is_not_a_grid_and_does_not_hide_one() {
+        let mut picture = Picture::new(400, 300);
+        picture.fill(0, 0, 400, 300);
+        // A light window with a grid in it.
+        for y in 50..250 {
+            for x in 120..330 {
+                picture.dark[y * 400 + x] = false;
+            }
+        }
+        picture.grid(9, 3, 3, 16, 1, 3, (140, 70));
+        let grid = picture.find().unwrap();
+        assert_eq!(grid.size, 9);
+        assert_eq!(grid.verticals[0].start, 139);
+        // The desktop alone is refused, with the reason.
+        let mut desktop = Picture::new(300, 300);
+        desktop.fill(0, 0, 300, 300);
+        assert!(matches!(desktop.find(), Err(GridError::NotAGrid { .. })), "{:?}", desktop.find());
+    }
+
+    #[test]
+    fn refuses_pictures_without_a_grid() {
+        assert_eq!(Picture::new(50, 50).find().unwrap_err(), GridError::NoDarkPixels);
+        let mut box_only = Picture::new(100, 100);
+        box_only.fill(10, 10, 60, 1);
+        box_only.fill(10, 69, 60, 1);
+        box_only.fill(10, 10, 1, 60);
+        box_only.fill(69, 10, 1, 60);
+        assert!(matches!(box_only.find(), Err(GridError::NotAGrid { .. })));
+        // Uneven lines.
+        let mut uneven = Picture::new(200, 200);
+        for k in [0usize, 20, 30, 70, 100] {
+            uneven.fill(10 + k, 10, 1, 101);
+            uneven.fill(10, 10 + k, 101, 1);
+        }
+        assert!(matches!(uneven.find(), Err(GridError::NotAGrid { .. })));
+        // All lines alike: no boxes.
+        let mut plain = Picture::new(200, 200);
+        for k in 0..=4 {
+            plain.fill(10 + 20 * k, 10, 1, 81);
+            plain.fill(10, 10 + 20 * k, 81, 1);
+        }
+        match plain.find().unwrap_err() {
+            GridError::NotAGrid { why, .. } => assert!(why.contains("no boxes"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_grid_cut_off_by_the_edge_is_refused() {
+        let mut picture = Picture::new(200, 200);
+        picture.grid(4, 2, 2, 20, 1, 3, (1, 30));
+        assert!(matches!(picture.find(), Err(GridError::CutOff { .. })), "{:?}", picture.find());
+    }
+}

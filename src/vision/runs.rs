@@ -1,0 +1,136 @@
+//! Connected components of "on" pixels, found by a union-find over each row's runs: a run is joined with the
+//! runs of the next rows it overlaps. Gaps of up to `bridge` pixels (across and down) do not split a component,
+//! so a board drawn with thin outlines between its cells is still one component.
+
+/// A component: its bounds (inclusive) and how many of its pixels are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Component {
+    pub x0: usize,
+    pub y0: usize,
+    pub x1: usize,
+    pub y1: usize,
+    pub pixels: usize,
+}
+
+impl Component {
+    pub fn width(&self) -> usize {
+        self.x1 - self.x0 + 1
+    }
+    pub fn height(&self) -> usize {
+        self.y1 - self.y0 + 1
+    }
+    /// Does it reach the edge of a `width`×`height` picture?
+    pub fn touches_edge(&self, width: usize, height: usize) -> bool {
+        self.x0 == 0 || self.y0 == 0 || self.x1 + 1 == width || self.y1 + 1 == height
+    }
+}
+
+/// A horizontal run of on pixels (with bridged gaps inside it).
+#[derive(Clone, Copy)]
+struct Run {
+    y: usize,
+    x0: usize,
+    x1: usize,
+    pixels: usize,
+}
+
+fn find_root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// The components of the on pixels of a `width`×`height` picture, where `on(y)` gives row y (one bool per
+/// pixel). Components come in the order of their first run (top to bottom, left to right). With `bridge` 0,
+/// runs join when they overlap in the next row (4-connectivity).
+pub fn components<'a>(width: usize, height: usize, bridge: usize, mut row: impl FnMut(usize) -> &'a [bool]) -> Vec<Component> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut row_starts = Vec::with_capacity(height + 1);
+    for y in 0..height {
+        row_starts.push(runs.len());
+        let on = row(y);
+        debug_assert_eq!(on.len(), width);
+        let mut x = 0;
+        while x < width {
+            if !on[x] {
+                x += 1;
+                continue;
+            }
+            let mut run = Run { y, x0: x, x1: x, pixels: 0 };
+            let mut last = x;
+            while x < width && x <= last + bridge + 1 {
+                if on[x] {
+                    last = x;
+                    run.pixels += 1;
+                }
+                x += 1;
+            }
+            run.x1 = last;
+            x = last + 1;
+            runs.push(run);
+        }
+    }
+    row_starts.push(runs.len());
+    let mut parent: Vec<usize> = (0..runs.len()).collect();
+    for y in 0..height {
+        for next_y in y + 1..(y + bridge + 2).min(height) {
+            let (mut i, mut j) = (row_starts[y], row_starts[next_y]);
+            while i < row_starts[y + 1] && j < row_starts[next_y + 1] {
+                let (a, b) = (runs[i], runs[j]);
+                if a.x0 <= b.x1 + bridge && b.x0 <= a.x1 + bridge {
+                    let (ra, rb) = (find_root(&mut parent, i), find_root(&mut parent, j));
+                    // The earlier run stays the root, so components keep the order of their first run.
+                    if ra < rb {
+                        parent[rb] = ra;
+                    } else {
+                        parent[ra] = rb;
+                    }
+                }
+                if a.x1 < b.x1 {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
+            }
+        }
+    }
+    let mut index_of_root = vec![usize::MAX; runs.len()];
+    let mut found: Vec<Component> = Vec::new();
+    for (i, &r) in runs.iter().enumerate() {
+        let root = find_root(&mut parent, i);
+        if index_of_root[root] == usize::MAX {
+            index_of_root[root] = found.len();
+            found.push(Component { x0: r.x0, y0: r.y, x1: r.x1, y1: r.y, pixels: 0 });
+        }
+        let c = &mut found[index_of_root[root]];
+        c.x0 = c.x0.min(r.x0);
+        c.x1 = c.x1.max(r.x1);
+        c.y1 = c.y1.max(r.y);
+        c.pixels += r.pixels;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&str]) -> (usize, Vec<Vec<bool>>) {
+        (rows[0].len(), rows.iter().map(|r| r.chars().map(|c| c == '#').collect()).collect())
+    }
+
+    #[test]
+    fn separates_and_joins_as_bridged() {
+        let (w, on) = grid(&["##..#", "#...#", "..#..", "....."]);
+        let found = components(w, on.len(), 0, |y| &on[y]);
+        assert_eq!(found.len(), 3);
+        assert_eq!(found[0], Component { x0: 0, y0: 0, x1: 1, y1: 1, pixels: 3 });
+        assert_eq!(found[1], Component { x0: 4, y0: 0, x1: 4, y1: 1, pixels: 2 });
+        let bridged = components(w, on.len(), 2, |y| &on[y]);
+        assert_eq!(bridged.len(), 1);
+        assert_eq!(bridged[0].pixels, 6);
+        assert!(bridged[0].touches_edge(w, on.len()));
+    }
+}
