@@ -1,19 +1,33 @@
-//! Proven-optimal Flood-It solver.
+//! Proven-optimal Flood-It solver (std only).
 //!
 //! The board is reduced to its *region graph*: the 4-connected components of equal colour
-//! ("regions") with an edge between regions that touch. The flood is a set of regions
-//! (a bitset); a move of colour `c` adds every region of colour `c` on the flood's boundary.
+//! ("regions") with an edge between regions that touch. The flood is a set of regions (a
+//! bitset); a move of colour `c` adds every region of colour `c` on the flood's boundary.
 //!
-//! The search is A* over flood sets with
-//! * an admissible and consistent lower bound (see [`Evaluator::evaluate`]),
-//! * a proven-safe forced move: a move that removes a colour from the board is played at once
-//!   and is the only move tried (see [`SearchGraph::settle`]),
-//! * a transposition table keyed on the flood bitset,
-//! * an upper bound from a greedy pass (improved by deleting moves) that prunes every node
-//!   whose bound reaches it, so the search ends as soon as the bound is proven.
+//! The search is A* over flood sets:
+//! * Lower bound (`Evaluator::evaluate`): with `D(c)` the farthest breadth-first distance of
+//!   a colour's regions, `max over x of (x - 1 + #{c : D(c) >= x})`. It combines the colour
+//!   count and the eccentricity, is admissible and consistent. One search per expanded node
+//!   yields the exact bound of every child (`Evaluator::analyse_children`).
+//! * Refinement (`Evaluator::precedence_raises_bound`, up to six colours): when the bound is
+//!   tight at some distance `x`, the colours of the far part must each move exactly once from move `x` on,
+//!   in an order where every far region's colour comes after one of its neighbours' colours;
+//!   if no such order exists the bound rises by one. The same test is repeated with the one
+//!   or two moves before move `x` taken into account (move `x - 1` reaches only one colour of
+//!   the regions at distance `x - 1`, and so on). Children get the refinement from their
+//!   parent's analysis (`Evaluator::child_refined_bound`); nodes whose bound came from
+//!   elsewhere (the root, results of forced moves) get it when about to be expanded, and go
+//!   back to the queue if raised. The refined bound is admissible but not consistent, so a
+//!   node reached again by a shorter path is reopened.
+//! * Safe pruning: a move that removes a colour from the board is played at once and alone
+//!   (`SearchGraph::settle`); a move that exposes no new region is never tried.
+//! * A transposition table keyed on the flood bitset (open addressing, node arena).
+//! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
+//!   whose bound reaches it are dropped, and the search ends once every cheaper node is
+//!   expanded, which proves the best solution optimal.
 //!
-//! With a deadline or node limit the best solution found so far is returned, marked
-//! `optimal: false` unless the search had already proved it.
+//! With a deadline, a node limit or the memory budget reached, the best solution found so far
+//! is returned, marked `optimal: false` unless it was already proven.
 
 use std::time::Instant;
 
@@ -55,13 +69,20 @@ pub fn solve(width: usize, height: usize, cells: &[u8], limits: &Limits) -> Solu
         width * height
     );
     if is_solved(cells) {
-        return Solution { moves: Vec::new(), optimal: true, nodes: 0 };
+        return Solution {
+            moves: Vec::new(),
+            optimal: true,
+            nodes: 0,
+        };
     }
     let graph = RegionGraph::build(width, height, cells);
     let mut search = SearchGraph::new(&graph);
     let (compact_moves, optimal, nodes) = search.solve(limits);
     Solution {
-        moves: compact_moves.iter().map(|&c| graph.palette[c as usize]).collect(),
+        moves: compact_moves
+            .iter()
+            .map(|&c| graph.palette[c as usize])
+            .collect(),
         optimal,
         nodes,
     }
@@ -126,7 +147,12 @@ pub fn is_solved(cells: &[u8]) -> bool {
 ///
 /// # Panics
 /// When `cells.len() != width * height`.
-pub fn check_solution(width: usize, height: usize, cells: &[u8], moves: &[u8]) -> Result<(), String> {
+pub fn check_solution(
+    width: usize,
+    height: usize,
+    cells: &[u8],
+    moves: &[u8],
+) -> Result<(), String> {
     assert!(
         cells.len() == width * height,
         "check_solution: cells.len() = {} but width*height = {}",
@@ -136,20 +162,29 @@ pub fn check_solution(width: usize, height: usize, cells: &[u8], moves: &[u8]) -
     let mut board = cells.to_vec();
     for (i, &colour) in moves.iter().enumerate() {
         if is_solved(&board) {
-            return Err(format!("move {i} (colour {colour}) played after the board was already solved"));
+            return Err(format!(
+                "move {i} (colour {colour}) played after the board was already solved"
+            ));
         }
         if board[0] == colour {
-            return Err(format!("move {i} picks colour {colour}, which is the flood's current colour"));
+            return Err(format!(
+                "move {i} picks colour {colour}, which is the flood's current colour"
+            ));
         }
         if !board.contains(&colour) {
-            return Err(format!("move {i} picks colour {colour}, which is not on the board"));
+            return Err(format!(
+                "move {i} picks colour {colour}, which is not on the board"
+            ));
         }
         apply_move(width, height, &mut board, colour);
     }
     if is_solved(&board) {
         Ok(())
     } else {
-        Err(format!("after {} moves the board is not one colour", moves.len()))
+        Err(format!(
+            "after {} moves the board is not one colour",
+            moves.len()
+        ))
     }
 }
 
@@ -181,6 +216,13 @@ impl SplitMix64 {
 // Region graph
 // ---------------------------------------------------------------------------------------------
 
+/// Largest colour count for which the precedence refinement of the bound is used
+/// (see [`Evaluator::precedence_raises_bound`]).
+const PRECEDENCE_MAX_COLOURS: usize = 6;
+
+/// Largest region count for which the wide beam search runs before the exact search.
+const MAX_BEAM_REGIONS: usize = 2048;
+
 /// Largest region count for which adjacency is also kept as bitsets (2 MB at most).
 const MAX_BITSET_REGIONS: usize = 4096;
 
@@ -204,6 +246,9 @@ struct RegionGraph {
     adjacent_bits: Vec<u64>,
     /// Compact colour index → colour id used in the caller's cells.
     palette: Vec<u8>,
+    /// Per region, the set of its neighbours' colours (only when there are at most
+    /// [`PRECEDENCE_MAX_COLOURS`] colours; empty otherwise).
+    neighbour_colours: Vec<u8>,
 }
 
 impl RegionGraph {
@@ -298,14 +343,41 @@ impl RegionGraph {
         if len <= MAX_BITSET_REGIONS {
             adjacent_bits = vec![0u64; len * words];
             for &(a, b) in &edges {
-                set_bit(&mut adjacent_bits[a as usize * words..(a as usize + 1) * words], b as usize);
+                set_bit(
+                    &mut adjacent_bits[a as usize * words..(a as usize + 1) * words],
+                    b as usize,
+                );
             }
         }
-        RegionGraph { len, words, colour, area, adjacent_start, adjacent, colour_masks, adjacent_bits, palette }
+        let mut neighbour_colours = Vec::new();
+        if palette.len() <= PRECEDENCE_MAX_COLOURS {
+            neighbour_colours = (0..len)
+                .map(|r| {
+                    let neighbours =
+                        &adjacent[adjacent_start[r] as usize..adjacent_start[r + 1] as usize];
+                    neighbours
+                        .iter()
+                        .fold(0u8, |set, &n| set | 1 << colour[n as usize])
+                })
+                .collect();
+        }
+        RegionGraph {
+            len,
+            words,
+            colour,
+            area,
+            adjacent_start,
+            adjacent,
+            colour_masks,
+            adjacent_bits,
+            palette,
+            neighbour_colours,
+        }
     }
 
     fn neighbours(&self, region: usize) -> &[u32] {
-        &self.adjacent[self.adjacent_start[region] as usize..self.adjacent_start[region + 1] as usize]
+        &self.adjacent
+            [self.adjacent_start[region] as usize..self.adjacent_start[region + 1] as usize]
     }
 
     fn adjacent_mask(&self, region: usize) -> &[u64] {
@@ -325,6 +397,37 @@ fn bit(set: &[u64], i: usize) -> bool {
 #[inline]
 fn set_bit(set: &mut [u64], i: usize) {
     set[i / 64] |= 1 << (i % 64);
+}
+
+/// `target |= source`, word by word (slices of equal length). Short lengths, the common case,
+/// get fixed-size code.
+#[inline]
+fn or_assign(target: &mut [u64], source: &[u64]) {
+    fn fixed<const N: usize>(target: &mut [u64], source: &[u64]) {
+        if let (Ok(t), Ok(s)) = (
+            <&mut [u64; N]>::try_from(target),
+            <&[u64; N]>::try_from(source),
+        ) {
+            for i in 0..N {
+                t[i] |= s[i];
+            }
+        }
+    }
+    match target.len() {
+        1 => fixed::<1>(target, source),
+        2 => fixed::<2>(target, source),
+        3 => fixed::<3>(target, source),
+        4 => fixed::<4>(target, source),
+        5 => fixed::<5>(target, source),
+        6 => fixed::<6>(target, source),
+        7 => fixed::<7>(target, source),
+        8 => fixed::<8>(target, source),
+        _ => {
+            for (t, &s) in target.iter_mut().zip(source) {
+                *t |= s;
+            }
+        }
+    }
 }
 
 /// Calls `f` with the index of every set bit, in increasing order.
@@ -381,6 +484,18 @@ struct Evaluator<'g> {
     boundary_colours: u64,
     /// Scratch: per colour farthest distance for a child.
     child_farthest: Vec<u32>,
+    /// Bitset analysis scratch: boundary colours in order, all layers, per-first-colour
+    /// subsets of all layers, and their neighbourhoods.
+    first_colour_list: Vec<u8>,
+    layers: Vec<u64>,
+    reach: Vec<u64>,
+    spread: Vec<u64>,
+    /// Per distance `d` and colour `a` (`d * PRECEDENCE_MAX_COLOURS + a`): the neighbour-colour
+    /// sets (bit per set) of the regions of colour `a` at distance `>= d`, from the last
+    /// [`Self::prepare_child_refinement`]; empty when the refinement does not apply.
+    suffix_needs: Vec<u64>,
+    /// Scratch: a child's layers at two consecutive distances.
+    child_layers: Vec<u64>,
 }
 
 impl<'g> Evaluator<'g> {
@@ -403,6 +518,12 @@ impl<'g> Evaluator<'g> {
             far_shortened_by: vec![0; colours],
             boundary_colours: 0,
             child_farthest: vec![0; colours],
+            first_colour_list: Vec::new(),
+            layers: Vec::new(),
+            reach: Vec::new(),
+            spread: Vec::new(),
+            suffix_needs: Vec::new(),
+            child_layers: Vec::new(),
         }
     }
 
@@ -421,6 +542,110 @@ impl<'g> Evaluator<'g> {
     /// its farthest layer: a move shortens that colour's farthest distance exactly when it is in
     /// the intersection.
     fn analyse_children(&mut self, flood: &[u64], boundary: &[u64]) {
+        if self.graph.adjacent_bits.is_empty() {
+            self.analyse_children_by_lists(flood, boundary);
+        } else {
+            self.analyse_children_by_bitsets(flood, boundary);
+        }
+    }
+
+    /// [`Self::analyse_children`] with bitsets: for each boundary colour `c`, the layer's
+    /// regions having a shortest path that starts with a `c` region are the next layer's
+    /// regions adjacent to such regions of the previous layer.
+    fn analyse_children_by_bitsets(&mut self, flood: &[u64], boundary: &[u64]) {
+        let graph = self.graph;
+        let words = graph.words;
+        self.far_layer.fill(0);
+        self.boundary_colours = 0;
+        self.first_colour_list.clear();
+        for c in 0..graph.palette.len() {
+            let mask = graph.colour_mask(c);
+            if boundary.iter().zip(mask).any(|(b, m)| b & m != 0) {
+                self.boundary_colours |= 1 << c;
+                self.first_colour_list.push(c as u8);
+            }
+        }
+        let starts = self.first_colour_list.len();
+        // Layer d occupies `layers[(d - 1) * words..]`; its per-first-colour subsets occupy
+        // `reach[((d - 1) * starts + i) * words..]`.
+        self.layers.clear();
+        self.layers.extend_from_slice(boundary);
+        self.reach.clear();
+        for &c in &self.first_colour_list {
+            let mask = graph.colour_mask(c as usize);
+            self.reach
+                .extend(boundary.iter().zip(mask).map(|(b, m)| b & m));
+        }
+        for ((v, &f), &b) in self.visited.iter_mut().zip(flood).zip(boundary) {
+            *v = f | b;
+        }
+        self.spread.clear();
+        self.spread.resize(starts * words, 0);
+        let mut distance = 1usize;
+        loop {
+            let layer_start = (distance - 1) * words;
+            for c in 0..graph.palette.len() {
+                let mask = graph.colour_mask(c);
+                let layer = &self.layers[layer_start..layer_start + words];
+                if layer.iter().zip(mask).any(|(l, m)| l & m != 0) {
+                    self.far_layer[c] = distance as u32;
+                }
+            }
+            // Neighbours of each first-colour subset.
+            let reach_start = (distance - 1) * starts * words;
+            self.spread.fill(0);
+            for i in 0..starts {
+                let subset = &self.reach[reach_start + i * words..reach_start + (i + 1) * words];
+                let out = &mut self.spread[i * words..(i + 1) * words];
+                for_each_bit(subset, |r| or_assign(out, graph.adjacent_mask(r)));
+            }
+            let mut any = 0;
+            self.next.clear();
+            self.next.resize(words, 0);
+            for i in 0..starts {
+                for w in 0..words {
+                    self.next[w] |= self.spread[i * words + w];
+                }
+            }
+            for w in 0..words {
+                self.next[w] &= !self.visited[w];
+                self.visited[w] |= self.next[w];
+                any |= self.next[w];
+            }
+            if any == 0 {
+                break;
+            }
+            self.layers.extend_from_slice(&self.next);
+            for i in 0..starts {
+                for w in 0..words {
+                    let value = self.spread[i * words + w] & self.next[w];
+                    self.reach.push(value);
+                }
+            }
+            distance += 1;
+        }
+        // Per colour: which first colours reach all of its regions in its farthest layer.
+        for c in 0..graph.palette.len() {
+            let d = self.far_layer[c] as usize;
+            if d == 0 {
+                continue;
+            }
+            let mask = graph.colour_mask(c);
+            let layer = &self.layers[(d - 1) * words..d * words];
+            let reach_start = (d - 1) * starts * words;
+            let mut shortened_by = 0u64;
+            for (i, &first) in self.first_colour_list.iter().enumerate() {
+                let subset = &self.reach[reach_start + i * words..reach_start + (i + 1) * words];
+                if (0..words).all(|w| layer[w] & mask[w] & !subset[w] == 0) {
+                    shortened_by |= 1 << first;
+                }
+            }
+            self.far_shortened_by[c] = shortened_by;
+        }
+    }
+
+    /// [`Self::analyse_children`] by a queue-based search over adjacency lists (large graphs).
+    fn analyse_children_by_lists(&mut self, flood: &[u64], boundary: &[u64]) {
         let graph = self.graph;
         self.generation += 1;
         let tag = self.generation << 32;
@@ -476,6 +701,449 @@ impl<'g> Evaluator<'g> {
         }
     }
 
+    /// Tries to prove that the state of the last bitset [`Self::analyse_children`] needs one
+    /// move more than its bound; returns that larger bound if so.
+    ///
+    /// Take a window `x` where the bound is tight: `x - 1 + N(x) = bound`, with `N(x)` colours
+    /// having regions at distance `>= x`. A solution of exactly `bound` moves has only `N(x)`
+    /// moves from time `x` on, and each of those colours needs a move at a time `>= x` (its
+    /// farthest region is absorbed no earlier than its distance), so each of them moves exactly
+    /// once in the window, at a time no earlier than its farthest distance. A region `r` at
+    /// distance `>= x + 1` is absorbed in the window, by that single move of its colour, after
+    /// one of its neighbours was absorbed; every neighbour is at distance `>= x`, so it too was
+    /// absorbed in the window, by the single move of its own colour. Hence some colour of `r`'s
+    /// neighbours moves before `r`'s colour. If no order of the window's colours meets all
+    /// these conditions and the release times, no solution has `bound` moves.
+    fn precedence_raises_bound(&mut self) -> Option<u32> {
+        let graph = self.graph;
+        let colours = graph.palette.len();
+        if graph.neighbour_colours.is_empty() || graph.adjacent_bits.is_empty() {
+            return None;
+        }
+        let words = graph.words;
+        let eccentricity = self.far_layer.iter().copied().max().unwrap_or(0) as usize;
+        if eccentricity < 2 {
+            return None;
+        }
+        let bound = bound_from_distances(&self.far_layer, eccentricity, &mut self.histogram);
+        // needs[a] (bit m): some region of colour a beyond the window start has neighbour
+        // colour set m. Built from the far end inwards, so at window x it covers distances
+        // >= x + 1.
+        let mut needs = [0u64; PRECEDENCE_MAX_COLOURS];
+        let mut colours_beyond = 0u32;
+        for x in (1..=eccentricity).rev() {
+            if x < eccentricity {
+                let layer = &self.layers[x * words..(x + 1) * words]; // distance x + 1
+                for_each_bit(layer, |r| {
+                    needs[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
+                });
+            }
+            colours_beyond += self.histogram[x];
+            if x as u32 - 1 + colours_beyond != bound {
+                continue;
+            }
+            let window: u32 = (0..colours)
+                .filter(|&c| self.far_layer[c] as usize >= x)
+                .fold(0, |w, c| w | 1 << c);
+            if !Self::single_moves_suffice(&self.far_layer, x as u32, window, &needs) {
+                return Some(bound + 1);
+            }
+            if x >= 2
+                && !Self::last_move_allows_window(
+                    graph,
+                    &self.layers[(x - 2) * words..(x - 1) * words],
+                    &self.layers[(x - 1) * words..x * words],
+                    &self.far_layer,
+                    x,
+                    window,
+                    &needs,
+                    &mut self.next,
+                )
+            {
+                return Some(bound + 1);
+            }
+            if x >= 3
+                && !Self::two_last_moves_allow_window(
+                    graph,
+                    &self.layers[(x - 3) * words..x * words],
+                    &self.far_layer,
+                    x,
+                    window,
+                    &needs,
+                    &mut self.spread,
+                )
+            {
+                return Some(bound + 1);
+            }
+        }
+        None
+    }
+
+    /// The window test of [`Self::precedence_raises_bound`] with the move just before the
+    /// window taken into account (`x >= 2`); `before` and `first` are the layers at distances
+    /// `x - 1` and `x`, `farthest` the colours' farthest distances, `scratch` any buffer.
+    ///
+    /// Regions at distance `x - 1` can only be absorbed by move `x - 1`, which has one colour
+    /// `c*`. So at the window's start the flood holds at most the regions within distance
+    /// `x - 2` and the `c*` regions at distance `x - 1`; the other regions at distance `x - 1`
+    /// are absorbed in the window (their colour must be a window colour), and a region at
+    /// distance `x` without a `c*` neighbour at distance `x - 1` is absorbed in the window after
+    /// one of its neighbours, all of which are outside that flood. Returns whether some `c*`
+    /// leaves a feasible order.
+    #[allow(clippy::too_many_arguments)]
+    fn last_move_allows_window(
+        graph: &RegionGraph,
+        before: &[u64],
+        first: &[u64],
+        farthest: &[u32],
+        x: usize,
+        window: u32,
+        needs: &[u64; PRECEDENCE_MAX_COLOURS],
+        scratch: &mut Vec<u64>,
+    ) -> bool {
+        let words = graph.words;
+        let mut before_colours = 0u32;
+        for c in 0..graph.palette.len() {
+            let mask = graph.colour_mask(c);
+            if before.iter().zip(mask).any(|(b, m)| b & m != 0) {
+                before_colours |= 1 << c;
+            }
+        }
+        let outside = before_colours & !window;
+        if outside.count_ones() > 1 {
+            return false;
+        }
+        let mut candidates = if outside != 0 {
+            outside
+        } else {
+            before_colours
+        };
+        while candidates != 0 {
+            let last = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            // Regions at distance x next to a `last` region at distance x - 1.
+            let mask = graph.colour_mask(last);
+            scratch.clear();
+            scratch.resize(words, 0);
+            for (w, (&layer_word, &colour_word)) in before.iter().zip(mask).enumerate() {
+                let mut word = layer_word & colour_word;
+                while word != 0 {
+                    let r = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    or_assign(scratch, graph.adjacent_mask(r));
+                }
+            }
+            let mut with_layer = *needs;
+            for (w, (&layer_word, &next_to_last)) in first.iter().zip(scratch.iter()).enumerate() {
+                let mut word = layer_word & !next_to_last;
+                while word != 0 {
+                    let r = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    with_layer[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
+                }
+            }
+            if Self::single_moves_suffice(farthest, x as u32, window, &with_layer) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The window test with the two moves before the window taken into account (`x >= 3`);
+    /// `layers` holds the layers at distances `x - 2`, `x - 1` and `x`, `scratch` any buffer.
+    ///
+    /// As in [`Self::last_move_allows_window`], one level further: move `x - 2` (colour `c2`)
+    /// can add only `c2` regions at distance `x - 2`, and move `x - 1` (colour `c1`) only `c1`
+    /// regions at distance `x - 2` and `c1` regions at distance `x - 1` next to those `c2`
+    /// regions. Anything else within distance `x` is absorbed in the window (so has a window
+    /// colour), after one of its neighbours unless one of them is in that flood. Returns
+    /// whether some pair leaves a feasible order. (Pairs involving a colour absent from these
+    /// layers give smaller floods than pairs of present colours, so they are tried only when no
+    /// present colour is available.)
+    #[allow(clippy::too_many_arguments)]
+    fn two_last_moves_allow_window(
+        graph: &RegionGraph,
+        layers: &[u64],
+        farthest: &[u32],
+        x: usize,
+        window: u32,
+        needs: &[u64; PRECEDENCE_MAX_COLOURS],
+        scratch: &mut Vec<u64>,
+    ) -> bool {
+        let words = graph.words;
+        let colours = graph.palette.len();
+        let (second, rest) = layers.split_at(words); // distance x - 2
+        let (before, first) = rest.split_at(words); // distances x - 1 and x
+        let colours_in = |layer: &[u64]| {
+            (0..colours).fold(0u32, |set, c| {
+                let mask = graph.colour_mask(c);
+                if layer.iter().zip(mask).any(|(l, m)| l & m != 0) {
+                    set | 1 << c
+                } else {
+                    set
+                }
+            })
+        };
+        let second_colours = colours_in(second);
+        let before_colours = colours_in(before);
+        // scratch: per colour c, the neighbours of the c regions at distance x - 2; then two
+        // work areas (absorbed at x - 1, and its neighbours).
+        scratch.clear();
+        scratch.resize((colours + 2) * words, 0);
+        for c in 0..colours {
+            if second_colours >> c & 1 == 0 {
+                continue;
+            }
+            let mask = graph.colour_mask(c);
+            for w in 0..words {
+                let mut word = second[w] & mask[w];
+                while word != 0 {
+                    let r = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    or_assign(
+                        &mut scratch[c * words..(c + 1) * words],
+                        graph.adjacent_mask(r),
+                    );
+                }
+            }
+        }
+        const NONE: usize = usize::MAX;
+        let mut seconds: Vec<usize> = (0..colours)
+            .filter(|&c| second_colours >> c & 1 != 0)
+            .collect();
+        if seconds.is_empty() {
+            seconds.push(NONE);
+        }
+        for &c2 in &seconds {
+            let mut firsts: Vec<usize> = (0..colours)
+                .filter(|&c| c != c2 && (second_colours | before_colours) >> c & 1 != 0)
+                .collect();
+            if firsts.is_empty() {
+                firsts.push(NONE);
+            }
+            for &c1 in &firsts {
+                let moved = [c1, c2]
+                    .iter()
+                    .filter(|&&c| c != NONE)
+                    .fold(0u32, |set, &c| set | 1 << c);
+                // Regions left at distance x - 2 are absorbed in the window.
+                if second_colours & !moved & !window != 0 {
+                    continue;
+                }
+                let (neighbour_sets, work) = scratch.split_at_mut(colours * words);
+                let (absorbed, absorbed_next) = work.split_at_mut(words);
+                // c1 regions at distance x - 1 next to the c2 regions at distance x - 2.
+                absorbed.fill(0);
+                absorbed_next.fill(0);
+                if c1 != NONE && c2 != NONE {
+                    let mask = graph.colour_mask(c1);
+                    for w in 0..words {
+                        absorbed[w] = before[w] & mask[w] & neighbour_sets[c2 * words + w];
+                    }
+                }
+                let mut left_colours = 0u32;
+                for c in 0..colours {
+                    let mask = graph.colour_mask(c);
+                    if (0..words).any(|w| before[w] & !absorbed[w] & mask[w] != 0) {
+                        left_colours |= 1 << c;
+                    }
+                }
+                if left_colours & !window != 0 {
+                    continue;
+                }
+                for (w, &absorbed_word) in absorbed.iter().enumerate() {
+                    let mut word = absorbed_word;
+                    while word != 0 {
+                        let r = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        or_assign(absorbed_next, graph.adjacent_mask(r));
+                    }
+                }
+                let mut with_layers = *needs;
+                for w in 0..words {
+                    let mut touched = absorbed_next[w];
+                    for c in [c1, c2] {
+                        if c != NONE && second_colours >> c & 1 != 0 {
+                            touched |= neighbour_sets[c * words + w];
+                        }
+                    }
+                    let mut word =
+                        (before[w] & !absorbed[w] & !touched) | (first[w] & !absorbed_next[w]);
+                    while word != 0 {
+                        let r = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        with_layers[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
+                    }
+                }
+                if Self::single_moves_suffice(farthest, x as u32, window, &with_layers) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// For [`Self::precedence_raises_bound`]: whether the colours of `window` can each be
+    /// moved once, in some order, from time `x` on, so that every colour moves no earlier than
+    /// its farthest distance (`farthest`) and, for each condition set of a colour in `needs`,
+    /// after some colour of that set. A search over the subsets already placed.
+    fn single_moves_suffice(
+        farthest: &[u32],
+        x: u32,
+        window: u32,
+        needs: &[u64; PRECEDENCE_MAX_COLOURS],
+    ) -> bool {
+        let mut reachable = 1u64;
+        for done in 0..=window {
+            if reachable >> done & 1 == 0 || done & !window != 0 {
+                continue;
+            }
+            let time = x + done.count_ones();
+            let mut candidates = window & !done;
+            while candidates != 0 {
+                let a = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                if time >= farthest[a] && needs[a] & DISJOINT_FROM[done as usize] == 0 {
+                    reachable |= 1 << (done | 1 << a);
+                }
+            }
+        }
+        reachable >> window & 1 == 1
+    }
+
+    /// After a bitset [`Self::analyse_children`], prepares [`Self::child_refined_bound`].
+    fn prepare_child_refinement(&mut self) {
+        let graph = self.graph;
+        self.suffix_needs.clear();
+        if graph.neighbour_colours.is_empty() || graph.adjacent_bits.is_empty() {
+            return;
+        }
+        let words = graph.words;
+        let eccentricity = self.layers.len() / words;
+        self.suffix_needs
+            .resize((eccentricity + 2) * PRECEDENCE_MAX_COLOURS, 0);
+        for d in (1..=eccentricity).rev() {
+            let (this, beyond) = self
+                .suffix_needs
+                .split_at_mut((d + 1) * PRECEDENCE_MAX_COLOURS);
+            let this = &mut this[d * PRECEDENCE_MAX_COLOURS..];
+            this.copy_from_slice(&beyond[..PRECEDENCE_MAX_COLOURS]);
+            for_each_bit(&self.layers[(d - 1) * words..d * words], |r| {
+                this[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
+            });
+        }
+    }
+
+    /// The tests of [`Self::precedence_raises_bound`] applied to the child reached by playing
+    /// `colour`, whose plain bound `bound` the immediately preceding [`Self::child_bound`] call
+    /// returned; returns the bound, raised by one if a test fails.
+    ///
+    /// The child's distances are the parent's, minus one for the regions reached first through
+    /// a `colour` region, so the child's regions at distance `>= x + 1` are the parent's at
+    /// distance `>= x + 2` plus those at `x + 1` not reached that way.
+    fn child_refined_bound(&mut self, colour: u8, bound: u32) -> u32 {
+        let graph = self.graph;
+        if self.suffix_needs.is_empty() {
+            return bound;
+        }
+        let words = graph.words;
+        let parent_eccentricity = self.layers.len() / words;
+        let starts = self.first_colour_list.len();
+        let Some(index) = self.first_colour_list.iter().position(|&c| c == colour) else {
+            return bound;
+        };
+        let eccentricity = self.child_farthest.iter().copied().max().unwrap_or(0) as usize;
+        if eccentricity < 2 {
+            return bound;
+        }
+        let mut colours_beyond = 0u32;
+        for x in (1..=eccentricity).rev() {
+            colours_beyond += self
+                .child_farthest
+                .iter()
+                .filter(|&&d| d as usize == x)
+                .count() as u32;
+            if x as u32 - 1 + colours_beyond != bound {
+                continue;
+            }
+            let window: u32 = (0..graph.palette.len())
+                .filter(|&c| self.child_farthest[c] as usize >= x)
+                .fold(0, |w, c| w | 1 << c);
+            let mut needs = [0u64; PRECEDENCE_MAX_COLOURS];
+            if x + 2 <= parent_eccentricity + 1 {
+                needs.copy_from_slice(
+                    &self.suffix_needs
+                        [(x + 2) * PRECEDENCE_MAX_COLOURS..(x + 3) * PRECEDENCE_MAX_COLOURS],
+                );
+            }
+            if x < parent_eccentricity {
+                // Parent layer x + 1 (stored at index x) minus its regions reached through `colour`.
+                let layer = &self.layers[x * words..(x + 1) * words];
+                let reach_start = (x * starts + index) * words;
+                let reached = &self.reach[reach_start..reach_start + words];
+                for w in 0..words {
+                    let mut word = layer[w] & !reached[w];
+                    while word != 0 {
+                        let r = w * 64 + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        needs[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
+                    }
+                }
+            }
+            if !Self::single_moves_suffice(&self.child_farthest, x as u32, window, &needs) {
+                return bound + 1;
+            }
+            if x >= 2 {
+                // The child's layers at distances x - 2 (if any), x - 1 and x.
+                self.child_layers.clear();
+                for d in (x.max(3) - 2)..=x {
+                    for w in 0..words {
+                        let stays = if d <= parent_eccentricity {
+                            let reached = self.reach[((d - 1) * starts + index) * words + w];
+                            self.layers[(d - 1) * words + w] & !reached
+                        } else {
+                            0
+                        };
+                        let arrives = if d < parent_eccentricity {
+                            self.reach[(d * starts + index) * words + w]
+                        } else {
+                            0
+                        };
+                        self.child_layers.push(stays | arrives);
+                    }
+                }
+                let last_two = &self.child_layers[self.child_layers.len() - 2 * words..];
+                let (before, first) = last_two.split_at(words);
+                if !Self::last_move_allows_window(
+                    graph,
+                    before,
+                    first,
+                    &self.child_farthest,
+                    x,
+                    window,
+                    &needs,
+                    &mut self.next,
+                ) {
+                    return bound + 1;
+                }
+                if x >= 3
+                    && !Self::two_last_moves_allow_window(
+                        graph,
+                        &self.child_layers,
+                        &self.child_farthest,
+                        x,
+                        window,
+                        &needs,
+                        &mut self.spread,
+                    )
+                {
+                    return bound + 1;
+                }
+            }
+        }
+        bound
+    }
+
     /// The bound of the child reached by playing `colour`, and whether that child has a move
     /// that removes a colour, from the data of the last [`Self::analyse_children`].
     fn child_bound(&mut self, colour: u8) -> (u32, bool) {
@@ -484,12 +1152,20 @@ impl<'g> Evaluator<'g> {
         let mut eccentricity = 0;
         for c in 0..self.far_layer.len() {
             let layer = self.far_layer[c];
-            let d = if layer == 0 { 0 } else { layer - u32::from(self.far_shortened_by[c] & mask != 0) };
+            let d = if layer == 0 {
+                0
+            } else {
+                layer - u32::from(self.far_shortened_by[c] & mask != 0)
+            };
             self.child_farthest[c] = d;
             eliminable |= d == 1;
             eccentricity = eccentricity.max(d);
         }
-        let bound = bound_from_distances(&self.child_farthest, eccentricity as usize, &mut self.histogram);
+        let bound = bound_from_distances(
+            &self.child_farthest,
+            eccentricity as usize,
+            &mut self.histogram,
+        );
         (bound, eliminable)
     }
 
@@ -514,7 +1190,8 @@ impl<'g> Evaluator<'g> {
     /// distance 1; so term `x >= 2` reappears as term `x - 1` (one smaller) and term `x = 1`
     /// loses at most one colour. Hence the bound drops by at most one per move.
     fn evaluate(&mut self, flood: &[u64], boundary: &[u64]) -> Evaluation {
-        if self.graph.adjacent_bits.is_empty() {
+        // The bitset form costs colours x words per layer, so many colours favour the lists.
+        if self.graph.adjacent_bits.is_empty() || self.graph.palette.len() > 16 {
             self.evaluate_by_lists(flood, boundary)
         } else {
             self.evaluate_by_bitsets(flood, boundary)
@@ -577,7 +1254,10 @@ impl<'g> Evaluator<'g> {
             }
             std::mem::swap(&mut self.layer, &mut self.next);
         }
-        Evaluation { bound: self.bound_from_farthest(distance as usize), eliminable }
+        Evaluation {
+            bound: self.bound_from_farthest(distance as usize),
+            eliminable,
+        }
     }
 
     /// The bound from `farthest` (0 = colour absent) and the eccentricity.
@@ -625,13 +1305,37 @@ impl<'g> Evaluator<'g> {
         let eccentricity = distance as usize - 1;
         let mut eliminable = None;
         for c in 0..self.remaining.len() {
-            if self.remaining[c] > 0 && eliminable.is_none() && self.on_boundary[c] == self.remaining[c] {
+            if self.remaining[c] > 0
+                && eliminable.is_none()
+                && self.on_boundary[c] == self.remaining[c]
+            {
                 eliminable = Some(c as u8);
             }
         }
-        Evaluation { bound: self.bound_from_farthest(eccentricity), eliminable }
+        Evaluation {
+            bound: self.bound_from_farthest(eccentricity),
+            eliminable,
+        }
     }
 }
+
+/// `DISJOINT_FROM[s]` has bit `m` set when the colour sets `m` and `s` (six colours) are
+/// disjoint.
+const DISJOINT_FROM: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut s = 0;
+    while s < 64 {
+        let mut m = 0;
+        while m < 64 {
+            if m & s == 0 {
+                table[s] |= 1 << m;
+            }
+            m += 1;
+        }
+        s += 1;
+    }
+    table
+};
 
 /// `max over x >= 1 of (x - 1 + #{c : farthest[c] >= x})`, the bound of
 /// [`Evaluator::evaluate`]; `farthest[c] == 0` means colour `c` is gone, and `eccentricity` is
@@ -657,6 +1361,10 @@ fn bound_from_distances(farthest: &[u32], eccentricity: usize, histogram: &mut V
 // Search
 // ---------------------------------------------------------------------------------------------
 
+/// The search stops (returning its best solution, not proven optimal) once its node storage
+/// passes this many bytes; with vector growth the process stays well under 4 GB.
+const MEMORY_BUDGET: usize = 1 << 31;
+
 const NO_NODE: u32 = u32::MAX;
 const EMPTY_SLOT: u64 = u64::MAX;
 
@@ -680,8 +1388,8 @@ struct SearchGraph<'g> {
     table_used: usize,
     /// Number of nodes expanded.
     expanded: u64,
-    debug_pushed: u64,
-    debug_leaves: u64,
+    /// Per node: whether its bound already includes the refinement (or it was tried).
+    refined: Vec<bool>,
 }
 
 impl<'g> SearchGraph<'g> {
@@ -699,8 +1407,7 @@ impl<'g> SearchGraph<'g> {
             table: vec![EMPTY_SLOT; 1024],
             table_used: 0,
             expanded: 0,
-            debug_pushed: 0,
-            debug_leaves: 0,
+            refined: Vec::new(),
         }
     }
 
@@ -721,6 +1428,26 @@ impl<'g> SearchGraph<'g> {
         let words = graph.words;
         let (flood, boundary) = state.split_at_mut(words);
         let mask = graph.colour_mask(colour);
+        if !graph.adjacent_bits.is_empty() {
+            // Bitset form: new boundary = (old boundary | neighbours of absorbed) - new flood.
+            let mut old = [0u64; MAX_BITSET_REGIONS / 64];
+            old[..words].copy_from_slice(boundary);
+            for w in 0..words {
+                let mut absorbed = boundary[w] & mask[w];
+                flood[w] |= absorbed;
+                while absorbed != 0 {
+                    let r = w * 64 + absorbed.trailing_zeros() as usize;
+                    absorbed &= absorbed - 1;
+                    or_assign(boundary, graph.adjacent_mask(r));
+                }
+            }
+            let mut exposed = 0;
+            for w in 0..words {
+                boundary[w] &= !flood[w];
+                exposed |= boundary[w] & !old[w];
+            }
+            return exposed != 0;
+        }
         let mut exposed = false;
         for w in 0..words {
             let absorbed = boundary[w] & mask[w];
@@ -769,6 +1496,15 @@ impl<'g> SearchGraph<'g> {
         }
     }
 
+    /// Approximate bytes held by the node arena and the transposition table (open-list entries
+    /// add 4 bytes per node and are counted per node).
+    fn memory_estimate(&self) -> usize {
+        self.states.capacity() * 8
+            + self.parent.capacity() * (4 + 4 + 4 + 2 + 4)
+            + self.moves.capacity()
+            + self.table.len() * 8
+    }
+
     /// Recomputes the boundary half of `state` from its flood half.
     fn fill_boundary(&self, state: &mut [u64]) {
         let graph = self.graph;
@@ -782,11 +1518,7 @@ impl<'g> SearchGraph<'g> {
                 }
             });
         } else {
-            for_each_bit(flood, |r| {
-                for (b, &a) in boundary.iter_mut().zip(graph.adjacent_mask(r)) {
-                    *b |= a;
-                }
-            });
+            for_each_bit(flood, |r| or_assign(boundary, graph.adjacent_mask(r)));
         }
         for (b, &f) in boundary.iter_mut().zip(flood.iter()) {
             *b &= !f;
@@ -797,7 +1529,11 @@ impl<'g> SearchGraph<'g> {
         let n = self.graph.len;
         flood.iter().enumerate().all(|(w, &word)| {
             let bits_here = (n - w * 64).min(64);
-            let want = if bits_here == 64 { u64::MAX } else { (1u64 << bits_here) - 1 };
+            let want = if bits_here == 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits_here) - 1
+            };
             word == want
         })
     }
@@ -853,6 +1589,7 @@ impl<'g> SearchGraph<'g> {
         let id = self.parent.len() as u32;
         self.states.extend_from_slice(&state[..self.graph.words]);
         self.parent.push(parent);
+        self.refined.push(false);
         self.depth.push(depth);
         self.moves_start.push(self.moves.len() as u32);
         self.moves_len.push(played.len() as u16);
@@ -869,23 +1606,33 @@ impl<'g> SearchGraph<'g> {
             pieces.push(&self.moves[start..start + self.moves_len[n as usize] as usize]);
             n = self.parent[n as usize];
         }
-        pieces.iter().rev().flat_map(|p| p.iter().copied()).collect()
+        pieces
+            .iter()
+            .rev()
+            .flat_map(|p| p.iter().copied())
+            .collect()
     }
 
     /// Colours present on the boundary of `state`.
     fn boundary_colours(&self, state: &[u64]) -> Vec<u8> {
         let words = self.graph.words;
         let mut seen = vec![false; self.graph.palette.len()];
-        for_each_bit(&state[words..], |r| seen[self.graph.colour[r] as usize] = true);
-        (0..seen.len()).filter(|&c| seen[c]).map(|c| c as u8).collect()
+        for_each_bit(&state[words..], |r| {
+            seen[self.graph.colour[r] as usize] = true
+        });
+        (0..seen.len())
+            .filter(|&c| seen[c])
+            .map(|c| c as u8)
+            .collect()
     }
 
     /// Beam search from a settled state for a good first solution (an upper bound).
     ///
     /// Each round expands every kept state by every boundary colour (plus forced moves) and
     /// keeps the `width` distinct results with the smallest `moves + lower bound`, breaking ties
-    /// by the larger flooded area. Returns the shortest complete solution seen.
-    fn beam(&mut self, start: &[u64], width: usize) -> Vec<u8> {
+    /// by the larger flooded area. Returns the shortest complete solution seen (moves after
+    /// `start`); `None` when the deadline passed before any was complete.
+    fn beam(&mut self, start: &[u64], width: usize, deadline: Option<Instant>) -> Option<Vec<u8>> {
         struct Candidate {
             state: Vec<u64>,
             moves: Vec<u8>,
@@ -893,11 +1640,19 @@ impl<'g> SearchGraph<'g> {
             area: u64,
         }
         let words = self.graph.words;
-        let mut level = vec![Candidate { state: start.to_vec(), moves: Vec::new(), estimate: 0, area: 0 }];
+        let mut level = vec![Candidate {
+            state: start.to_vec(),
+            moves: Vec::new(),
+            estimate: 0,
+            area: 0,
+        }];
         let mut best: Option<Vec<u8>> = None;
         let mut seen = std::collections::HashSet::new();
         let mut played = Vec::new();
         while !level.is_empty() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return best;
+            }
             let mut next: Vec<Candidate> = Vec::new();
             seen.clear();
             for candidate in &level {
@@ -909,7 +1664,10 @@ impl<'g> SearchGraph<'g> {
                     let bound = self.settle(&mut child, &mut played);
                     let mut moves = candidate.moves.clone();
                     moves.extend_from_slice(&played);
-                    if best.as_ref().is_some_and(|b| moves.len() + bound as usize >= b.len()) {
+                    if best
+                        .as_ref()
+                        .is_some_and(|b| moves.len() + bound as usize >= b.len())
+                    {
                         continue;
                     }
                     if self.is_full(&child[..words]) {
@@ -922,14 +1680,43 @@ impl<'g> SearchGraph<'g> {
                     let mut area = 0u64;
                     for_each_bit(&child[..words], |r| area += u64::from(self.graph.area[r]));
                     let estimate = moves.len() as u32 + bound;
-                    next.push(Candidate { state: child, moves, estimate, area });
+                    next.push(Candidate {
+                        state: child,
+                        moves,
+                        estimate,
+                        area,
+                    });
                 }
             }
             next.sort_by_key(|c| (c.estimate, std::cmp::Reverse(c.area)));
             next.truncate(width);
             level = next;
         }
-        best.unwrap_or_default()
+        best
+    }
+
+    /// A solution from `start` found without any lower-bound evaluation: repeatedly play the
+    /// boundary colour that absorbs the most cells. Linear time per move, for when time is up.
+    fn quick_completion(&self, start: &[u64]) -> Vec<u8> {
+        let words = self.graph.words;
+        let mut state = start.to_vec();
+        let mut moves = Vec::new();
+        let mut gained = vec![0u64; self.graph.palette.len()];
+        while !self.is_full(&state[..words]) {
+            gained.fill(0);
+            for_each_bit(&state[words..], |r| {
+                gained[self.graph.colour[r] as usize] += u64::from(self.graph.area[r]);
+            });
+            let Some(colour) = (0..gained.len())
+                .filter(|&c| gained[c] > 0)
+                .max_by_key(|&c| gained[c])
+            else {
+                break; // unreachable: a non-full flood always has a boundary
+            };
+            Self::play(self.graph, &mut state, colour);
+            moves.push(colour as u8);
+        }
+        moves
     }
 
     /// Plays `moves` from the unsettled root, dropping moves that absorb nothing. Returns the
@@ -951,17 +1738,16 @@ impl<'g> SearchGraph<'g> {
         self.is_full(&state[..words]).then_some(kept)
     }
 
-    /// Shortens a solution by deleting single moves while it still solves the board.
-    fn delete_moves(&self, mut moves: Vec<u8>) -> Vec<u8> {
+    /// Shortens a solution by deleting single moves (one pass, front to back) while it still
+    /// solves the board; stops early at the deadline.
+    fn delete_moves(&self, mut moves: Vec<u8>, deadline: Option<Instant>) -> Vec<u8> {
         let mut i = 0;
-        while i < moves.len() {
+        while i < moves.len() && deadline.is_none_or(|d| Instant::now() < d) {
             let mut candidate = moves.clone();
             candidate.remove(i);
             match self.replay(&candidate) {
-                Some(shorter) => {
-                    moves = shorter;
-                    i = 0;
-                }
+                // `replay` may drop further moves that became no-ops; position i is retried.
+                Some(shorter) => moves = shorter,
                 None => i += 1,
             }
         }
@@ -978,23 +1764,47 @@ impl<'g> SearchGraph<'g> {
             // Only forced moves were needed, each proven safe.
             return (root_moves, true, 0);
         }
-        let mut best = root_moves.clone();
-        // Wider beams pay off on larger boards, where the search itself costs far more.
-        let width = (self.graph.len / 8).clamp(2, 48);
-        best.extend(self.beam(&root, width));
-        best = self.delete_moves(best);
-        let mut upper = best.len() as u32;
-        if std::env::var_os("FLOOD_DEBUG").is_some() {
-            eprintln!("DEBUG regions {} root_moves {} root_bound {} greedy {}", self.graph.len, root_moves.len(), root_bound, upper);
+        let deadline_passed = || limits.deadline.is_some_and(|d| Instant::now() >= d);
+        // A greedy pass (beam of width 1) gives the first solution; if the deadline passes
+        // during it, a cheaper rule completes the board instead.
+        let mut tail = match self.beam(&root, 1, limits.deadline) {
+            Some(moves) => moves,
+            None => self.quick_completion(&root),
+        };
+        let proven = |moves: &[u8]| moves.len() as u32 <= root_bound;
+        if !proven(&tail)
+            && !deadline_passed()
+            && limits.node_limit != Some(0)
+            && self.graph.len <= MAX_BEAM_REGIONS
+        {
+            // Wider beams pay off on larger boards, where the search itself costs far more.
+            let width = (self.graph.len / 8).clamp(2, 48);
+            if let Some(wide) = self.beam(&root, width, limits.deadline) {
+                if wide.len() < tail.len() {
+                    tail = wide;
+                }
+            }
         }
+        let mut best = root_moves.clone();
+        if proven(&tail) {
+            best.extend(tail);
+            return (best, true, 0);
+        }
+        best.extend(tail);
+        best = self.delete_moves(best, limits.deadline);
+        let mut upper = best.len() as u32;
         let root_moves_len = root_moves.len() as u32;
         if root_moves_len + root_bound >= upper {
             return (best, true, 0);
         }
 
-        let out_of_limits = |expanded: u64| {
+        // Large graphs make each expansion slow, so the clock is read more often.
+        let check_interval = if self.graph.len > 4096 { 1 } else { 256 };
+        let out_of_limits = |search: &Self| {
+            let expanded = search.expanded;
             limits.node_limit.is_some_and(|limit| expanded >= limit)
-                || (expanded % 256 == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+                || (expanded.is_multiple_of(check_interval)
+                    && (deadline_passed() || search.memory_estimate() > MEMORY_BUDGET))
         };
 
         // Open list: buckets by f = g + h, then by g; popped lowest f first, deepest first.
@@ -1013,7 +1823,12 @@ impl<'g> SearchGraph<'g> {
         let (slot, _, tag) = self.table_slot(&root[..words]);
         self.table[slot] = tag | u64::from(root_node);
         self.table_used += 1;
-        push(&mut open, root_moves_len + root_bound, root_moves_len, root_node);
+        push(
+            &mut open,
+            root_moves_len + root_bound,
+            root_moves_len,
+            root_node,
+        );
 
         let mut f = (root_moves_len + root_bound) as usize;
         let mut state = vec![0u64; self.stride];
@@ -1025,42 +1840,66 @@ impl<'g> SearchGraph<'g> {
             while popped.is_none() && f < open.len() && (f as u32) < upper {
                 match open[f].iter().rposition(|bucket| !bucket.is_empty()) {
                     Some(g) => popped = open[f][g].pop().map(|node| (node, g as u32)),
-                    None => {
-                        if std::env::var_os("FLOOD_DEBUG").is_some() {
-                            eprintln!("DEBUG f {} done at expanded {} upper {}", f, self.expanded, upper);
-                        }
-                        f += 1
-                    }
+                    None => f += 1,
                 }
             }
             let Some((node, g)) = popped else {
                 // Every state with f < upper has been expanded: the best solution is optimal.
-                if std::env::var_os("FLOOD_DEBUG").is_some() {
-                    eprintln!("DEBUG expanded {} leaves {} pushed {}", self.expanded, self.debug_leaves, self.debug_pushed);
-                }
                 return (best, true, self.expanded);
             };
             if self.depth[node as usize] != g {
                 continue; // stale entry: the node was re-queued with a smaller depth
             }
-            if out_of_limits(self.expanded) {
+            if out_of_limits(self) {
                 return (best, false, self.expanded);
             }
             self.expanded += 1;
-            let pushed_before = self.debug_pushed;
             state[..words].copy_from_slice(self.node_flood(node));
             self.fill_boundary(&mut state);
             let shared_analysis = self.evaluator.can_analyse_children();
             if shared_analysis {
-                self.evaluator.analyse_children(&state[..words], &state[words..]);
+                self.evaluator
+                    .analyse_children(&state[..words], &state[words..]);
+                // Nodes whose bound was not refined when generated (the root, results of
+                // forced moves) get the refinement now; a node it raises goes back to the queue.
+                if !self.refined[node as usize] {
+                    self.refined[node as usize] = true;
+                    if let Some(bound) = self.evaluator.precedence_raises_bound() {
+                        if g + bound > f as u32 {
+                            if g + bound < upper {
+                                push(&mut open, g + bound, g, node);
+                            }
+                            continue;
+                        }
+                    }
+                }
+                self.evaluator.prepare_child_refinement();
             }
-            let colours = if shared_analysis {
-                let set = self.evaluator.boundary_colours;
-                (0..64u8).filter(|&c| set >> c & 1 != 0).collect()
+            let colour_set: Vec<u8> = if shared_analysis {
+                Vec::new()
             } else {
                 self.boundary_colours(&state)
             };
-            for colour in colours {
+            let mut remaining_colours = if shared_analysis {
+                self.evaluator.boundary_colours
+            } else {
+                0
+            };
+            let mut listed = colour_set.iter();
+            loop {
+                let colour = if shared_analysis {
+                    if remaining_colours == 0 {
+                        break;
+                    }
+                    let c = remaining_colours.trailing_zeros() as u8;
+                    remaining_colours &= remaining_colours - 1;
+                    c
+                } else {
+                    match listed.next() {
+                        Some(&c) => c,
+                        None => break,
+                    }
+                };
                 // With the shared analysis the child's bound is known before it is built.
                 let mut known = None;
                 if shared_analysis {
@@ -1071,7 +1910,11 @@ impl<'g> SearchGraph<'g> {
                         continue;
                     }
                     if !eliminable {
-                        known = Some(bound);
+                        let refined = self.evaluator.child_refined_bound(colour, bound);
+                        if g + 1 + refined >= upper {
+                            continue;
+                        }
+                        known = Some(refined);
                     }
                 }
                 child.copy_from_slice(&state);
@@ -1086,14 +1929,20 @@ impl<'g> SearchGraph<'g> {
                 if !Self::play(self.graph, &mut child, colour as usize) {
                     continue;
                 }
-                // Transposition check before paying for the evaluation.
-                let (_, existing, _) = self.table_slot(&child[..words]);
+                // Transposition check before paying for any evaluation.
+                let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE && self.depth[existing as usize] <= g + 1 {
                     continue;
                 }
                 let bound = match known {
                     Some(bound) => bound,
-                    None => self.settle(&mut child, &mut played),
+                    None => {
+                        let bound = self.settle(&mut child, &mut played);
+                        if played.len() > 1 {
+                            (slot, existing, tag) = self.table_slot(&child[..words]);
+                        }
+                        bound
+                    }
                 };
                 let child_g = g + played.len() as u32;
                 if child_g + bound >= upper {
@@ -1104,7 +1953,6 @@ impl<'g> SearchGraph<'g> {
                     upper = child_g;
                     continue;
                 }
-                let (slot, existing, tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE {
                     if self.depth[existing as usize] <= child_g {
                         continue;
@@ -1117,23 +1965,512 @@ impl<'g> SearchGraph<'g> {
                     self.moves_len[e] = played.len() as u16;
                     self.moves.extend_from_slice(&played);
                     push(&mut open, child_g + bound, child_g, existing);
+                    // With the refined bound a reopened node may sit below the current f.
+                    f = f.min((child_g + bound) as usize);
                     continue;
                 }
                 let id = self.add_node(&child, node, child_g, &played);
+                self.refined[id as usize] = known.is_some();
                 self.table[slot] = tag | u64::from(id);
                 self.table_used += 1;
                 if self.table_used * 2 > self.table.len() {
                     self.grow_table();
                 }
                 push(&mut open, child_g + bound, child_g, id);
-                self.debug_pushed += 1;
-                if (child_g + bound) < f as u32 {
-                    f = (child_g + bound) as usize;
-                }
-            }
-            if self.debug_pushed == pushed_before {
-                self.debug_leaves += 1;
+                f = f.min((child_g + bound) as usize);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::time::Duration;
+
+    /// Independent reference: breadth-first search over whole boards (cell arrays), trying
+    /// every colour on the board other than the flood's.
+    fn brute_force_minimum(width: usize, height: usize, cells: &[u8]) -> usize {
+        if is_solved(cells) {
+            return 0;
+        }
+        let mut seen: HashSet<Vec<u8>> = HashSet::new();
+        seen.insert(cells.to_vec());
+        let mut frontier = vec![cells.to_vec()];
+        for depth in 1.. {
+            let mut next = Vec::new();
+            for board in &frontier {
+                let mut colours: Vec<u8> = board.clone();
+                colours.sort_unstable();
+                colours.dedup();
+                for &colour in colours.iter().filter(|&&c| c != board[0]) {
+                    let mut after = board.clone();
+                    apply_move(width, height, &mut after, colour);
+                    if is_solved(&after) {
+                        return depth;
+                    }
+                    if seen.insert(after.clone()) {
+                        next.push(after);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        unreachable!()
+    }
+
+    fn unlimited() -> Limits {
+        Limits::default()
+    }
+
+    fn assert_optimal(width: usize, height: usize, cells: &[u8], context: &str) {
+        let expected = brute_force_minimum(width, height, cells);
+        let solution = solve(width, height, cells, &unlimited());
+        check_solution(width, height, cells, &solution.moves)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        assert!(solution.optimal, "{context}: not marked optimal");
+        assert_eq!(
+            solution.moves.len(),
+            expected,
+            "{context}: {:?}",
+            solution.moves
+        );
+    }
+
+    #[test]
+    fn matches_brute_force_on_small_boards() {
+        let shapes = [(3, 3), (4, 4), (5, 5), (3, 5), (5, 4), (2, 6), (6, 3)];
+        for &(width, height) in &shapes {
+            for colours in 3..=5u8 {
+                let seeds = if width * height >= 25 && colours == 5 {
+                    12
+                } else {
+                    30
+                };
+                for seed in 0..seeds {
+                    let cells = random_board(width, height, colours, seed);
+                    assert_optimal(
+                        width,
+                        height,
+                        &cells,
+                        &format!("{width}x{height} c{colours} s{seed}"),
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn matches_brute_force_with_two_colours() {
+        for seed in 0..40 {
+            let cells = random_board(5, 5, 2, seed);
+            assert_optimal(5, 5, &cells, &format!("2 colours s{seed}"));
+        }
+    }
+
+    #[test]
+    fn matches_brute_force_on_six_colour_boards() {
+        for seed in 0..15 {
+            let cells = random_board(5, 5, 6, 1000 + seed);
+            assert_optimal(5, 5, &cells, &format!("6 colours s{seed}"));
+        }
+    }
+
+    /// Independent reference for mid-size boards: textbook A* over flood bitsets with the plain
+    /// (consistent) bound, every boundary colour tried, no pruning or refinement.
+    fn reference_minimum(width: usize, height: usize, cells: &[u8]) -> usize {
+        use std::cmp::Reverse;
+        use std::collections::{BinaryHeap, HashMap};
+        let graph = RegionGraph::build(width, height, cells);
+        let search = SearchGraph::new(&graph);
+        let mut evaluator = Evaluator::new(&graph);
+        let words = graph.words;
+        let root = search.root_state();
+        let mut best: HashMap<Vec<u64>, usize> = HashMap::new();
+        let mut heap = BinaryHeap::new();
+        let h = evaluator.evaluate(&root[..words], &root[words..]).bound as usize;
+        heap.push((Reverse(h), 0usize, root.clone()));
+        best.insert(root[..words].to_vec(), 0);
+        while let Some((_, g, state)) = heap.pop() {
+            if search.is_full(&state[..words]) {
+                return g;
+            }
+            if best.get(&state[..words]).is_some_and(|&b| b < g) {
+                continue;
+            }
+            for colour in search.boundary_colours(&state) {
+                let mut child = state.clone();
+                SearchGraph::play(&graph, &mut child, colour as usize);
+                if best.get(&child[..words]).is_some_and(|&b| b <= g + 1) {
+                    continue;
+                }
+                best.insert(child[..words].to_vec(), g + 1);
+                let h = evaluator.evaluate(&child[..words], &child[words..]).bound as usize;
+                heap.push((Reverse(g + 1 + h), g + 1, child));
+            }
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn matches_reference_search_on_mid_size_boards() {
+        for &(width, height, colours, seeds) in &[
+            (8, 8, 6, 30),
+            (10, 10, 6, 20),
+            (12, 12, 6, 12),
+            (9, 11, 5, 12),
+        ] {
+            for seed in 0..seeds {
+                let cells = random_board(width, height, colours, 7000 + seed);
+                let solution = solve(width, height, &cells, &unlimited());
+                check_solution(width, height, &cells, &solution.moves).unwrap();
+                assert!(solution.optimal);
+                let expected = reference_minimum(width, height, &cells);
+                assert_eq!(
+                    solution.moves.len(),
+                    expected,
+                    "{width}x{height} c{colours} s{seed}"
+                );
+            }
+        }
+        // The board that exposed a re-opening bug in an earlier version.
+        let cells = random_board(12, 12, 6, 1);
+        assert_eq!(
+            solve(12, 12, &cells, &unlimited()).moves.len(),
+            reference_minimum(12, 12, &cells)
+        );
+    }
+
+    #[test]
+    fn larger_random_boards_get_valid_optimal_solutions() {
+        for &(width, height, colours) in
+            &[(8, 8, 6), (10, 7, 4), (12, 12, 6), (6, 15, 8), (14, 14, 3)]
+        {
+            for seed in 0..4 {
+                let cells = random_board(width, height, colours, seed);
+                let solution = solve(width, height, &cells, &unlimited());
+                check_solution(width, height, &cells, &solution.moves).unwrap();
+                assert!(solution.optimal, "{width}x{height} c{colours} s{seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_colour_board_needs_no_moves() {
+        let cells = vec![4u8; 12];
+        let solution = solve(4, 3, &cells, &unlimited());
+        assert_eq!(
+            solution,
+            Solution {
+                moves: vec![],
+                optimal: true,
+                nodes: 0
+            }
+        );
+        check_solution(4, 3, &cells, &solution.moves).unwrap();
+    }
+
+    #[test]
+    fn single_cell_board() {
+        let solution = solve(1, 1, &[9], &unlimited());
+        assert!(solution.moves.is_empty() && solution.optimal);
+        assert!(is_solved(&[9]));
+        // Even a past deadline or zero node budget cannot break it.
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            node_limit: Some(0),
+        };
+        assert!(solve(1, 1, &[9], &limits).moves.is_empty());
+    }
+
+    #[test]
+    fn single_row_and_single_column() {
+        for seed in 0..20 {
+            let len = 1 + (seed as usize * 7) % 40;
+            let cells = random_board(len, 1, 4, seed);
+            // On a line every move absorbs exactly the next run of equal colours.
+            let runs = 1 + cells.windows(2).filter(|w| w[0] != w[1]).count();
+            for &(width, height) in &[(len, 1), (1, len)] {
+                let solution = solve(width, height, &cells, &unlimited());
+                check_solution(width, height, &cells, &solution.moves).unwrap();
+                assert!(solution.optimal);
+                assert_eq!(solution.moves.len(), runs - 1, "{width}x{height} s{seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn two_row_boards() {
+        for seed in 0..20 {
+            let cells = random_board(7, 2, 3, seed);
+            assert_optimal(7, 2, &cells, &format!("7x2 s{seed}"));
+            assert_optimal(2, 7, &cells, &format!("2x7 s{seed}"));
+        }
+    }
+
+    #[test]
+    fn non_contiguous_colour_ids() {
+        let ids = [3u8, 7, 9];
+        for seed in 0..25 {
+            let cells: Vec<u8> = random_board(4, 5, 3, seed)
+                .iter()
+                .map(|&c| ids[c as usize])
+                .collect();
+            assert_optimal(4, 5, &cells, &format!("ids s{seed}"));
+            let solution = solve(4, 5, &cells, &unlimited());
+            assert!(solution.moves.iter().all(|m| ids.contains(m)));
+        }
+        // Extreme ids, including 0 and 255.
+        let ids = [0u8, 255, 128, 17];
+        let cells: Vec<u8> = random_board(5, 5, 4, 77)
+            .iter()
+            .map(|&c| ids[c as usize])
+            .collect();
+        assert_optimal(5, 5, &cells, "extreme ids");
+    }
+
+    #[test]
+    fn more_than_sixty_four_colours() {
+        // Every cell its own colour: each move absorbs exactly one cell.
+        let cells: Vec<u8> = (0..81u8).map(|i| i.wrapping_mul(37)).collect();
+        let solution = solve(9, 9, &cells, &unlimited());
+        check_solution(9, 9, &cells, &solution.moves).unwrap();
+        assert!(solution.optimal);
+        assert_eq!(solution.moves.len(), 80);
+        // 200 distinct colours on a bigger board, under a deadline.
+        let cells: Vec<u8> = random_board(20, 20, 200, 5);
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_millis(500)),
+            node_limit: None,
+        };
+        let solution = solve(20, 20, &cells, &limits);
+        check_solution(20, 20, &cells, &solution.moves).unwrap();
+    }
+
+    #[test]
+    fn forty_colours_small_board() {
+        let cells = random_board(4, 4, 40, 3);
+        assert_optimal(4, 4, &cells, "40 colours");
+    }
+
+    #[test]
+    fn past_deadline_still_gives_a_valid_solution() {
+        for seed in 0..6 {
+            let cells = random_board(14, 14, 6, seed);
+            let limits = Limits {
+                deadline: Some(Instant::now()),
+                node_limit: None,
+            };
+            let solution = solve(14, 14, &cells, &limits);
+            check_solution(14, 14, &cells, &solution.moves).unwrap();
+            if solution.optimal {
+                let best = solve(14, 14, &cells, &unlimited());
+                assert_eq!(solution.moves.len(), best.moves.len());
+            }
+        }
+        // A board that cannot be proven without search is reported as not optimal.
+        let cells = random_board(18, 18, 6, 1);
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            node_limit: None,
+        };
+        let solution = solve(18, 18, &cells, &limits);
+        check_solution(18, 18, &cells, &solution.moves).unwrap();
+        assert!(!solution.optimal);
+    }
+
+    #[test]
+    fn node_limit_still_gives_a_valid_solution() {
+        let cells = random_board(18, 18, 6, 4);
+        for limit in [0, 1, 50] {
+            let limits = Limits {
+                deadline: None,
+                node_limit: Some(limit),
+            };
+            let solution = solve(18, 18, &cells, &limits);
+            check_solution(18, 18, &cells, &solution.moves).unwrap();
+            assert!(solution.nodes <= limit);
+        }
+    }
+
+    #[test]
+    fn large_board_under_deadline() {
+        // Over 4096 regions: exercises the adjacency-list evaluation.
+        let cells = random_board(100, 90, 6, 11);
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_millis(300)),
+            node_limit: None,
+        };
+        let solution = solve(100, 90, &cells, &limits);
+        check_solution(100, 90, &cells, &solution.moves).unwrap();
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            node_limit: None,
+        };
+        let solution = solve(100, 90, &cells, &limits);
+        check_solution(100, 90, &cells, &solution.moves).unwrap();
+    }
+
+    /// Plays random moves at region level and checks, at each state, that the bitset and
+    /// list evaluations agree and that the shared child analysis predicts every child exactly.
+    #[test]
+    fn evaluations_agree() {
+        for seed in 0..30 {
+            let (width, height) = (6 + seed as usize % 7, 5 + seed as usize % 5);
+            let cells = random_board(width, height, 3 + (seed % 5) as u8, seed);
+            let graph = RegionGraph::build(width, height, &cells);
+            let search = SearchGraph::new(&graph);
+            let mut evaluator = Evaluator::new(&graph);
+            let mut state = search.root_state();
+            let words = graph.words;
+            let mut rng = SplitMix64(seed);
+            while !search.is_full(&state[..words]) {
+                let by_bits = evaluator.evaluate_by_bitsets(&state[..words], &state[words..]);
+                let by_lists = evaluator.evaluate_by_lists(&state[..words], &state[words..]);
+                assert_eq!(by_bits.bound, by_lists.bound);
+                assert_eq!(by_bits.eliminable.is_some(), by_lists.eliminable.is_some());
+                let colours = search.boundary_colours(&state);
+                evaluator.analyse_children_by_lists(&state[..words], &state[words..]);
+                let by_lists: Vec<(u32, bool)> =
+                    colours.iter().map(|&c| evaluator.child_bound(c)).collect();
+                evaluator.analyse_children_by_bitsets(&state[..words], &state[words..]);
+                let predicted: Vec<(u32, bool)> =
+                    colours.iter().map(|&c| evaluator.child_bound(c)).collect();
+                assert_eq!(by_lists, predicted, "seed {seed}");
+                for (&colour, &(bound, eliminable)) in colours.iter().zip(&predicted) {
+                    let mut child = state.clone();
+                    SearchGraph::play(&graph, &mut child, colour as usize);
+                    let actual = evaluator.evaluate(&child[..words], &child[words..]);
+                    assert_eq!(bound, actual.bound, "seed {seed} colour {colour}");
+                    assert_eq!(
+                        eliminable,
+                        actual.eliminable.is_some(),
+                        "seed {seed} colour {colour}"
+                    );
+                }
+                let pick = colours[(rng.next() % colours.len() as u64) as usize];
+                SearchGraph::play(&graph, &mut state, pick as usize);
+            }
+        }
+    }
+
+    #[test]
+    fn bound_is_admissible_on_small_boards() {
+        for seed in 0..40 {
+            let cells = random_board(4, 4, 4, 500 + seed);
+            let graph = RegionGraph::build(4, 4, &cells);
+            let search = SearchGraph::new(&graph);
+            let mut evaluator = Evaluator::new(&graph);
+            let root = search.root_state();
+            let bound = evaluator
+                .evaluate(&root[..graph.words], &root[graph.words..])
+                .bound;
+            assert!(
+                bound as usize <= brute_force_minimum(4, 4, &cells),
+                "seed {seed}"
+            );
+        }
+    }
+
+    /// The refined bounds (at a node and, from its analysis, at each child) never exceed the
+    /// true minimum found by brute force.
+    #[test]
+    fn refined_bounds_are_admissible() {
+        let mut raised = 0;
+        for seed in 0..150u64 {
+            let (width, height) = (4 + seed as usize % 3, 4 + (seed as usize / 3) % 3);
+            let colours = 4 + (seed % 3) as u8;
+            let cells = random_board(width, height, colours, 9000 + seed);
+            if is_solved(&cells) {
+                continue;
+            }
+            let graph = RegionGraph::build(width, height, &cells);
+            let search = SearchGraph::new(&graph);
+            let mut evaluator = Evaluator::new(&graph);
+            let words = graph.words;
+            let root = search.root_state();
+            let exact = brute_force_minimum(width, height, &cells) as u32;
+            evaluator.analyse_children(&root[..words], &root[words..]);
+            let plain = evaluator.evaluate(&root[..words], &root[words..]).bound;
+            evaluator.analyse_children(&root[..words], &root[words..]);
+            if let Some(refined) = evaluator.precedence_raises_bound() {
+                assert!(
+                    refined <= exact,
+                    "seed {seed}: node bound {refined} > {exact}"
+                );
+                assert_eq!(refined, plain + 1);
+                raised += 1;
+            }
+            evaluator.prepare_child_refinement();
+            for colour in search.boundary_colours(&root) {
+                let (bound, _) = evaluator.child_bound(colour);
+                let refined = evaluator.child_refined_bound(colour, bound);
+                let mut child = cells.clone();
+                apply_move(width, height, &mut child, graph.palette[colour as usize]);
+                let child_exact = brute_force_minimum(width, height, &child) as u32;
+                assert!(
+                    refined <= child_exact,
+                    "seed {seed} colour {colour}: {refined} > {child_exact}"
+                );
+                raised += usize::from(refined > bound);
+            }
+        }
+        assert!(
+            raised > 0,
+            "the refinement never applied; the test lost its point"
+        );
+    }
+
+    #[test]
+    fn apply_move_follows_the_rules() {
+        // 0 0 1
+        // 2 0 1
+        // 1 1 1
+        let mut cells = vec![0, 0, 1, 2, 0, 1, 1, 1, 1];
+        apply_move(3, 3, &mut cells, 0); // own colour: nothing happens
+        assert_eq!(cells, vec![0, 0, 1, 2, 0, 1, 1, 1, 1]);
+        apply_move(3, 3, &mut cells, 1);
+        assert_eq!(cells, vec![1, 1, 1, 2, 1, 1, 1, 1, 1]);
+        assert!(!is_solved(&cells));
+        apply_move(3, 3, &mut cells, 2);
+        assert!(is_solved(&cells));
+        assert!(is_solved(&[]));
+    }
+
+    #[test]
+    fn check_solution_reports_problems() {
+        let cells = vec![0, 0, 1, 2, 0, 1, 1, 1, 1];
+        assert!(check_solution(3, 3, &cells, &[1, 2]).is_ok());
+        assert!(check_solution(3, 3, &cells, &[1])
+            .unwrap_err()
+            .contains("not one colour"));
+        assert!(check_solution(3, 3, &cells, &[0, 1, 2])
+            .unwrap_err()
+            .contains("flood's current colour"));
+        assert!(check_solution(3, 3, &cells, &[5, 1, 2])
+            .unwrap_err()
+            .contains("not on the board"));
+        assert!(check_solution(3, 3, &cells, &[1, 2, 1])
+            .unwrap_err()
+            .contains("already solved"));
+        assert!(check_solution(2, 1, &[3, 3], &[]).is_ok());
+    }
+
+    #[test]
+    fn random_board_is_deterministic_and_in_range() {
+        let a = random_board(9, 7, 5, 42);
+        assert_eq!(a, random_board(9, 7, 5, 42));
+        assert_ne!(a, random_board(9, 7, 5, 43));
+        assert_eq!(a.len(), 63);
+        assert!(a.iter().all(|&c| c < 5));
+        assert!((0..5).all(|c| a.contains(&c)));
+        assert!(random_board(3, 3, 0, 1).iter().all(|&c| c == 0));
+    }
+
+    #[test]
+    #[should_panic(expected = "width*height")]
+    fn mismatched_length_panics() {
+        solve(3, 3, &[0; 8], &unlimited());
     }
 }
