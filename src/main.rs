@@ -243,7 +243,7 @@ enum Command {
         /// Per-board time limit in seconds.
         #[arg(long, default_value_t = 60.0)]
         time_limit: f64,
-        /// A screenshot to time the reader on.
+        /// A screenshot to time the reader on (flood: besides the solver; sudoku: instead of it).
         #[arg(long)]
         shot: Option<PathBuf>,
         #[arg(long)]
@@ -418,6 +418,19 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Deal { game: DealGame::Cribbage, number } => {
             out!("{}", ensure_newline(autoplay::games::cribbage::deal_command(number)?))?;
+        }
+        Command::Bench { game: SolveGame::Sudoku, shot: Some(shot), json, .. } => {
+            let image = load_image(&shot)?;
+            let themes = sudoku_screen::theme::load_themes(&root, None)?;
+            let time = sudoku_screen::bench::bench_read(&image, &themes, 200)?;
+            if json {
+                outln!("{}", serde_json::json!({"shot": shot.display().to_string(), "width": image.width(), "height": image.height(), "time": time}))?;
+            } else {
+                outln!(
+                    "read {} ({}x{} px): mean {:.3} ms, median {:.3} ms, max {:.3} ms over {} reads",
+                    shot.display(), image.width(), image.height(), time.mean_ms, time.median_ms, time.max_ms, time.count
+                )?;
+            }
         }
         Command::Bench { game: SolveGame::Sudoku, .. } => {
             let cache = std::env::var_os("XDG_CACHE_HOME")
