@@ -69,6 +69,7 @@ fn parse_box(text: &str) -> Result<(usize, usize), String> {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum PlayGame {
     Flood,
+    Sudoku,
     Dandelions,
 }
 
@@ -480,41 +481,13 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Play { game: PlayGame::Flood, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json, .. } => {
             let game = Flood { themes: themes(&root, "flood", theme.as_deref())? };
-            let dry_run = dry_run || image.is_some();
-            let options = PlayOptions {
-                dry_run,
-                max_moves,
-                solve_time: time_limit.map(seconds).transpose()?,
-                move_delay: Duration::from_millis(move_delay_ms),
-                ..PlayOptions::default()
-            };
-            let mut source: Box<dyn FrameSource> = match &image {
-                Some(path) => Box::new(ImageFileSource::open(path)?),
-                None => Box::new(WindowSource::new(window.as_deref().unwrap_or(game.default_window_title()))?),
-            };
-            let mut recorder = DryRunInput::default();
-            let mut desktop;
-            let input: &mut dyn InputDevice = if dry_run {
-                &mut recorder
-            } else {
-                desktop = DesktopInput::new()?;
-                &mut desktop
-            };
-            let report = play(&game, source.as_mut(), input, &options, &mut |line| eprintln!("{line}"))?;
-            for line in &recorder.log {
-                outln!("{line}")?;
-            }
-            if json {
-                outln!("{}", serde_json::to_string(&report)?)?;
-            } else if !dry_run {
-                outln!(
-                    "won in {} moves (first plan {} moves, {}; {} re-plans)",
-                    report.moves,
-                    report.planned_moves,
-                    if report.plan_optimal { "proven optimal" } else { "not proven optimal" },
-                    report.replans
-                )?;
-            }
+            let options = play_options(dry_run || image.is_some(), max_moves, move_delay_ms, time_limit)?;
+            play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
+        }
+        Command::Play { game: PlayGame::Sudoku, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json, .. } => {
+            let game = autoplay::games::sudoku_screen::play::Sudoku { themes: sudoku_screen::theme::load_themes(&root, theme.as_deref())? };
+            let options = play_options(dry_run || image.is_some(), max_moves, move_delay_ms, time_limit)?;
+            play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
         }
         Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => calibrate_sudoku(&root, &shot, &truth, &theme, entered.as_deref())?,
         Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
@@ -531,6 +504,48 @@ fn run(cli: Cli) -> Result<()> {
                 out!("{report}")?;
             }
         }
+    }
+    Ok(())
+}
+
+fn play_options(dry_run: bool, max_moves: usize, move_delay_ms: u64, time_limit: Option<f64>) -> Result<PlayOptions> {
+    Ok(PlayOptions {
+        dry_run,
+        max_moves,
+        solve_time: time_limit.map(seconds).transpose()?,
+        move_delay: Duration::from_millis(move_delay_ms),
+        ..PlayOptions::default()
+    })
+}
+
+/// `autoplay play GAME`: the closed loop on a live window (or, in a dry run, on a screenshot), for any game.
+fn play_window<G: Game>(game: &G, window: Option<&str>, image: Option<&Path>, options: &PlayOptions, json: bool) -> Result<()> {
+    let mut source: Box<dyn FrameSource> = match image {
+        Some(path) => Box::new(ImageFileSource::open(path)?),
+        None => Box::new(WindowSource::new(window.unwrap_or(game.default_window_title()))?),
+    };
+    let mut recorder = DryRunInput::default();
+    let mut desktop;
+    let input: &mut dyn InputDevice = if options.dry_run {
+        &mut recorder
+    } else {
+        desktop = DesktopInput::new()?;
+        &mut desktop
+    };
+    let report = play(game, source.as_mut(), input, options, &mut |line| eprintln!("{line}"))?;
+    for line in &recorder.log {
+        outln!("{line}")?;
+    }
+    if json {
+        outln!("{}", serde_json::to_string(&report)?)?;
+    } else if !options.dry_run {
+        outln!(
+            "won in {} moves (first plan {} moves, {}; {} re-plans)",
+            report.moves,
+            report.planned_moves,
+            if report.plan_optimal { "proven optimal" } else { "not proven optimal" },
+            report.replans
+        )?;
     }
     Ok(())
 }

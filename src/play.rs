@@ -49,6 +49,9 @@ pub struct PlayReport {
     pub millis: u128,
 }
 
+/// The pause after each click before the next input event.
+const CLICK_SETTLE: Duration = Duration::from_millis(40);
+
 /// The user took the mouse: the pointer is not where the bot left it.
 #[derive(Debug, thiserror::Error)]
 #[error("stopped: the pointer moved to ({found_x}, {found_y}) but the bot left it at ({left_x}, {left_y}); the user has taken the mouse")]
@@ -89,6 +92,8 @@ fn perform(
                 input.move_pointer(sx, sy)?;
                 input.click()?;
                 left_at = Some((sx, sy));
+                // Let the window take the click before the next event (a key typed at once can be lost).
+                std::thread::sleep(CLICK_SETTLE);
             }
             Action::Type(c) => input.type_char(c)?,
         }

@@ -6,6 +6,8 @@ pub mod deal;
 pub mod error;
 pub mod rules;
 pub mod solver;
+#[cfg(test)]
+mod solver_reference;
 
 pub use cards::{Card, Rank};
 pub use commands::{bench_command, deal_command, solve_command, SolveInput};

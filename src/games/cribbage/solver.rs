@@ -20,10 +20,37 @@
 //! * When no playable card fits the room the stack must end: the state becomes `(c, 0, empty)`, so every
 //!   stack that ends at the same `c` merges into one stack-boundary state (the new stack is implicit).
 //!
+//! The run cut looks one card ahead exactly: for a playable card `y` that could come next, the rest of the
+//! range must be reachable *after* `y` (its column then starts one card further back) within the room left
+//! after `y`. Both are necessary conditions for a future run through `S`, so the cut loses nothing.
+//!
 //! The states of each `c` are built at once from those of its (at most four) predecessors `c + e_j` in one
 //! small open-addressing table, visiting `c` in decreasing mixed-radix index order (a predecessor always has a
-//! larger index). Points are computed from `(t, k, seq)` alone; the tests check every solution against the
-//! rules engine and the optimum against a plain exhaustive search.
+//! larger index). Points are computed from `(t, k, seq)` alone.
+//!
+//! # Dominance
+//!
+//! Once the states of a position are built, a state whose pattern is empty (nothing on its stack can score
+//! again: the key is the total alone) is dropped when another state of the same `(c, t)` has at least its
+//! score. Exact: both have the same legal continuations (legality depends on `(c, t)` only), and on every
+//! continuation each card scores at least as much over a non-empty pattern as over an empty one (15/31 and
+//! the Jack bonus depend on the totals only; a set or run at the top made of new cards is still there, and
+//! old cards below can only lengthen it, and only the longest run counts). So the other state's best future is
+//! at least the dropped one's, with at least its score.
+//!
+//! # Speed
+//!
+//! The cut tests use a precomputed table per 13-bit rank set (span, gaps and their values, the neighbour
+//! ranks), the duplicate of the new card in `seq` is found with a word-parallel nibble compare, and the
+//! per-position reach masks (also after each playable card) are built once per position. About 1.2 M states a
+//! deal (2.5 M for deal 1879, the slowest known).
+//!
+//! # Tests
+//!
+//! Every solution is replayed with the rules engine; the optimum is compared with a plain exhaustive search on
+//! small random deals and mid-game states, with the known scores of deals 1, 30, 969 and 1031, and with the
+//! previous solver (kept in `solver_reference.rs`, test builds only) on deals 1–50 and mid-game states of
+//! deals 60–74.
 
 use std::cell::RefCell;
 
@@ -78,6 +105,9 @@ struct Here {
     reach: [u32; 32],
     /// The playable cards as `(rank, value)`, the first `fronts` entries.
     front: [(u32, u32); 4],
+    /// `after[f][room]`: like `reach`, once the playable card `front[f]` has been played (its column then
+    /// starts one card further back), for the room left after it.
+    after: [[u32; 32]; 4],
     fronts: usize,
     /// Keep everything (for building the start key, whose later cards come from the given stack).
     permissive: bool,
@@ -88,6 +118,7 @@ impl Here {
         Here {
             reach: [0x1FFF; 32],
             front: [(0, 0); 4],
+            after: [[0x1FFF; 32]; 4],
             fronts: 0,
             permissive: true,
         }
@@ -103,52 +134,107 @@ impl Here {
     /// them needs a consecutive range of 3 to 7 ranks strictly containing `set`, whose missing ranks are played
     /// straight onto the stack with nothing between: so the very next card is a playable card `y` that fits
     /// the room and is missing from `set`, and the rest of the range beyond `set ∪ {y}` must be affordable from
-    /// ranks still within reach. (A necessary condition: cutting what fails it loses nothing.)
-    #[inline]
+    /// ranks still within reach. (A necessary condition: cutting what fails it loses nothing.) `set` has a
+    /// span of at most 7 ranks.
+    #[inline(always)]
     fn completable(&self, set: u32, room: u32) -> bool {
-        let lo = set.trailing_zeros();
-        let hi = 31 - set.leading_zeros();
-        if hi - lo > 6 {
-            return false;
-        }
         let avail = self.reach[room as usize];
         if self.permissive {
-            return Self::extendable(set, avail, room);
+            return extendable(&MASK_INFO[set as usize], avail, room);
         }
-        self.front[..self.fronts].iter().any(|&(y, vy)| {
+        (0..self.fronts).any(|f| {
+            let (y, vy) = self.front[f];
             vy <= room && set >> y & 1 == 0 && {
-                let with = set | 1 << y;
-                let n = with.count_ones();
-                let span = 32 - with.leading_zeros() - with.trailing_zeros();
-                (span == n && n >= 3) || Self::extendable(with, avail, room - vy)
+                let info = &MASK_INFO[(set | 1 << y) as usize];
+                let rest = room - vy;
+                info.flags & IS_RUN != 0 || extendable(info, self.after[f][rest as usize], rest)
             }
         })
     }
+}
 
-    /// Whether some consecutive range of at most 7 ranks strictly containing `set` has its missing ranks in
-    /// `avail` with values summing to at most `room` (the cheapest such range fills the gaps of `set`'s span,
-    /// or adds one neighbour when there are none).
-    #[inline]
-    fn extendable(set: u32, avail: u32, room: u32) -> bool {
-        let lo = set.trailing_zeros();
-        let hi = 31 - set.leading_zeros();
-        if hi - lo > 6 {
-            return false;
+/// Precomputed facts about a set of ranks (a 13-bit mask), for the cut tests.
+#[derive(Clone, Copy)]
+struct MaskInfo {
+    /// The ranks missing between the lowest and the highest (only when the span is at most 7).
+    gaps: u16,
+    /// The rank just below / above the set as a mask, when the set has no gaps and a span of at most 6 (so
+    /// adding it keeps a span of at most 7); 0 otherwise.
+    low: u16,
+    high: u16,
+    /// The values of `gaps`, of the rank `low`, of the rank `high`.
+    gap_sum: u8,
+    low_value: u8,
+    high_value: u8,
+    flags: u8,
+}
+
+/// The span (highest − lowest rank + 1) is at most 7.
+const SPAN_OK: u8 = 1;
+/// No gaps and at least 3 ranks (whatever the span).
+const IS_RUN: u8 = 2;
+
+const fn build_mask_info() -> [MaskInfo; 8192] {
+    let mut table = [MaskInfo {
+        gaps: 0,
+        low: 0,
+        high: 0,
+        gap_sum: 0,
+        low_value: 0,
+        high_value: 0,
+        flags: 0,
+    }; 8192];
+    let mut mask = 1u32;
+    while mask < 8192 {
+        let lo = mask.trailing_zeros();
+        let hi = 31 - mask.leading_zeros();
+        let gaps = ((2u32 << hi) - (1u32 << lo)) & !mask;
+        let info = &mut table[mask as usize];
+        if gaps == 0 && mask.count_ones() >= 3 {
+            info.flags |= IS_RUN;
         }
-        let gaps = ((2u32 << hi) - (1u32 << lo)) & !set;
-        if gaps != 0 {
-            return gaps & !avail == 0 && u32::from(VALSUM[gaps as usize]) <= room;
+        if hi - lo <= 6 {
+            info.flags |= SPAN_OK;
+            info.gaps = gaps as u16;
+            info.gap_sum = VALSUM[gaps as usize];
+            if gaps == 0 && hi - lo < 6 {
+                if lo > 0 {
+                    info.low = 1 << (lo - 1);
+                    info.low_value = rank_value(lo - 1) as u8;
+                }
+                if hi < 12 {
+                    info.high = 1 << (hi + 1);
+                    info.high_value = rank_value(hi + 1) as u8;
+                }
+            }
         }
-        hi - lo < 6
-            && ((lo > 0 && avail >> (lo - 1) & 1 == 1 && rank_value(lo - 1) <= room)
-                || (hi < 12 && avail >> (hi + 1) & 1 == 1 && rank_value(hi + 1) <= room))
+        mask += 1;
     }
+    table
+}
+
+static MASK_INFO: [MaskInfo; 8192] = build_mask_info();
+
+/// Whether some consecutive range of at most 7 ranks strictly containing the set described by `info` has its
+/// missing ranks in `avail` with values summing to at most `room` (the cheapest such range fills the gaps of
+/// the set's span, or adds one neighbour when there are none).
+#[inline(always)]
+fn extendable(info: &MaskInfo, avail: u32, room: u32) -> bool {
+    if info.flags & SPAN_OK == 0 {
+        return false;
+    }
+    let gaps = u32::from(info.gaps);
+    if gaps != 0 {
+        return gaps & !avail == 0 && u32::from(info.gap_sum) <= room;
+    }
+    (u32::from(info.low) & avail != 0 && u32::from(info.low_value) <= room)
+        || (u32::from(info.high) & avail != 0 && u32::from(info.high_value) <= room)
 }
 
 /// Plays rank `x` onto the stack described by `key`, `here` describing the position afterwards. Returns the
 /// new key (cut to what can still score; 0 when no card fits any more, i.e. the stack must end) and the points,
 /// or `None` when the card does not fit.
-#[inline]
+#[inline(always)]
 fn step(key: u64, x: u32, here: &Here) -> Option<(u64, u32)> {
     let t = (key & T_MASK) as u32;
     let v = rank_value(x);
@@ -171,13 +257,10 @@ fn step(key: u64, x: u32, here: &Here) -> Option<(u64, u32)> {
 
     let m = (key >> 12) as u32 & 7;
     let seq = key >> 16;
-    let mut len = m;
-    for i in 0..m {
-        if (seq >> (4 * i)) as u32 & 15 == x {
-            len = i;
-            break;
-        }
-    }
+    // The first nibble of `seq` equal to `x` (a zero nibble of `diff`; the lowest flagged one is exact).
+    let diff = seq ^ (u64::from(x) * 0x0111_1111_1111_1111);
+    let zero = diff.wrapping_sub(0x0111_1111_1111_1111) & !diff & 0x0888_8888_8888_8888;
+    let len = m.min(zero.trailing_zeros() / 4);
     let new_seq = ((seq & ((1u64 << (4 * len)) - 1)) << 4) | u64::from(x);
     let mut sets = [0u32; 8];
     let mut set = 0u32;
@@ -185,12 +268,12 @@ fn step(key: u64, x: u32, here: &Here) -> Option<(u64, u32)> {
     let mut run = 0;
     while n <= len {
         set |= 1 << ((new_seq >> (4 * n)) as u32 & 15);
-        let lo = set.trailing_zeros();
-        let hi = 31 - set.leading_zeros();
-        if hi - lo > 6 {
+        let info = &MASK_INFO[set as usize];
+        if info.flags & SPAN_OK == 0 {
             break;
         }
-        if n >= 2 && hi - lo == n {
+        // n + 1 distinct ranks with no gaps: a run.
+        if n >= 2 && info.gaps == 0 {
             run = n + 1;
         }
         sets[n as usize] = set;
@@ -234,9 +317,9 @@ struct Workspace {
     arena: Vec<Entry>,
     offset: Vec<u32>,
     count: Vec<u32>,
-    slots: Vec<(u64, u32)>,
-    /// `bound[idx * 32 + t]`: an upper bound on the points still to come from position `idx` with total `t`.
-    bound: Vec<u16>,
+    slots: Vec<Slot>,
+    /// The stamp of the position being built: slots with another stamp are free (no clearing per position).
+    stamp: u32,
 }
 
 thread_local! {
@@ -248,206 +331,6 @@ pub fn solve(state: &State) -> Solution {
     WORKSPACE.with(|ws| solve_in(state, &mut ws.borrow_mut()))
 }
 
-/// Entries kept per position by the heuristic pass that finds the initial lower bound.
-const BEAM: usize = 6;
-
-/// `RUN_UB[x * 8192 + avail]`: the longest run (3..=7, else 0) that a card of rank `x` could complete when the
-/// other ranks of the run must come from `avail`, their values leaving room for `x`.
-static RUN_UB: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| {
-    let mut table = vec![0u8; 13 * 8192];
-    for x in 0..13u32 {
-        for avail in 0..8192u32 {
-            let have = avail | 1 << x;
-            let mut best = 0;
-            for lo in x.saturating_sub(6)..=x {
-                let mut sum = 0;
-                for hi in x..13 {
-                    if hi - lo > 6 || have >> hi & 1 == 0 {
-                        break;
-                    }
-                    if hi > x {
-                        sum += rank_value(hi);
-                    }
-                    let ok_low = (lo..x).all(|r| have >> r & 1 == 1);
-                    let low_sum: u32 = (lo..x).map(rank_value).sum();
-                    let n = hi - lo + 1;
-                    if ok_low && n >= 3 && sum + low_sum + rank_value(x) <= LIMIT {
-                        best = best.max(n);
-                    }
-                }
-            }
-            table[(x * 8192 + avail) as usize] = best as u8;
-        }
-    }
-    table
-});
-
-/// The deal as the solver sees it: column ranks, the mixed-radix position index and per-column tables.
-struct Prep {
-    cols: [Vec<u32>; 4],
-    len: [usize; 4],
-    stride: [usize; 4],
-    n: usize,
-    /// reach[j][i * 32 + room]: ranks among the front cards of column j (holding i cards) that could be played
-    /// onto a stack with that much room (all cards in front of them go first, onto the same stack).
-    reach: [Vec<u32>; 4],
-}
-
-impl Prep {
-    fn new(state: &State) -> Prep {
-        let cols: [Vec<u32>; 4] = std::array::from_fn(|j| {
-            state.columns[j]
-                .iter()
-                .map(|c| u32::from(c.rank.index()))
-                .collect()
-        });
-        let len: [usize; 4] = std::array::from_fn(|j| cols[j].len());
-        let mut stride = [1usize; 4];
-        for j in 1..4 {
-            stride[j] = stride[j - 1] * (len[j - 1] + 1);
-        }
-        let n = stride[3] * (len[3] + 1);
-        let reach: [Vec<u32>; 4] = std::array::from_fn(|j| {
-            let mut table = vec![0u32; (len[j] + 1) * 32];
-            for i in 0..=len[j] {
-                let mut sum = 0;
-                let mut mask = 0;
-                let mut d = i;
-                for room in 0..32u32 {
-                    while d > 0 && sum + rank_value(cols[j][d - 1]) <= room {
-                        d -= 1;
-                        sum += rank_value(cols[j][d]);
-                        mask |= 1 << cols[j][d];
-                    }
-                    table[i * 32 + room as usize] = mask;
-                }
-            }
-            table
-        });
-        Prep {
-            cols,
-            len,
-            stride,
-            n,
-            reach,
-        }
-    }
-
-    #[inline]
-    fn position(&self, idx: usize) -> [usize; 4] {
-        std::array::from_fn(|j| idx / self.stride[j] % (self.len[j] + 1))
-    }
-
-    fn here_of(&self, c: &[usize; 4]) -> Here {
-        let mut here = Here {
-            reach: [0; 32],
-            front: [(0, 0); 4],
-            fronts: 0,
-            permissive: false,
-        };
-        for room in 0..32 {
-            here.reach[room] = (0..4).fold(0u32, |a, j| a | self.reach[j][c[j] * 32 + room]);
-        }
-        for j in 0..4 {
-            if c[j] > 0 {
-                let r = self.cols[j][c[j] - 1];
-                here.front[here.fronts] = (r, rank_value(r));
-                here.fronts += 1;
-            }
-        }
-        here
-    }
-
-    /// Fills `bound[idx * 32 + t]` with the value of a relaxed game on `(cards left, total)` alone, an upper
-    /// bound on the points still to come from any state at that position and total (see the module docs).
-    fn fill_bound(&self, bound: &mut Vec<u16>) {
-        let run_ub = &*RUN_UB;
-        bound.clear();
-        bound.resize(self.n * 32, 0);
-        // Per column and cards left: the ranks among its last (up to 6) played cards, most recent first,
-        // and the most recent played card's rank with the length of its streak of equal ranks.
-        let recent: [Vec<(u32, u32, u32)>; 4] = std::array::from_fn(|i| {
-            (0..=self.len[i])
-                .map(|ci| {
-                    let played = &self.cols[i][ci..];
-                    let mut mask = 0;
-                    let mut sum = 0;
-                    for &r in played.iter().take(6) {
-                        sum += rank_value(r);
-                        if sum > LIMIT - 1 {
-                            break;
-                        }
-                        mask |= 1 << r;
-                    }
-                    let top = played.first().copied().unwrap_or(99);
-                    let streak = played.iter().take_while(|&&r| r == top).count().min(3) as u32;
-                    (mask, top, streak)
-                })
-                .collect()
-        });
-        for idx in 1..self.n {
-            let c = self.position(idx);
-            let mut avail = 0;
-            for i in 0..4 {
-                avail |= recent[i][c[i]].0;
-            }
-            // Per playable card: (rank, value, run bound, set streak, successor base).
-            let mut moves = [(0u32, 0u32, 0u32, 0u32, 0usize); 4];
-            let mut k = 0;
-            for j in 0..4 {
-                if c[j] == 0 {
-                    continue;
-                }
-                let x = self.cols[j][c[j] - 1];
-                let streak: u32 = (0..4)
-                    .map(|i| {
-                        let (_, top, s) = recent[i][c[i]];
-                        if top == x {
-                            s
-                        } else {
-                            0
-                        }
-                    })
-                    .sum();
-                let run = u32::from(run_ub[(x * 8192 + avail) as usize]);
-                moves[k] = (x, rank_value(x), run, streak.min(3), (idx - self.stride[j]) * 32);
-                k += 1;
-            }
-            let moves = &moves[..k];
-            let base = idx * 32;
-            // t = 0 first: a new stack (everything fits).
-            let mut best0 = 0u32;
-            for &(x, v, _, _, succ) in moves {
-                let p = if x == JACK { 2 } else { 0 };
-                best0 = best0.max(p + u32::from(bound[succ + v as usize]));
-            }
-            bound[base] = best0 as u16;
-            for t in 1..32u32 {
-                let mut best = None;
-                for &(_, v, run, streak, succ) in moves {
-                    let t2 = t + v;
-                    if t2 > LIMIT {
-                        continue;
-                    }
-                    let mut p = if t2 == 15 || t2 == LIMIT { 2 } else { 0 };
-                    let s = streak.min(t / v);
-                    p += SET_POINTS[s as usize + 1].max(run);
-                    let value = p + u32::from(bound[succ + t2 as usize]);
-                    best = Some(best.map_or(value, |b: u32| b.max(value)));
-                }
-                bound[base + t as usize] = best.unwrap_or(best0) as u16;
-            }
-        }
-    }
-}
-
-/// The result of one pass of the dynamic programme.
-struct Pass {
-    /// Best points gained from the start (`None` when every line was pruned).
-    best: Option<(u16, usize)>,
-    start_reset: bool,
-}
-
 fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
     if state.is_over() {
         return Solution {
@@ -456,50 +339,72 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
             nodes: 0,
         };
     }
-    let prep = Prep::new(state);
-    let mut bound = std::mem::take(&mut ws.bound);
-    prep.fill_bound(&mut bound);
-    // A heuristic pass (a beam of the most promising entries per position) gives the score of a real line.
-    let beam = run_pass(state, &prep, ws, &bound, BEAM, 0);
-    let lower = beam.best.expect("the beam keeps a line").0;
-    // The exact pass prunes entries that cannot reach that score.
-    let exact = run_pass(state, &prep, ws, &bound, usize::MAX, lower);
-    ws.bound = bound;
-    let (score, best) = exact.best.expect("an optimal line is never pruned");
-    let mut cols_rev = Vec::new();
-    let mut e = best;
-    while ws.arena[e].parent != u32::MAX {
-        let parent = ws.arena[e].parent as usize;
-        let is_start = ws.arena[parent].parent == u32::MAX;
-        let new_stack = ws.arena[parent].key == 0 && (!is_start || exact.start_reset);
-        cols_rev.push((ws.arena[e].col, new_stack));
-        e = parent;
+    let cols: [Vec<u32>; 4] = std::array::from_fn(|j| {
+        state.columns[j]
+            .iter()
+            .map(|c| u32::from(c.rank.index()))
+            .collect()
+    });
+    let len: [usize; 4] = std::array::from_fn(|j| cols[j].len());
+    let mut stride = [1usize; 4];
+    for j in 1..4 {
+        stride[j] = stride[j - 1] * (len[j - 1] + 1);
     }
-    let mut line = String::with_capacity(cols_rev.len() * 5 / 4);
-    for &(col, new_stack) in cols_rev.iter().rev() {
-        if new_stack {
-            line.push('_');
+    let n = stride[3] * (len[3] + 1);
+    // reach[j][i * 32 + room]: ranks among the front cards of column j (holding i cards) that could be played
+    // onto a stack with that much room (all cards in front of them go first, onto the same stack).
+    let reach: [Vec<u32>; 4] = std::array::from_fn(|j| {
+        let mut table = vec![0u32; (len[j] + 1) * 32];
+        for i in 0..=len[j] {
+            let mut sum = 0;
+            let mut mask = 0;
+            let mut cut = Vec::new();
+            for d in (0..i).rev() {
+                sum += rank_value(cols[j][d]);
+                if sum > LIMIT {
+                    break;
+                }
+                mask |= 1 << cols[j][d];
+                cut.push((sum, mask));
+            }
+            for room in 0..32 {
+                table[i * 32 + room as usize] = cut
+                    .iter()
+                    .take_while(|&&(s, _)| s <= room)
+                    .last()
+                    .map_or(0, |&(_, m)| m);
+            }
         }
-        line.push(char::from(b'1' + col));
-    }
-    Solution {
-        score: state.score + u32::from(score),
-        line,
-        nodes: ws.arena.len() as u64,
-    }
-}
+        table
+    });
+    let here_of = |c: &[usize; 4]| {
+        let mut here = Here {
+            reach: [0; 32],
+            front: [(0, 0); 4],
+            after: [[0; 32]; 4],
+            fronts: 0,
+            permissive: false,
+        };
+        let now: [&[u32]; 4] = std::array::from_fn(|j| &reach[j][c[j] * 32..c[j] * 32 + 32]);
+        for (room, mask) in here.reach.iter_mut().enumerate() {
+            *mask = now[0][room] | now[1][room] | now[2][room] | now[3][room];
+        }
+        for j in 0..4 {
+            if c[j] > 0 {
+                let r = cols[j][c[j] - 1];
+                let f = here.fronts;
+                here.front[f] = (r, rank_value(r));
+                let next = &reach[j][(c[j] - 1) * 32..c[j] * 32];
+                let others: [&[u32]; 3] = std::array::from_fn(|k| now[(j + 1 + k) % 4]);
+                for (room, mask) in here.after[f].iter_mut().enumerate() {
+                    *mask = next[room] | others[0][room] | others[1][room] | others[2][room];
+                }
+                here.fronts += 1;
+            }
+        }
+        here
+    };
 
-/// One pass of the forward programme: entries whose score plus the bound is below `lower` are dropped, and
-/// with `beam` below `usize::MAX` only that many entries (the best by score plus bound) are kept per position.
-fn run_pass(
-    state: &State,
-    prep: &Prep,
-    ws: &mut Workspace,
-    bound: &[u16],
-    beam: usize,
-    lower: u16,
-) -> Pass {
-    let n = prep.n;
     ws.arena.clear();
     ws.offset.clear();
     ws.offset.resize(n, 0);
@@ -507,7 +412,7 @@ fn run_pass(
     ws.count.resize(n, 0);
 
     // The start entry: the given stack (its key cut for every rank still to come, which is exact too).
-    let here = prep.here_of(&prep.len);
+    let here = here_of(&len);
     let mut key = 0u64;
     for (i, card) in state.stack.iter().enumerate() {
         let last = i + 1 == state.stack.len();
@@ -527,29 +432,30 @@ fn run_pass(
     ws.count[n - 1] = 1;
 
     for idx in (0..n - 1).rev() {
-        let c = prep.position(idx);
+        let c: [usize; 4] = std::array::from_fn(|j| idx / stride[j] % (len[j] + 1));
+        let here = here_of(&c);
         let incoming: usize = (0..4)
-            .filter(|&j| c[j] < prep.len[j])
-            .map(|j| ws.count[idx + prep.stride[j]] as usize)
+            .filter(|&j| c[j] < len[j])
+            .map(|j| ws.count[idx + stride[j]] as usize)
             .sum();
-        if incoming == 0 {
-            continue;
-        }
-        let here = prep.here_of(&c);
         let size = (2 * incoming).next_power_of_two().max(16);
         if ws.slots.len() < size {
-            ws.slots.resize(size, (FREE, 0));
+            ws.slots.resize(size, Slot::default());
         }
+        if ws.stamp == u32::MAX {
+            ws.slots.fill(Slot::default());
+            ws.stamp = 0;
+        }
+        ws.stamp += 1;
+        let stamp = ws.stamp;
         let slots = &mut ws.slots[..size];
-        slots.fill((FREE, 0));
         let start = ws.arena.len();
-        let bound_here = &bound[idx * 32..idx * 32 + 32];
         for j in 0..4 {
-            if c[j] == prep.len[j] {
+            if c[j] == len[j] {
                 continue;
             }
-            let pred = idx + prep.stride[j];
-            let x = prep.cols[j][c[j]];
+            let pred = idx + stride[j];
+            let x = cols[j][c[j]];
             let (off, cnt) = (ws.offset[pred] as usize, ws.count[pred] as usize);
             for e in off..off + cnt {
                 let entry = ws.arena[e];
@@ -557,12 +463,10 @@ fn run_pass(
                     continue;
                 };
                 let score = entry.score + points as u16;
-                if score + bound_here[(key & T_MASK) as usize] < lower {
-                    continue;
-                }
                 insert(
                     &mut ws.arena,
                     slots,
+                    stamp,
                     Entry {
                         key,
                         parent: e as u32,
@@ -572,14 +476,7 @@ fn run_pass(
                 );
             }
         }
-        let cnt = ws.arena.len() - start;
-        if cnt > beam {
-            let part = &mut ws.arena[start..];
-            part.select_nth_unstable_by_key(beam - 1, |en| {
-                std::cmp::Reverse(en.score + bound_here[(en.key & T_MASK) as usize])
-            });
-            ws.arena.truncate(start + beam);
-        }
+        drop_dominated(&mut ws.arena, start);
         ws.offset[idx] = start as u32;
         ws.count[idx] = (ws.arena.len() - start) as u32;
     }
@@ -588,29 +485,85 @@ fn run_pass(
     let (off, cnt) = (ws.offset[0] as usize, ws.count[0] as usize);
     let best = (off..off + cnt)
         .max_by_key(|&e| ws.arena[e].score)
-        .map(|e| (ws.arena[e].score, e));
-    Pass { best, start_reset }
+        .expect("the end is reachable");
+    let mut cols_rev = Vec::new();
+    let mut e = best;
+    while ws.arena[e].parent != u32::MAX {
+        let parent = ws.arena[e].parent as usize;
+        let is_start = ws.arena[parent].parent == u32::MAX;
+        let new_stack = ws.arena[parent].key == 0 && (!is_start || start_reset);
+        cols_rev.push((ws.arena[e].col, new_stack));
+        e = parent;
+    }
+    let mut line = String::with_capacity(cols_rev.len() * 5 / 4);
+    for &(col, new_stack) in cols_rev.iter().rev() {
+        if new_stack {
+            line.push('_');
+        }
+        line.push(char::from(b'1' + col));
+    }
+    Solution {
+        score: state.score + u32::from(ws.arena[best].score),
+        line,
+        nodes: ws.arena.len() as u64,
+    }
 }
 
-
-/// Marks a free slot (no real key has all bits set).
-const FREE: u64 = u64::MAX;
-
-/// Inserts an entry of the position being built into `slots` (a power-of-two table of `(key, arena index)`,
-/// large enough), keeping the best score per key.
+/// Drops the entries of the position just built (`arena[start..]`) whose stack has no part that can still
+/// score (key = total alone) when another entry with the same total has at least the same score: any pattern
+/// scores at least as much as none on every continuation, so the other entry's best future is at least theirs.
 #[inline]
-fn insert(arena: &mut Vec<Entry>, slots: &mut [(u64, u32)], entry: Entry) {
+fn drop_dominated(arena: &mut Vec<Entry>, start: usize) {
+    let end = arena.len();
+    if end - start < 2 {
+        return;
+    }
+    let mut best = [-1i32; 32];
+    for e in &arena[start..end] {
+        if e.key > T_MASK {
+            let t = (e.key & T_MASK) as usize;
+            best[t] = best[t].max(i32::from(e.score));
+        }
+    }
+    let mut w = start;
+    for r in start..end {
+        let e = arena[r];
+        if e.key <= T_MASK && i32::from(e.score) <= best[e.key as usize] {
+            continue;
+        }
+        arena[w] = e;
+        w += 1;
+    }
+    arena.truncate(w);
+}
+
+/// A hash slot: a key of the position being built (if `stamp` is that position's) and its arena index.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    at: u32,
+    stamp: u32,
+}
+
+/// Inserts an entry of the position being built (stamp `stamp`) into `slots` (a power-of-two table, more
+/// than twice as large as the number of keys), keeping the best score per key.
+#[inline]
+fn insert(arena: &mut Vec<Entry>, slots: &mut [Slot], stamp: u32, entry: Entry) {
     let mask = slots.len() - 1;
     let mut h = (entry.key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
     loop {
-        let (key, at) = slots[h];
-        if key == FREE {
-            slots[h] = (entry.key, arena.len() as u32);
+        let slot = slots[h];
+        if slot.stamp != stamp {
+            slots[h] = Slot {
+                key: entry.key,
+                at: arena.len() as u32,
+                stamp,
+            };
             arena.push(entry);
             return;
         }
-        if key == entry.key {
-            let old = &mut arena[at as usize];
+        if slot.key == entry.key {
+            let old = &mut arena[slot.at as usize];
             if entry.score > old.score {
                 *old = entry;
             }
@@ -767,6 +720,47 @@ mod tests {
             let solution = solve(&State::from(&d));
             assert_eq!(solution.score, best, "deal {n}");
             assert_eq!(score_line(&d, &solution.line), Ok(best), "deal {n}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_reference_solver_on_deals_1_to_50() {
+        for n in 1..=50 {
+            let d = deal(n);
+            let state = State::from(&d);
+            let reference = super::super::solver_reference::solve(&state);
+            let solution = solve(&state);
+            assert_eq!(solution.score, reference.score, "deal {n}");
+            assert_eq!(
+                score_line(&d, &solution.line),
+                Ok(solution.score),
+                "deal {n}"
+            );
+            // Coarser keys and the dominance rule never add states.
+            assert!(solution.nodes <= reference.nodes, "deal {n}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_reference_solver_mid_game() {
+        // Random legal prefixes of real deals, stopping mid-stack or at a boundary, then solved by both.
+        let mut rng = DealRng::new(4242);
+        for n in 60..75 {
+            let mut state = State::from(&deal(n));
+            let steps = 5 + rng.next(0, 30);
+            for _ in 0..steps {
+                let moves = state.legal_moves();
+                let mv = moves[rng.next(0, moves.len() as u64) as usize];
+                state.play(mv).unwrap();
+            }
+            let reference = super::super::solver_reference::solve(&state);
+            let solution = solve(&state);
+            assert_eq!(solution.score, reference.score, "deal {n} state {state:?}");
+            assert_eq!(
+                score_line_from(&state, &solution.line),
+                Ok(solution.score),
+                "deal {n} state {state:?}"
+            );
         }
     }
 
