@@ -98,31 +98,31 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
     }
 }
 
-/// Frames of one window, followed by its id so that a moved window is still found.
+/// Frames of one window. Its position is asked afresh at every grab, so a moved window is still followed.
 pub struct WindowSource {
-    id: u32,
+    window: xcap::Window,
     title: String,
 }
 
 impl WindowSource {
     pub fn new(title: &str) -> Result<Self> {
         let info = find_window(title)?;
-        Ok(WindowSource { id: info.id, title: info.title })
+        let window = all_windows()?
+            .into_iter()
+            .find(|w| w.id().ok() == Some(info.id))
+            .ok_or_else(|| anyhow!("window '{}' (id {}) closed as it was found", info.title, info.id))?;
+        Ok(WindowSource { window, title: info.title })
     }
 }
 
 impl FrameSource for WindowSource {
     fn grab(&mut self) -> Result<Frame> {
-        let windows = all_windows()?;
-        let window = windows
-            .iter()
-            .find(|w| w.id().ok() == Some(self.id))
-            .ok_or_else(|| anyhow!("window '{}' (id {}) is gone", self.title, self.id))?;
-        if window.is_minimized().unwrap_or(false) {
+        let gone = |e: xcap::XCapError| anyhow!("window '{}' is gone ({e})", self.title);
+        if self.window.is_minimized().map_err(gone)? {
             bail!("window '{}' is minimised; it cannot be captured", self.title);
         }
-        let image = window.capture_image().with_context(|| format!("capturing window '{}'", self.title))?;
-        Ok(Frame { image, origin_x: window.x()?, origin_y: window.y()? })
+        let image = self.window.capture_image().map_err(gone)?;
+        Ok(Frame { image, origin_x: self.window.x().map_err(gone)?, origin_y: self.window.y().map_err(gone)? })
     }
 
     fn describe(&self) -> String {
@@ -183,6 +183,8 @@ pub struct Settle {
     pub timeout: Duration,
     /// After an input event, how long to wait for the picture to change at all before reading it anyway.
     pub change_timeout: Duration,
+    /// The pause after each click before the next input event (a key typed at once can be lost).
+    pub after_click: Duration,
 }
 
 impl Default for Settle {
@@ -192,6 +194,7 @@ impl Default for Settle {
             quiet: Duration::from_millis(120),
             timeout: Duration::from_secs(5),
             change_timeout: Duration::from_millis(600),
+            after_click: Duration::from_millis(40),
         }
     }
 }

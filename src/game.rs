@@ -76,6 +76,12 @@ pub trait Game {
     /// where the picture alone is ambiguous (for example a board of one colour).
     fn read(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> anyhow::Result<Reading<Self::Board>>;
     fn solve(&self, board: &Self::Board, limits: &SolveLimits) -> anyhow::Result<Plan<Self::Move>>;
+    /// How long to wait for the window to settle after a move. The default suits games that animate their
+    /// moves; a game that draws each move at once can wait less. (After the move expected to win, the play loop
+    /// always waits the default, so that a victory animation is never read half-way.)
+    fn settle(&self) -> crate::capture::Settle {
+        crate::capture::Settle::default()
+    }
     /// Checks, before any input is sent, that the game can be played as read; an error names why not (for
     /// example a move the game is known to crash on). Nothing is checked by default.
     fn check_playable(&self, _reading: &Reading<Self::Board>) -> anyhow::Result<()> {

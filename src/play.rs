@@ -26,6 +26,8 @@ pub struct PlayOptions {
     pub solve_time: Option<Duration>,
     /// A pause after each move, for people watching.
     pub move_delay: Duration,
+    /// How to settle before the first reading and after the winning move; between moves the game's own
+    /// [`Game::settle`] is used.
     pub settle: Settle,
 }
 
@@ -48,9 +50,6 @@ pub struct PlayReport {
     pub final_board: String,
     pub millis: u128,
 }
-
-/// The pause after each click before the next input event.
-const CLICK_SETTLE: Duration = Duration::from_millis(40);
 
 /// The user took the mouse: the pointer is not where the bot left it.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +78,7 @@ fn perform(
     frame: &Frame,
     input: &mut dyn InputDevice,
     mut left_at: Option<(i32, i32)>,
+    after_click: Duration,
     log: &mut dyn FnMut(&str),
 ) -> Result<Option<(i32, i32)>> {
     for action in actions {
@@ -93,7 +93,7 @@ fn perform(
                 input.click()?;
                 left_at = Some((sx, sy));
                 // Let the window take the click before the next event (a key typed at once can be lost).
-                std::thread::sleep(CLICK_SETTLE);
+                std::thread::sleep(after_click);
             }
             Action::Type(c) => input.type_char(c)?,
         }
@@ -170,17 +170,24 @@ pub fn play<G: Game>(
         let expected = game.apply(&reading.board, &mv);
         report.moves += 1;
         if options.dry_run {
-            perform(&actions, &frame, input, None, log)?;
+            perform(&actions, &frame, input, None, Duration::ZERO, log)?;
             reading = Reading { board: expected, ..reading };
             continue;
         }
-        left_at = perform(&actions, &frame, input, left_at, log)?;
+        let settle = if game.is_won(&expected) { options.settle.clone() } else { game.settle() };
+        left_at = perform(&actions, &frame, input, left_at, settle.after_click, log)?;
         std::thread::sleep(options.move_delay);
         check_pointer(input, left_at)?;
         let before = frame.image.clone();
-        frame = stable_frame(source, &options.settle, Some(&before))?;
+        (frame, reading) = match await_expected(game, source, &settle, &before, &reading.layout, &expected)? {
+            Some(seen) => seen,
+            None => {
+                let frame = stable_frame(source, &settle, Some(&before))?;
+                let reading = read_again(game, &frame, &reading.layout)?;
+                (frame, reading)
+            }
+        };
         check_pointer(input, left_at)?;
-        reading = read_again(game, &frame, &reading.layout)?;
         if reading.board != expected {
             report.replans += 1;
             plan.clear();
@@ -190,6 +197,36 @@ pub fn play<G: Game>(
     report.final_board = reading.board.to_string();
     report.millis = start.elapsed().as_millis();
     Ok(report)
+}
+
+/// Watches the window after a move until it shows the expected board and stays so for the settle's quiet
+/// period; `None` when it has not within the settle's change timeout (the caller then reads what settles).
+fn await_expected<G: Game>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    before: &image::RgbaImage,
+    layout: &CellLayout,
+    expected: &G::Board,
+) -> Result<Option<(Frame, Reading<G::Board>)>> {
+    let start = Instant::now();
+    while start.elapsed() < settle.change_timeout {
+        std::thread::sleep(settle.interval);
+        let frame = source.grab()?;
+        if frame.image == *before {
+            continue;
+        }
+        let Ok(reading) = read_again(game, &frame, layout) else { continue };
+        if reading.board != *expected {
+            continue;
+        }
+        // Seen: it counts once the picture holds still for the quiet period.
+        let confirmed = stable_frame(source, settle, None)?;
+        if confirmed.image == frame.image {
+            return Ok(Some((confirmed, reading)));
+        }
+    }
+    Ok(None)
 }
 
 /// Reads a frame of a board already read once, using the earlier layout where the picture is ambiguous.

@@ -6,6 +6,9 @@ use image::RgbaImage;
 
 use super::board::{parse_board_text, symbol, SudokuGrid};
 use super::theme::SudokuTheme;
+use std::time::Duration;
+
+use crate::capture::Settle;
 use crate::game::{Action, CellLayout, Game, Plan, Reading, SolveLimits};
 use crate::games::sudoku;
 
@@ -53,6 +56,16 @@ impl Game for Sudoku {
 
     fn default_window_title(&self) -> &'static str {
         "Solo"
+    }
+
+    /// sgt-solo draws an entry at once, without animation: a short quiet period is enough.
+    fn settle(&self) -> Settle {
+        Settle {
+            interval: Duration::from_millis(8),
+            quiet: Duration::from_millis(24),
+            after_click: Duration::from_millis(12),
+            ..Settle::default()
+        }
     }
 
     fn parse_board(&self, text: &str) -> Result<SudokuGrid> {
