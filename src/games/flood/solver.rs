@@ -19,6 +19,11 @@
 //!   elsewhere (the root, results of forced moves) get it when about to be expanded, and go
 //!   back to the queue if raised. The refined bound is admissible but not consistent, so a
 //!   node reached again by a shorter path is reopened.
+//!   Cost notes: the order search (`Evaluator::single_moves_suffice`) is greedy (placing
+//!   any colour that may come next is safe, as the conditions only relax over time); the
+//!   single-move test tries every candidate colour so that the two-move test can skip the
+//!   pairs whose conditions contain those of a failed candidate (more conditions never make
+//!   an order feasible); a child's refinement is computed only after its transposition check.
 //! * Safe pruning: a move that removes a colour from the board is played at once and alone
 //!   (`SearchGraph::settle`); a move that exposes no new region is never tried.
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
@@ -430,6 +435,52 @@ fn or_assign(target: &mut [u64], source: &[u64]) {
     }
 }
 
+/// `out |= ` the union of the adjacency bitsets of the regions in `set & filter` (bitset graph
+/// only). The word count is dispatched once per call rather than once per region.
+#[inline]
+fn or_neighbours(graph: &RegionGraph, set: &[u64], filter: &[u64], out: &mut [u64]) {
+    #[inline(always)]
+    fn fixed<const N: usize>(adjacent: &[u64], set: &[u64], filter: &[u64], out: &mut [u64]) {
+        let Ok(out) = <&mut [u64; N]>::try_from(out) else {
+            unreachable!()
+        };
+        for w in 0..N {
+            let mut word = set[w] & filter[w];
+            while word != 0 {
+                let r = w * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let Ok(row) = <&[u64; N]>::try_from(&adjacent[r * N..(r + 1) * N]) else {
+                    unreachable!()
+                };
+                for i in 0..N {
+                    out[i] |= row[i];
+                }
+            }
+        }
+    }
+    let adjacent = &graph.adjacent_bits[..];
+    match graph.words {
+        1 => fixed::<1>(adjacent, set, filter, out),
+        2 => fixed::<2>(adjacent, set, filter, out),
+        3 => fixed::<3>(adjacent, set, filter, out),
+        4 => fixed::<4>(adjacent, set, filter, out),
+        5 => fixed::<5>(adjacent, set, filter, out),
+        6 => fixed::<6>(adjacent, set, filter, out),
+        7 => fixed::<7>(adjacent, set, filter, out),
+        8 => fixed::<8>(adjacent, set, filter, out),
+        _ => {
+            for (w, (&a, &b)) in set.iter().zip(filter).enumerate() {
+                let mut word = a & b;
+                while word != 0 {
+                    let r = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    or_assign(out, graph.adjacent_mask(r));
+                }
+            }
+        }
+    }
+}
+
 /// Calls `f` with the index of every set bit, in increasing order.
 #[inline]
 fn for_each_bit(set: &[u64], mut f: impl FnMut(usize)) {
@@ -597,7 +648,7 @@ impl<'g> Evaluator<'g> {
             for i in 0..starts {
                 let subset = &self.reach[reach_start + i * words..reach_start + (i + 1) * words];
                 let out = &mut self.spread[i * words..(i + 1) * words];
-                for_each_bit(subset, |r| or_assign(out, graph.adjacent_mask(r)));
+                or_neighbours(graph, subset, subset, out);
             }
             let mut any = 0;
             self.next.clear();
@@ -616,10 +667,14 @@ impl<'g> Evaluator<'g> {
                 break;
             }
             self.layers.extend_from_slice(&self.next);
-            for i in 0..starts {
-                for w in 0..words {
-                    let value = self.spread[i * words + w] & self.next[w];
-                    self.reach.push(value);
+            let start = self.reach.len();
+            self.reach.resize(start + starts * words, 0);
+            for (out, spread) in self.reach[start..]
+                .chunks_exact_mut(words)
+                .zip(self.spread.chunks_exact(words))
+            {
+                for ((o, &s), &n) in out.iter_mut().zip(spread).zip(&self.next) {
+                    *o = s & n;
                 }
             }
             distance += 1;
@@ -748,8 +803,9 @@ impl<'g> Evaluator<'g> {
             if !Self::single_moves_suffice(&self.far_layer, x as u32, window, &needs) {
                 return Some(bound + 1);
             }
-            if x >= 2
-                && !Self::last_move_allows_window(
+            let mut failed_last = 0;
+            if x >= 2 {
+                let (passed, failed) = Self::last_move_allows_window(
                     graph,
                     &self.layers[(x - 2) * words..(x - 1) * words],
                     &self.layers[(x - 1) * words..x * words],
@@ -758,9 +814,12 @@ impl<'g> Evaluator<'g> {
                     window,
                     &needs,
                     &mut self.next,
-                )
-            {
-                return Some(bound + 1);
+                    x >= 3,
+                );
+                if !passed {
+                    return Some(bound + 1);
+                }
+                failed_last = failed;
             }
             if x >= 3
                 && !Self::two_last_moves_allow_window(
@@ -771,6 +830,7 @@ impl<'g> Evaluator<'g> {
                     window,
                     &needs,
                     &mut self.spread,
+                    failed_last,
                 )
             {
                 return Some(bound + 1);
@@ -789,7 +849,8 @@ impl<'g> Evaluator<'g> {
     /// are absorbed in the window (their colour must be a window colour), and a region at
     /// distance `x` without a `c*` neighbour at distance `x - 1` is absorbed in the window after
     /// one of its neighbours, all of which are outside that flood. Returns whether some `c*`
-    /// leaves a feasible order.
+    /// leaves a feasible order, and the set of candidates `c*` found to leave none (all of
+    /// them when `exhaustive`, else only those tried before the first success).
     #[allow(clippy::too_many_arguments)]
     fn last_move_allows_window(
         graph: &RegionGraph,
@@ -800,7 +861,8 @@ impl<'g> Evaluator<'g> {
         window: u32,
         needs: &[u64; PRECEDENCE_MAX_COLOURS],
         scratch: &mut Vec<u64>,
-    ) -> bool {
+        exhaustive: bool,
+    ) -> (bool, u32) {
         let words = graph.words;
         let mut before_colours = 0u32;
         for c in 0..graph.palette.len() {
@@ -811,8 +873,10 @@ impl<'g> Evaluator<'g> {
         }
         let outside = before_colours & !window;
         if outside.count_ones() > 1 {
-            return false;
+            return (false, 0);
         }
+        let mut passed = false;
+        let mut failed = 0u32;
         let mut candidates = if outside != 0 {
             outside
         } else {
@@ -825,14 +889,7 @@ impl<'g> Evaluator<'g> {
             let mask = graph.colour_mask(last);
             scratch.clear();
             scratch.resize(words, 0);
-            for (w, (&layer_word, &colour_word)) in before.iter().zip(mask).enumerate() {
-                let mut word = layer_word & colour_word;
-                while word != 0 {
-                    let r = w * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    or_assign(scratch, graph.adjacent_mask(r));
-                }
-            }
+            or_neighbours(graph, before, mask, scratch);
             let mut with_layer = *needs;
             for (w, (&layer_word, &next_to_last)) in first.iter().zip(scratch.iter()).enumerate() {
                 let mut word = layer_word & !next_to_last;
@@ -843,10 +900,15 @@ impl<'g> Evaluator<'g> {
                 }
             }
             if Self::single_moves_suffice(farthest, x as u32, window, &with_layer) {
-                return true;
+                passed = true;
+                if !exhaustive {
+                    break;
+                }
+            } else {
+                failed |= 1 << last;
             }
         }
-        false
+        (passed, failed)
     }
 
     /// The window test with the two moves before the window taken into account (`x >= 3`);
@@ -860,6 +922,16 @@ impl<'g> Evaluator<'g> {
     /// whether some pair leaves a feasible order. (Pairs involving a colour absent from these
     /// layers give smaller floods than pairs of present colours, so they are tried only when no
     /// present colour is available.)
+    ///
+    /// `failed_last` holds colours `c*` for which [`Self::last_move_allows_window`], called
+    /// with the same arguments, found no order. A pair `(c1, c2)` needs every condition of the
+    /// test with `c* = c1`: the `c1` regions at distance `x - 1` it absorbs are among all
+    /// of them, so the regions at distance `x` without an absorbed neighbour include those
+    /// without any `c1` neighbour at distance `x - 1` (and its other conditions only add to
+    /// `needs`). When `c1` is absent from distance `x - 1` (or there is no `c1`), nothing
+    /// there is absorbed, so the pair needs every region at distance `x`, a superset of the
+    /// conditions of any `c*`. More conditions never make an order feasible, so such pairs
+    /// fail and are skipped.
     #[allow(clippy::too_many_arguments)]
     fn two_last_moves_allow_window(
         graph: &RegionGraph,
@@ -869,6 +941,7 @@ impl<'g> Evaluator<'g> {
         window: u32,
         needs: &[u64; PRECEDENCE_MAX_COLOURS],
         scratch: &mut Vec<u64>,
+        failed_last: u32,
     ) -> bool {
         let words = graph.words;
         let colours = graph.palette.len();
@@ -895,33 +968,52 @@ impl<'g> Evaluator<'g> {
                 continue;
             }
             let mask = graph.colour_mask(c);
-            for w in 0..words {
-                let mut word = second[w] & mask[w];
-                while word != 0 {
-                    let r = w * 64 + word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    or_assign(
-                        &mut scratch[c * words..(c + 1) * words],
-                        graph.adjacent_mask(r),
-                    );
-                }
-            }
+            or_neighbours(
+                graph,
+                second,
+                mask,
+                &mut scratch[c * words..(c + 1) * words],
+            );
         }
         const NONE: usize = usize::MAX;
-        let mut seconds: Vec<usize> = (0..colours)
-            .filter(|&c| second_colours >> c & 1 != 0)
-            .collect();
-        if seconds.is_empty() {
-            seconds.push(NONE);
-        }
-        for &c2 in &seconds {
-            let mut firsts: Vec<usize> = (0..colours)
-                .filter(|&c| c != c2 && (second_colours | before_colours) >> c & 1 != 0)
-                .collect();
-            if firsts.is_empty() {
-                firsts.push(NONE);
-            }
-            for &c1 in &firsts {
+        // Colour sets as bitmasks; an empty set stands for the single choice NONE.
+        let seconds_set = second_colours;
+        let mut seconds_left = if seconds_set == 0 {
+            1u64 << 63
+        } else {
+            u64::from(seconds_set)
+        };
+        while seconds_left != 0 {
+            let c2 = if seconds_set == 0 {
+                NONE
+            } else {
+                seconds_left.trailing_zeros() as usize
+            };
+            seconds_left &= seconds_left - 1;
+            let firsts_set =
+                (second_colours | before_colours) & !if c2 == NONE { 0 } else { 1u32 << c2 };
+            let mut firsts_left = if firsts_set == 0 {
+                1u64 << 63
+            } else {
+                u64::from(firsts_set)
+            };
+            while firsts_left != 0 {
+                let c1 = if firsts_set == 0 {
+                    NONE
+                } else {
+                    firsts_left.trailing_zeros() as usize
+                };
+                firsts_left &= firsts_left - 1;
+                // Skip pairs whose conditions contain those of a failed single-move test
+                // (see `failed_last` above).
+                let c1_present = c1 != NONE && before_colours >> c1 & 1 != 0;
+                if if c1_present {
+                    failed_last >> c1 & 1 != 0
+                } else {
+                    failed_last != 0
+                } {
+                    continue;
+                }
                 let moved = [c1, c2]
                     .iter()
                     .filter(|&&c| c != NONE)
@@ -941,24 +1033,20 @@ impl<'g> Evaluator<'g> {
                         absorbed[w] = before[w] & mask[w] & neighbour_sets[c2 * words + w];
                     }
                 }
-                let mut left_colours = 0u32;
-                for c in 0..colours {
-                    let mask = graph.colour_mask(c);
+                // Regions left at distance x - 1 are absorbed in the window too. Only `c1`
+                // regions are absorbed there, so the colours left outside the window are those
+                // of `before_colours & !window`, less `c1` if every `c1` region there is absorbed.
+                let outside = before_colours & !window;
+                if outside != 0 {
+                    if c1 == NONE || c2 == NONE || outside != 1 << c1 {
+                        continue;
+                    }
+                    let mask = graph.colour_mask(c1);
                     if (0..words).any(|w| before[w] & !absorbed[w] & mask[w] != 0) {
-                        left_colours |= 1 << c;
+                        continue;
                     }
                 }
-                if left_colours & !window != 0 {
-                    continue;
-                }
-                for (w, &absorbed_word) in absorbed.iter().enumerate() {
-                    let mut word = absorbed_word;
-                    while word != 0 {
-                        let r = w * 64 + word.trailing_zeros() as usize;
-                        word &= word - 1;
-                        or_assign(absorbed_next, graph.adjacent_mask(r));
-                    }
-                }
+                or_neighbours(graph, absorbed, absorbed, absorbed_next);
                 let mut with_layers = *needs;
                 for w in 0..words {
                     let mut touched = absorbed_next[w];
@@ -986,29 +1074,41 @@ impl<'g> Evaluator<'g> {
     /// For [`Self::precedence_raises_bound`]: whether the colours of `window` can each be
     /// moved once, in some order, from time `x` on, so that every colour moves no earlier than
     /// its farthest distance (`farthest`) and, for each condition set of a colour in `needs`,
-    /// after some colour of that set. A search over the subsets already placed.
+    /// after some colour of that set.
     fn single_moves_suffice(
         farthest: &[u32],
         x: u32,
         window: u32,
         needs: &[u64; PRECEDENCE_MAX_COLOURS],
     ) -> bool {
-        let mut reachable = 1u64;
-        for done in 0..=window {
-            if reachable >> done & 1 == 0 || done & !window != 0 {
-                continue;
-            }
-            let time = x + done.count_ones();
-            let mut candidates = window & !done;
+        // Greedy form of the search over placed subsets (`single_moves_suffice_reference` in
+        // the tests is that search). Whether colour `a` may come next depends only on the set
+        // `done` already placed, and monotonically: the time `x + |done|` and the condition
+        // "`done` meets every set of `needs[a]`" only become easier as `done` grows. So if
+        // some order exists and `a` may come next, moving `a` to the next position keeps the
+        // order valid (the colours it passes get a larger `done`). Hence placing any colour
+        // that may come next never loses a solution, and the order exists iff repeatedly
+        // placing such colours uses up the window.
+        let mut done = 0u32;
+        let mut time = x;
+        let mut left = window;
+        while left != 0 {
+            let before = left;
+            let mut candidates = left;
             while candidates != 0 {
                 let a = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
                 if time >= farthest[a] && needs[a] & DISJOINT_FROM[done as usize] == 0 {
-                    reachable |= 1 << (done | 1 << a);
+                    done |= 1 << a;
+                    left &= !(1 << a);
+                    time += 1;
                 }
             }
+            if left == before {
+                return false;
+            }
         }
-        reachable >> window & 1 == 1
+        true
     }
 
     /// After a bitset [`Self::analyse_children`], prepares [`Self::child_refined_bound`].
@@ -1114,7 +1214,7 @@ impl<'g> Evaluator<'g> {
                 }
                 let last_two = &self.child_layers[self.child_layers.len() - 2 * words..];
                 let (before, first) = last_two.split_at(words);
-                if !Self::last_move_allows_window(
+                let (passed, failed_last) = Self::last_move_allows_window(
                     graph,
                     before,
                     first,
@@ -1123,7 +1223,9 @@ impl<'g> Evaluator<'g> {
                     window,
                     &needs,
                     &mut self.next,
-                ) {
+                    x >= 3,
+                );
+                if !passed {
                     return bound + 1;
                 }
                 if x >= 3
@@ -1135,6 +1237,7 @@ impl<'g> Evaluator<'g> {
                         window,
                         &needs,
                         &mut self.spread,
+                        failed_last,
                     )
                 {
                     return bound + 1;
@@ -1231,11 +1334,7 @@ impl<'g> Evaluator<'g> {
         let mut distance = 1u32;
         loop {
             self.next.fill(0);
-            for_each_bit(&self.layer, |r| {
-                for (n, &a) in self.next.iter_mut().zip(graph.adjacent_mask(r)) {
-                    *n |= a;
-                }
-            });
+            or_neighbours(graph, &self.layer, &self.layer, &mut self.next);
             let mut any = 0;
             for (n, v) in self.next.iter_mut().zip(self.visited.iter_mut()) {
                 *n &= !*v;
@@ -1433,14 +1532,9 @@ impl<'g> SearchGraph<'g> {
             let mut old = [0u64; MAX_BITSET_REGIONS / 64];
             old[..words].copy_from_slice(boundary);
             for w in 0..words {
-                let mut absorbed = boundary[w] & mask[w];
-                flood[w] |= absorbed;
-                while absorbed != 0 {
-                    let r = w * 64 + absorbed.trailing_zeros() as usize;
-                    absorbed &= absorbed - 1;
-                    or_assign(boundary, graph.adjacent_mask(r));
-                }
+                flood[w] |= boundary[w] & mask[w];
             }
+            or_neighbours(graph, &old[..words], mask, boundary);
             let mut exposed = 0;
             for w in 0..words {
                 boundary[w] &= !flood[w];
@@ -1518,7 +1612,7 @@ impl<'g> SearchGraph<'g> {
                 }
             });
         } else {
-            for_each_bit(flood, |r| or_assign(boundary, graph.adjacent_mask(r)));
+            or_neighbours(graph, flood, flood, boundary);
         }
         for (b, &f) in boundary.iter_mut().zip(flood.iter()) {
             *b &= !f;
@@ -1902,6 +1996,7 @@ impl<'g> SearchGraph<'g> {
                 };
                 // With the shared analysis the child's bound is known before it is built.
                 let mut known = None;
+                let mut to_refine = None;
                 if shared_analysis {
                     let (bound, eliminable) = self.evaluator.child_bound(colour);
                     if g + 1 + bound >= upper {
@@ -1910,11 +2005,9 @@ impl<'g> SearchGraph<'g> {
                         continue;
                     }
                     if !eliminable {
-                        let refined = self.evaluator.child_refined_bound(colour, bound);
-                        if g + 1 + refined >= upper {
-                            continue;
-                        }
-                        known = Some(refined);
+                        // Refined below, after the cheaper transposition check (the
+                        // evaluator's analysis stays untouched until then).
+                        to_refine = Some(bound);
                     }
                 }
                 child.copy_from_slice(&state);
@@ -1933,6 +2026,13 @@ impl<'g> SearchGraph<'g> {
                 let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE && self.depth[existing as usize] <= g + 1 {
                     continue;
+                }
+                if let Some(bound) = to_refine {
+                    let refined = self.evaluator.child_refined_bound(colour, bound);
+                    if g + 1 + refined >= upper {
+                        continue;
+                    }
+                    known = Some(refined);
                 }
                 let bound = match known {
                     Some(bound) => bound,
@@ -2419,6 +2519,151 @@ mod tests {
         assert!(
             raised > 0,
             "the refinement never applied; the test lost its point"
+        );
+    }
+
+    /// The original search over placed subsets of [`Evaluator::single_moves_suffice`].
+    fn single_moves_suffice_reference(
+        farthest: &[u32],
+        x: u32,
+        window: u32,
+        needs: &[u64; PRECEDENCE_MAX_COLOURS],
+    ) -> bool {
+        let mut reachable = 1u64;
+        for done in 0..=window {
+            if reachable >> done & 1 == 0 || done & !window != 0 {
+                continue;
+            }
+            let time = x + done.count_ones();
+            let mut candidates = window & !done;
+            while candidates != 0 {
+                let a = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                if time >= farthest[a] && needs[a] & DISJOINT_FROM[done as usize] == 0 {
+                    reachable |= 1 << (done | 1 << a);
+                }
+            }
+        }
+        reachable >> window & 1 == 1
+    }
+
+    #[test]
+    fn greedy_order_search_matches_reference() {
+        let mut rng = SplitMix64(77);
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..200_000 {
+            let window = (rng.next() % 64) as u32;
+            let x = 1 + (rng.next() % 6) as u32;
+            let farthest: Vec<u32> = (0..PRECEDENCE_MAX_COLOURS)
+                .map(|_| x + (rng.next() % 5) as u32)
+                .collect();
+            let mut needs = [0u64; PRECEDENCE_MAX_COLOURS];
+            for n in needs.iter_mut() {
+                let count = if rng.next().is_multiple_of(4) {
+                    rng.next() % 12
+                } else {
+                    rng.next() % 4
+                };
+                for _ in 0..count {
+                    // Condition sets that usually meet the window.
+                    *n |= 1 << (rng.next() % 64);
+                }
+            }
+            let expected = single_moves_suffice_reference(&farthest, x, window, &needs);
+            assert_eq!(
+                Evaluator::single_moves_suffice(&farthest, x, window, &needs),
+                expected,
+                "window {window:b} x {x} farthest {farthest:?} needs {needs:?}"
+            );
+            if expected {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert!(yes > 1000 && no > 1000, "{yes} {no}");
+    }
+
+    /// Skipping the pairs that contain a failed single-move test never changes the answer of
+    /// the two-move test, on the windows of many random states.
+    #[test]
+    fn pair_skipping_keeps_two_move_test() {
+        let (mut checked, mut skipped_some) = (0, 0);
+        for seed in 0..60u64 {
+            let size = 8 + seed as usize % 7;
+            let cells = random_board(size, size, 4 + (seed % 3) as u8, 500 + seed);
+            let graph = RegionGraph::build(size, size, &cells);
+            if graph.adjacent_bits.is_empty() || graph.neighbour_colours.is_empty() {
+                continue;
+            }
+            let search = SearchGraph::new(&graph);
+            let mut evaluator = Evaluator::new(&graph);
+            let words = graph.words;
+            let colours = graph.palette.len();
+            let mut state = search.root_state();
+            let mut rng = SplitMix64(seed);
+            let mut scratch = Vec::new();
+            while !search.is_full(&state[..words]) {
+                evaluator.analyse_children(&state[..words], &state[words..]);
+                let eccentricity = evaluator.layers.len() / words;
+                let mut needs = [0u64; PRECEDENCE_MAX_COLOURS];
+                for x in (3..=eccentricity).rev() {
+                    if x < eccentricity {
+                        for_each_bit(&evaluator.layers[x * words..(x + 1) * words], |r| {
+                            needs[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
+                        });
+                    }
+                    let window: u32 = (0..colours)
+                        .filter(|&c| evaluator.far_layer[c] as usize >= x)
+                        .fold(0, |w, c| w | 1 << c);
+                    let far = evaluator.far_layer.clone();
+                    let layers = evaluator.layers[(x - 3) * words..x * words].to_vec();
+                    let (passed, failed) = Evaluator::last_move_allows_window(
+                        &graph,
+                        &layers[words..2 * words],
+                        &layers[2 * words..],
+                        &far,
+                        x,
+                        window,
+                        &needs,
+                        &mut scratch,
+                        true,
+                    );
+                    if !passed {
+                        continue;
+                    }
+                    let full = Evaluator::two_last_moves_allow_window(
+                        &graph,
+                        &layers,
+                        &far,
+                        x,
+                        window,
+                        &needs,
+                        &mut scratch,
+                        0,
+                    );
+                    let skipping = Evaluator::two_last_moves_allow_window(
+                        &graph,
+                        &layers,
+                        &far,
+                        x,
+                        window,
+                        &needs,
+                        &mut scratch,
+                        failed,
+                    );
+                    assert_eq!(full, skipping, "seed {seed} x {x}");
+                    checked += 1;
+                    skipped_some += usize::from(failed != 0);
+                }
+                let options = search.boundary_colours(&state);
+                let pick = options[(rng.next() % options.len() as u64) as usize];
+                SearchGraph::play(&graph, &mut state, pick as usize);
+            }
+        }
+        assert!(
+            checked > 100 && skipped_some > 20,
+            "{checked} {skipped_some}"
         );
     }
 
