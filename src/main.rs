@@ -44,6 +44,23 @@ enum SolveGame {
     Cribbage,
 }
 
+/// Games with a benchmark.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum BenchGame {
+    Flood,
+    Lunar,
+    Dandelions,
+    Sudoku,
+    SudokuDuel,
+    Cribbage,
+}
+
+/// Two-player games with a protocol player and a referee.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DuelGame {
+    Sudoku,
+}
+
 /// Games with numbered deals.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum DealGame {
@@ -165,6 +182,27 @@ enum Command {
         #[arg(long, value_name = "A-B", value_parser = parse_range, conflicts_with = "input")]
         deals: Option<(u64, u64)>,
     },
+    /// Play two-player Sudoku (CodeCup 2024 rules) over standard input and output.
+    Duel {
+        game: DuelGame,
+        /// Play random legal moves instead (a sparring partner).
+        #[arg(long)]
+        random: bool,
+        /// Seed for the player's random choices.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Run two player programs against each other under the rules and print a table of results.
+    /// Each player is one command line, e.g. "autoplay duel sudoku".
+    Referee {
+        game: DuelGame,
+        player_a: String,
+        player_b: String,
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Print a numbered deal: `autoplay deal cribbage N`.
     Deal {
         game: DealGame,
@@ -228,9 +266,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         entered: Option<PathBuf>,
     },
-    /// Measure solver and reader speed (flood: the options below; lunar: a fixed set).
+    /// Measure solver and reader speed (flood: the options below; the others: fixed sets).
     Bench {
-        game: SolveGame,
+        game: BenchGame,
         /// Boards per size.
         #[arg(long, default_value_t = 20)]
         boards: usize,
@@ -393,7 +431,7 @@ fn run(cli: Cli) -> Result<()> {
             let progress = std::io::stderr().is_terminal();
             out!("{}", ensure_newline(autoplay::games::lunar::enumerate_command(helpers, json, progress)?))?;
         }
-        Command::Bench { game: SolveGame::Lunar, .. } => {
+        Command::Bench { game: BenchGame::Lunar, .. } => {
             out!("{}", ensure_newline(autoplay::games::lunar::bench_command()?))?;
         }
         Command::Solve { game: SolveGame::Sudoku, input, json, box_shape, count, count_limit, batch, .. } => {
@@ -417,10 +455,24 @@ fn run(cli: Cli) -> Result<()> {
             };
             out!("{}", ensure_newline(solve_command(what, json, std::io::stderr().is_terminal())?))?;
         }
+        Command::Duel { game: DuelGame::Sudoku, random, seed } => {
+            use autoplay::games::sudoku_duel::{duel_command, DuelOptions};
+            let options = DuelOptions { random_player: random, seed, ..DuelOptions::default() };
+            duel_command(std::io::stdin().lock(), std::io::stdout().lock(), std::io::stderr(), &options)?;
+        }
+        Command::Referee { game: DuelGame::Sudoku, player_a, player_b, games, seed } => {
+            let words = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+            let progress = std::io::stderr().is_terminal();
+            let table = autoplay::games::sudoku_duel::referee_command(&words(&player_a), &words(&player_b), games, seed, progress)?;
+            out!("{}", ensure_newline(table))?;
+        }
+        Command::Bench { game: BenchGame::SudokuDuel, .. } => {
+            out!("{}", ensure_newline(autoplay::games::sudoku_duel::bench_command()?))?;
+        }
         Command::Deal { game: DealGame::Cribbage, number } => {
             out!("{}", ensure_newline(autoplay::games::cribbage::deal_command(number)?))?;
         }
-        Command::Bench { game: SolveGame::Sudoku, shot: Some(shot), json, .. } => {
+        Command::Bench { game: BenchGame::Sudoku, shot: Some(shot), json, .. } => {
             let image = load_image(&shot)?;
             let themes = sudoku_screen::theme::load_themes(&root, None)?;
             let time = sudoku_screen::bench::bench_read(&image, &themes, 200)?;
@@ -433,7 +485,7 @@ fn run(cli: Cli) -> Result<()> {
                 )?;
             }
         }
-        Command::Bench { game: SolveGame::Sudoku, .. } => {
+        Command::Bench { game: BenchGame::Sudoku, .. } => {
             let cache = std::env::var_os("XDG_CACHE_HOME")
                 .map(PathBuf::from)
                 .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
@@ -441,14 +493,14 @@ fn run(cli: Cli) -> Result<()> {
                 .join("autoplay-bench");
             out!("{}", ensure_newline(autoplay::games::sudoku::bench_command(&cache)?))?;
         }
-        Command::Bench { game: SolveGame::Cribbage, .. } => {
+        Command::Bench { game: BenchGame::Cribbage, .. } => {
             out!("{}", ensure_newline(autoplay::games::cribbage::bench_command()?))?;
         }
         Command::Solve { game: SolveGame::Dandelions, input, json, first_moves, .. } => {
             let text = input.map(|path| read_text(&path)).transpose()?;
             out!("{}", ensure_newline(autoplay::games::dandelions::solve_command(text.as_deref(), first_moves, json)?))?;
         }
-        Command::Bench { game: SolveGame::Dandelions, .. } => {
+        Command::Bench { game: BenchGame::Dandelions, .. } => {
             out!("{}", ensure_newline(autoplay::games::dandelions::bench_command()?))?;
         }
         Command::Play { game: PlayGame::Dandelions, side, .. } => {
@@ -491,7 +543,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => calibrate_sudoku(&root, &shot, &truth, &theme, entered.as_deref())?,
         Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
-        Command::Bench { game: SolveGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
+        Command::Bench { game: BenchGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
             let options = flood::bench::BenchOptions { sizes, colours, boards, seed, time_limit: seconds(time_limit)? };
             let read = match shot {
                 Some(path) => Some(flood::bench::bench_read(&path, &themes(&root, "flood", None)?, 200)?),

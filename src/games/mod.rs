@@ -5,4 +5,5 @@ pub mod dandelions;
 pub mod flood;
 pub mod lunar;
 pub mod sudoku;
+pub mod sudoku_duel;
 pub mod sudoku_screen;

@@ -1,0 +1,273 @@
+//! The referee: plays games between two players (child processes, or in-process bots for
+//! tests and benchmarks) under the rules, with clocks, and tabulates the results.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::bot::{Bot, DuelOptions, SEED_VAR};
+use super::game::{judge, Board, Move, Reason, Ruling};
+
+/// Thinking time per player per game.
+pub const TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// What a player answered.
+pub(crate) enum Answer {
+    Line(String),
+    Timeout,
+    Closed,
+}
+
+/// One player as the referee talks to it.
+pub(crate) trait Side {
+    /// Sends one protocol line (`Start` or the opponent's move); `false` when the player is gone.
+    fn send(&mut self, line: &str) -> bool;
+    /// The player's next non-blank line, waiting at most `timeout`.
+    fn receive(&mut self, timeout: Duration) -> Answer;
+}
+
+/// How one game went. Players are 0 and 1 (A and B).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GameRecord {
+    pub first: usize,
+    pub winner: usize,
+    pub reason: Reason,
+    pub moves: Vec<Move>,
+    /// Thinking time used by each player.
+    pub time: [Duration; 2],
+}
+
+/// Plays one game: `sides[first]` gets `Start`, then each move is judged and passed on.
+pub(crate) fn play_game(sides: [&mut dyn Side; 2], first: usize, time_limit: Duration) -> GameRecord {
+    let mut board = Board::new();
+    let mut moves = Vec::new();
+    let mut time = [Duration::ZERO; 2];
+    let mut to_move = first;
+    let mut message = "Start".to_string();
+    let (winner, reason) = loop {
+        let side = &mut *sides[to_move];
+        if !side.send(&message) {
+            break (1 - to_move, Reason::Crashed);
+        }
+        let clock = Instant::now();
+        let answer = side.receive(time_limit.saturating_sub(time[to_move]));
+        time[to_move] += clock.elapsed();
+        let line = match answer {
+            _ if time[to_move] > time_limit => break (1 - to_move, Reason::Timeout),
+            Answer::Timeout => break (1 - to_move, Reason::Timeout),
+            Answer::Closed => break (1 - to_move, Reason::Crashed),
+            Answer::Line(line) => line,
+        };
+        let Ok(mv) = line.parse::<Move>() else { break (1 - to_move, Reason::BadSyntax) };
+        moves.push(mv);
+        match judge(&board, mv) {
+            Ruling::Continue => {}
+            Ruling::MoverWins(r) => break (to_move, r),
+            Ruling::MoverLoses(r) => break (1 - to_move, r),
+        }
+        board.place(mv);
+        message = mv.to_string();
+        to_move = 1 - to_move;
+    };
+    GameRecord { first, winner, reason, moves, time }
+}
+
+/// A player program run as a child process; its output is read on a thread.
+struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn spawn(command: &[String], seed: u64) -> Result<Process> {
+        let (program, args) = command.split_first().context("empty player command")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .env(SEED_VAR, seed.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting player {command:?}"))?;
+        let stdout = child.stdout.take().context("player stdout")?;
+        let stdin = child.stdin.take();
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process { child, stdin, lines })
+    }
+
+    /// Says `Quit`, gives the player a moment to exit, then kills it.
+    fn finish(mut self) {
+        self.send("Quit");
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+impl Side for Process {
+    fn send(&mut self, line: &str) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else { return false };
+        writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_ok()
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Answer {
+        let deadline = Instant::now() + timeout;
+        loop {
+            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(line) if line.trim().is_empty() => continue,
+                Ok(line) => return Answer::Line(line.trim().to_string()),
+                Err(RecvTimeoutError::Timeout) => return Answer::Timeout,
+                Err(RecvTimeoutError::Disconnected) => return Answer::Closed,
+            }
+        }
+    }
+}
+
+/// A bot playing in-process, keeping its own board and clock like a child process would.
+pub(crate) struct InProcess {
+    bot: Bot,
+    board: Board,
+    used: Duration,
+}
+
+impl InProcess {
+    pub(crate) fn new(options: DuelOptions) -> InProcess {
+        InProcess { bot: Bot::new(options), board: Board::new(), used: Duration::ZERO }
+    }
+}
+
+impl Side for InProcess {
+    fn send(&mut self, line: &str) -> bool {
+        // Anything but a move is "Start".
+        if let Ok(mv) = line.parse::<Move>() {
+            self.board.place(mv);
+        }
+        true
+    }
+
+    fn receive(&mut self, _timeout: Duration) -> Answer {
+        let clock = Instant::now();
+        let mv = self.bot.choose(&self.board, self.used, &mut std::io::sink());
+        self.board.place(mv);
+        self.used += clock.elapsed();
+        Answer::Line(mv.to_string())
+    }
+}
+
+/// The games of a match and the players' command lines.
+pub(crate) struct MatchReport {
+    pub players: [String; 2],
+    pub games: Vec<GameRecord>,
+    pub time_limit: Duration,
+    pub seed: u64,
+}
+
+impl MatchReport {
+    pub(crate) fn wins(&self, player: usize) -> usize {
+        self.games.iter().filter(|g| g.winner == player).count()
+    }
+
+    /// The results as a table: wins, losses and time per player, then how the games ended.
+    pub(crate) fn table(&self) -> String {
+        let mut s = String::new();
+        let n = self.games.len();
+        let _ = writeln!(
+            s,
+            "Two-player Sudoku: {n} games, {} s per player per game, seed {}",
+            self.time_limit.as_secs_f64(),
+            self.seed
+        );
+        for (p, name) in self.players.iter().enumerate() {
+            let _ = writeln!(s, "player {}: {name}", ["A", "B"][p]);
+        }
+        let _ = writeln!(
+            s,
+            "{:<8}{:>6}{:>8}{:>12}{:>13}{:>14}{:>14}",
+            "player", "wins", "losses", "wins first", "wins second", "avg time (s)", "max time (s)"
+        );
+        for p in 0..2 {
+            let wins = self.wins(p);
+            let first = self.games.iter().filter(|g| g.winner == p && g.first == p).count();
+            let times: Vec<f64> = self.games.iter().map(|g| g.time[p].as_secs_f64()).collect();
+            let avg = if n == 0 { 0.0 } else { times.iter().sum::<f64>() / n as f64 };
+            let max = times.iter().copied().fold(0.0, f64::max);
+            let _ = writeln!(
+                s,
+                "{:<8}{wins:>6}{:>8}{first:>12}{:>13}{avg:>14.3}{max:>14.3}",
+                ["A", "B"][p],
+                n - wins,
+                wins - first
+            );
+        }
+        let mut reasons: Vec<&Reason> = self.games.iter().map(|g| &g.reason).collect();
+        reasons.sort();
+        reasons.dedup();
+        let _ = writeln!(s, "{:<20}{:>8}{:>8}", "game ended by", "A won", "B won");
+        for r in reasons {
+            let won = |p: usize| self.games.iter().filter(|g| &g.reason == r && g.winner == p).count();
+            let _ = writeln!(s, "{:<20}{:>8}{:>8}", r.to_string(), won(0), won(1));
+        }
+        s
+    }
+}
+
+/// Plays `games` games between two player commands (fresh processes per game; A starts the
+/// even-numbered games), each player seeded through `SUDOKU_DUEL_SEED`.
+pub(crate) fn run_match(players: [&[String]; 2], games: usize, seed: u64, time_limit: Duration, progress: bool) -> Result<MatchReport> {
+    let bar = if progress { ProgressBar::new(games as u64) } else { ProgressBar::hidden() };
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} {msg}") {
+        bar.set_style(style);
+    }
+    let mut records = Vec::with_capacity(games);
+    for g in 0..games {
+        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(2 * g as u64);
+        let mut a = Process::spawn(players[0], game_seed)?;
+        let mut b = Process::spawn(players[1], game_seed + 1)?;
+        let record = play_game([&mut a, &mut b], g % 2, time_limit);
+        a.finish();
+        b.finish();
+        records.push(record);
+        let wins = records.iter().filter(|r| r.winner == 0).count();
+        bar.set_message(format!("A {wins} : B {}", records.len() - wins));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(MatchReport { players: players.map(|p| p.join(" ")), games: records, time_limit, seed })
+}
+
+/// Runs `games` games between two player programs (command lines, e.g.
+/// `["/path/autoplay", "duel", "sudoku"]` and the same with `--random`) as child processes,
+/// 30 s of thinking time per player per game, alternating who starts, and returns the table
+/// of results: wins and losses per player, how the games ended, thinking time used.
+pub fn referee_command(player_a: &[String], player_b: &[String], games: usize, seed: u64, progress: bool) -> Result<String> {
+    Ok(run_match([player_a, player_b], games, seed, TIME_LIMIT, progress)?.table())
+}
