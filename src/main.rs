@@ -12,7 +12,7 @@ use autoplay::calibration::{calibration_root, load_themes, PaletteTheme};
 use autoplay::capture::{list_windows, FrameSource, ImageFileSource, ScreenSource, WindowSource};
 use autoplay::game::{Game, SolveLimits};
 use autoplay::games::flood::{self, reader, sgt_id::SgtFloodId, Flood, FloodBoard};
-use autoplay::games::sudoku_screen;
+use autoplay::games::sudoku::screen;
 use autoplay::imageio::{load_image, read_text, save_image};
 use autoplay::input::{DesktopInput, DryRunInput, InputDevice};
 use autoplay::play::{play, PlayOptions};
@@ -369,7 +369,7 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("--learn is for flood; teach sudoku with `autoplay calibrate sudoku`");
             }
             let image = load_image(&input)?;
-            let reading = sudoku_screen::read(&image, &sudoku_screen::theme::load_themes(&root, theme.as_deref())?)?;
+            let reading = screen::read(&image, &screen::theme::load_themes(&root, theme.as_deref())?)?;
             if let Some(path) = annotate {
                 let marked = autoplay::vision::annotate::annotate(&image, &reading.layout, image::Rgba([255, 0, 255, 255]));
                 save_image(&marked, &path)?;
@@ -474,8 +474,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Bench { game: BenchGame::Sudoku, shot: Some(shot), json, .. } => {
             let image = load_image(&shot)?;
-            let themes = sudoku_screen::theme::load_themes(&root, None)?;
-            let time = sudoku_screen::bench::bench_read(&image, &themes, 200)?;
+            let themes = screen::theme::load_themes(&root, None)?;
+            let time = screen::bench::bench_read(&image, &themes, 200)?;
             if json {
                 outln!("{}", serde_json::json!({"shot": shot.display().to_string(), "width": image.width(), "height": image.height(), "time": time}))?;
             } else {
@@ -537,7 +537,7 @@ fn run(cli: Cli) -> Result<()> {
             play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
         }
         Command::Play { game: PlayGame::Sudoku, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json, .. } => {
-            let game = autoplay::games::sudoku_screen::play::Sudoku { themes: sudoku_screen::theme::load_themes(&root, theme.as_deref())? };
+            let game = autoplay::games::sudoku::screen::play::Sudoku { themes: screen::theme::load_themes(&root, theme.as_deref())? };
             let options = play_options(dry_run || image.is_some(), max_moves, move_delay_ms, time_limit)?;
             play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
         }
@@ -666,12 +666,12 @@ fn calibrate_sudoku(root: &Path, shot: &Path, truth: &str, theme_name: &str, ent
     let mut truth_grid = if Path::new(truth).exists() {
         let text = read_text(Path::new(truth))?;
         let text = text.trim();
-        if text.contains(':') { sudoku_screen::sgt_id::parse_id(text)? } else { bail!("{truth}: give the givens as an sgt-solo game ID (RxC:description)") }
+        if text.contains(':') { screen::sgt_id::parse_id(text)? } else { bail!("{truth}: give the givens as an sgt-solo game ID (RxC:description)") }
     } else {
-        sudoku_screen::sgt_id::parse_id(truth)?
+        screen::sgt_id::parse_id(truth)?
     };
     if let Some(path) = entered {
-        let cells = sudoku_screen::board::parse_board_text(&read_text(path)?, truth_grid.size)
+        let cells = screen::board::parse_board_text(&read_text(path)?, truth_grid.size)
             .with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
         for (i, &v) in cells.iter().enumerate() {
             if v != 0 {
@@ -682,11 +682,11 @@ fn calibrate_sudoku(root: &Path, shot: &Path, truth: &str, theme_name: &str, ent
             }
         }
     }
-    let mut theme = sudoku_screen::theme::load_themes(root, Some(theme_name))
+    let mut theme = screen::theme::load_themes(root, Some(theme_name))
         .ok()
         .and_then(|t| t.into_iter().next())
-        .unwrap_or_else(|| sudoku_screen::SudokuTheme::new(theme_name));
-    let learned = sudoku_screen::reader::learn(&image, &truth_grid, &mut theme)?;
+        .unwrap_or_else(|| screen::SudokuTheme::new(theme_name));
+    let learned = screen::reader::learn(&image, &truth_grid, &mut theme)?;
     theme.validate("the learned theme")?;
     let path = theme.save(root)?;
     outln!("learned {} glyph(s) at pitch {:.1} from a {}x{} grid: {}", learned.symbols.len(), learned.pitch, learned.size, learned.size, learned.symbols.iter().collect::<String>())?;

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use autoplay::games::sudoku_screen::{play::solve_givens, read, sgt_id::parse_id, theme::load_themes};
+use autoplay::games::sudoku::screen::{play::solve_givens, read, sgt_id::parse_id, theme::load_themes};
 use common::desktop::Desktop;
 use common::repo;
 use image::RgbaImage;
@@ -44,7 +44,7 @@ fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
         let cell = truth.cells.iter().position(|&v| v == 0).unwrap();
         let wrong = solution[cell] % truth.size as u8 + 1;
         let (x, y) = before.layout.centre(cell / truth.size, cell % truth.size);
-        let key = autoplay::games::sudoku_screen::play::key_for(wrong).to_string();
+        let key = autoplay::games::sudoku::screen::play::key_for(wrong).to_string();
         desktop.run("xdotool", &["mousemove", "--window", &window, &x.to_string(), &y.to_string(), "click", "1"]);
         desktop.run("xdotool", &["key", &key]);
         std::thread::sleep(std::time::Duration::from_millis(400));

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use autoplay::games::sudoku_screen::{self, board::parse_board_text, sgt_id::parse_id, theme::load_themes, SudokuGrid, SudokuTheme};
+use autoplay::games::sudoku::screen::{self, board::parse_board_text, sgt_id::parse_id, theme::load_themes, SudokuGrid, SudokuTheme};
 use autoplay::imageio::load_image;
 use common::repo;
 
@@ -48,7 +48,7 @@ fn themes() -> Vec<SudokuTheme> {
 fn check_all(themes: &[SudokuTheme]) {
     for f in fixtures() {
         let image = load_image(&f.png).unwrap();
-        let reading = sudoku_screen::read(&image, themes).unwrap_or_else(|e| panic!("{}: {e:#}", f.name));
+        let reading = screen::read(&image, themes).unwrap_or_else(|e| panic!("{}: {e:#}", f.name));
         assert_eq!(
             (reading.grid.box_rows, reading.grid.box_cols),
             (f.truth.box_rows, f.truth.box_cols),
@@ -81,7 +81,7 @@ fn the_special_fixtures_exist_and_show_what_they_claim() {
         get(shape);
     }
     let image = load_image(&get("pencil").png).unwrap();
-    let reading = sudoku_screen::read(&image, &themes()).unwrap();
+    let reading = screen::read(&image, &themes()).unwrap();
     assert_eq!(reading.pencil, vec![(1, 0), (4, 4), (8, 7)], "cells with pencil marks");
     let played = get("played-clash");
     assert!(!played.truth.entered_text().chars().all(|c| c == '.' || c == '\n'));
@@ -93,18 +93,18 @@ fn the_special_fixtures_exist_and_show_what_they_claim() {
 fn pictures_that_are_not_a_sudoku_are_refused_clearly() {
     let themes = themes();
     let flood = load_image(&repo().join("fixtures/flood/12x12c6-tile32.png")).unwrap();
-    let error = format!("{:#}", sudoku_screen::read(&flood, &themes).unwrap_err());
+    let error = format!("{:#}", screen::read(&flood, &themes).unwrap_err());
     assert!(error.contains("no grid found"), "{error}");
     let blank = image::RgbaImage::from_pixel(300, 200, image::Rgba([230, 230, 230, 255]));
-    let error = format!("{:#}", sudoku_screen::read(&blank, &themes).unwrap_err());
+    let error = format!("{:#}", screen::read(&blank, &themes).unwrap_err());
     assert!(error.contains("no grid found"), "{error}");
     let black = image::RgbaImage::from_pixel(300, 200, image::Rgba([0, 0, 0, 255]));
-    let error = format!("{:#}", sudoku_screen::read(&black, &themes).unwrap_err());
+    let error = format!("{:#}", screen::read(&black, &themes).unwrap_err());
     assert!(error.contains("no grid found"), "{error}");
     // A window cut in half.
     let shot = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
     let half = image::imageops::crop_imm(&shot, 0, 0, shot.width() / 2, shot.height()).to_image();
-    assert!(sudoku_screen::read(&half, &themes).is_err());
+    assert!(screen::read(&half, &themes).is_err());
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn calibration_relearns_templates_that_read_every_fixture() {
                 }
             }
         }
-        sudoku_screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
+        screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
     }
     theme.save(dir.path()).unwrap();
     let relearned = load_themes(dir.path(), None).unwrap();
@@ -134,7 +134,7 @@ fn calibration_relearns_templates_that_read_every_fixture() {
 fn read_time_of_a_9x9_window() {
     let image = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
     let themes = themes();
-    let window = sudoku_screen::bench::bench_read(&image, &themes, 50).unwrap();
+    let window = screen::bench::bench_read(&image, &themes, 50).unwrap();
     println!(
         "sudoku read: {}x{} window (9x9, tile 48): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
         image.width(),
@@ -146,7 +146,7 @@ fn read_time_of_a_9x9_window() {
     );
     assert!(window.median_ms < 100.0, "{window:?}");
     let screen = load_image(&repo().join("fixtures/sudoku/3x3-tile40-screen.png")).unwrap();
-    let whole = sudoku_screen::bench::bench_read(&screen, &themes, 10).unwrap();
+    let whole = screen::bench::bench_read(&screen, &themes, 10).unwrap();
     println!(
         "sudoku read: {}x{} whole screen (9x9, tile 40): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
         screen.width(),
@@ -166,7 +166,7 @@ fn recognition_has_headroom() {
     let (mut worst_best, mut worst_margin) = ((0.0f64, String::new()), (f64::INFINITY, String::new()));
     let mut closest_other = (f64::INFINITY, String::new());
     for f in fixtures() {
-        for m in sudoku_screen::reader::match_scores(&load_image(&f.png).unwrap(), theme).unwrap() {
+        for m in screen::reader::match_scores(&load_image(&f.png).unwrap(), theme).unwrap() {
             let (best, next) = (m.best, m.next);
             let at = format!("{} ({}, {}) '{}'", f.name, m.row, m.col, m.symbol);
             if best > worst_best.0 {
@@ -196,11 +196,11 @@ fn templates_from_one_tile_size_read_other_sizes() {
     theme.ink = themes()[0].ink.clone();
     let png = repo().join("fixtures/sudoku/calibrate-4x4-tile48.png");
     let truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
-    sudoku_screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
+    screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
     for f in fixtures() {
         let params = std::fs::read_to_string(f.png.with_extension("params")).unwrap();
         let tile: usize = params.split_whitespace().last().unwrap().parse().unwrap();
-        let result = sudoku_screen::read(&load_image(&f.png).unwrap(), std::slice::from_ref(&theme));
+        let result = screen::read(&load_image(&f.png).unwrap(), std::slice::from_ref(&theme));
         if tile < 24 {
             // Small cells, smaller than anything learned: refused, not guessed.
             let error = format!("{:#}", result.unwrap_err());

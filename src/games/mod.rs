@@ -6,4 +6,3 @@ pub mod flood;
 pub mod lunar;
 pub mod sudoku;
 pub mod sudoku_duel;
-pub mod sudoku_screen;

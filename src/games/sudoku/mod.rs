@@ -5,6 +5,7 @@ mod board;
 mod commands;
 mod generic;
 mod solve;
+pub mod screen;
 pub mod solver9;
 #[cfg(test)]
 mod tests;
