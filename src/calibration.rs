@@ -109,30 +109,58 @@ impl PaletteTheme {
     }
 
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let theme: PaletteTheme = toml::from_str(&text).with_context(|| format!("{} is not a valid theme", path.display()))?;
-        theme.validate(&path.display().to_string())?;
-        Ok(theme)
+        load_theme_file(path)
     }
 
     /// Writes the theme to `<root>/<game>/<theme>.toml` (atomically) and returns the path.
     pub fn save(&self, root: &Path) -> Result<PathBuf> {
-        let dir = root.join(&self.game);
-        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let path = dir.join(format!("{}.toml", self.theme));
-        let text = format!(
-            "# Calibration for {} (theme '{}'), written by `autoplay calibrate`.\n{}",
-            self.game,
-            self.theme,
-            toml::to_string(self)?
-        );
-        crate::imageio::write_output(text.as_bytes(), &path)?;
-        Ok(path)
+        save_theme_file(self, root, &self.game)
     }
 }
 
-/// Every theme of a game, sorted by name; an error when there are none.
-pub fn load_themes(root: &Path, game: &str) -> Result<Vec<PaletteTheme>> {
+impl ThemeFile for PaletteTheme {
+    fn name(&self) -> &str {
+        &self.theme
+    }
+
+    fn validate(&self, origin: &str) -> Result<()> {
+        PaletteTheme::validate(self, origin)
+    }
+
+    fn header(&self) -> String {
+        format!("# Calibration for {} (theme '{}'), written by `autoplay calibrate`.\n", self.game, self.theme)
+    }
+}
+
+/// Calibration data kept as one TOML file per game and theme: `<root>/<game>/<name>.toml`.
+pub trait ThemeFile: Serialize + serde::de::DeserializeOwned {
+    fn name(&self) -> &str;
+    /// Checks the data once so that readers can rely on it; `origin` names the file in messages.
+    fn validate(&self, origin: &str) -> Result<()>;
+    /// Comment lines written at the top of the file.
+    fn header(&self) -> String;
+}
+
+/// Loads and validates one theme file.
+pub fn load_theme_file<T: ThemeFile>(path: &Path) -> Result<T> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let theme: T = toml::from_str(&text).with_context(|| format!("{} is not a valid theme", path.display()))?;
+    theme.validate(&path.display().to_string())?;
+    Ok(theme)
+}
+
+/// Writes a theme to `<root>/<game>/<name>.toml` (atomically) and returns the path.
+pub fn save_theme_file<T: ThemeFile>(theme: &T, root: &Path, game: &str) -> Result<PathBuf> {
+    let dir = root.join(game);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join(format!("{}.toml", theme.name()));
+    let text = format!("{}{}", theme.header(), toml::to_string(theme)?);
+    crate::imageio::write_output(text.as_bytes(), &path)?;
+    Ok(path)
+}
+
+/// Every theme of a game under `root`, sorted by name, or only the one named; an error when there are none.
+pub fn load_theme_files<T: ThemeFile>(root: &Path, game: &str, only: Option<&str>) -> Result<Vec<T>> {
     let dir = root.join(game);
     let entries = std::fs::read_dir(&dir)
         .with_context(|| format!("no calibration for {game}: cannot read {} (see `autoplay calibrate`)", dir.display()))?;
@@ -141,8 +169,22 @@ pub fn load_themes(root: &Path, game: &str) -> Result<Vec<PaletteTheme>> {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     paths.sort();
-    if paths.is_empty() {
-        bail!("no calibration themes for {game} in {}", dir.display());
+    let themes: Vec<T> = paths.iter().map(|p| load_theme_file(p)).collect::<Result<_>>()?;
+    match only {
+        None if themes.is_empty() => bail!("no calibration themes for {game} in {}", dir.display()),
+        None => Ok(themes),
+        Some(name) => {
+            let names: Vec<String> = themes.iter().map(|t| t.name().to_owned()).collect();
+            let chosen: Vec<T> = themes.into_iter().filter(|t| t.name() == name).collect();
+            if chosen.is_empty() {
+                bail!("no theme '{name}' for {game} (themes: {})", names.join(", "));
+            }
+            Ok(chosen)
+        }
     }
-    paths.iter().map(|p| PaletteTheme::load(p)).collect()
+}
+
+/// Every palette theme of a game, sorted by name; an error when there are none.
+pub fn load_themes(root: &Path, game: &str) -> Result<Vec<PaletteTheme>> {
+    load_theme_files(root, game, None)
 }

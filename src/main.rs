@@ -323,18 +323,7 @@ fn seconds(s: f64) -> Result<Duration> {
 }
 
 fn themes(root: &Path, game: &str, only: Option<&str>) -> Result<Vec<PaletteTheme>> {
-    let all = load_themes(root, game)?;
-    match only {
-        None => Ok(all),
-        Some(name) => {
-            let names: Vec<String> = all.iter().map(|t| t.theme.clone()).collect();
-            let chosen: Vec<PaletteTheme> = all.into_iter().filter(|t| t.theme == name).collect();
-            if chosen.is_empty() {
-                bail!("no theme '{name}' for {game} (themes: {})", names.join(", "));
-            }
-            Ok(chosen)
-        }
-    }
+    autoplay::calibration::load_theme_files(root, game, only)
 }
 
 fn run(cli: Cli) -> Result<()> {

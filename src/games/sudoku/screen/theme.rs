@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::calibration::parse_rgb;
+use crate::calibration::{load_theme_file, load_theme_files, parse_rgb, save_theme_file, ThemeFile};
 
 /// Side of a normalised glyph, in samples.
 pub const GLYPH_SIDE: usize = 16;
@@ -141,47 +141,34 @@ impl SudokuTheme {
     }
 
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let theme: SudokuTheme = toml::from_str(&text).with_context(|| format!("{} is not a valid Sudoku theme", path.display()))?;
-        theme.validate(&path.display().to_string())?;
-        Ok(theme)
+        load_theme_file(path)
     }
 
     /// Writes the theme to `<root>/sudoku/<theme>.toml` (atomically) and returns the path.
     pub fn save(&self, root: &Path) -> Result<PathBuf> {
-        let dir = root.join("sudoku");
-        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let path = dir.join(format!("{}.toml", self.theme));
-        let text = format!(
+        save_theme_file(self, root, "sudoku")
+    }
+}
+
+impl ThemeFile for SudokuTheme {
+    fn name(&self) -> &str {
+        &self.theme
+    }
+
+    fn validate(&self, origin: &str) -> Result<()> {
+        SudokuTheme::validate(self, origin)
+    }
+
+    fn header(&self) -> String {
+        format!(
             "# Calibration for sgt-solo's Sudoku (theme '{}'), written by `autoplay calibrate sudoku`.\n\
-             # Glyphs: ink coverage (0-f) of each symbol's bounding box scaled into {GLYPH_SIDE}x{GLYPH_SIDE}, per cell pitch learned.\n{}",
-            self.theme,
-            toml::to_string(self)?
-        );
-        crate::imageio::write_output(text.as_bytes(), &path)?;
-        Ok(path)
+             # Glyphs: ink coverage (0-f) of each symbol's bounding box scaled into {GLYPH_SIDE}x{GLYPH_SIDE}, per cell pitch learned.\n",
+            self.theme
+        )
     }
 }
 
 /// Every Sudoku theme under `root`, sorted by name, or only the one named.
 pub fn load_themes(root: &Path, only: Option<&str>) -> Result<Vec<SudokuTheme>> {
-    let dir = root.join("sudoku");
-    let entries = std::fs::read_dir(&dir)
-        .with_context(|| format!("no calibration for sudoku: cannot read {} (see `autoplay calibrate sudoku`)", dir.display()))?;
-    let mut paths: Vec<PathBuf> =
-        entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "toml")).collect();
-    paths.sort();
-    let themes: Vec<SudokuTheme> = paths.iter().map(|p| SudokuTheme::load(p)).collect::<Result<_>>()?;
-    match only {
-        None if themes.is_empty() => bail!("no calibration themes for sudoku in {}", dir.display()),
-        None => Ok(themes),
-        Some(name) => {
-            let names: Vec<String> = themes.iter().map(|t| t.theme.clone()).collect();
-            let chosen: Vec<SudokuTheme> = themes.into_iter().filter(|t| t.theme == name).collect();
-            if chosen.is_empty() {
-                bail!("no theme '{name}' for sudoku (themes: {})", names.join(", "));
-            }
-            Ok(chosen)
-        }
-    }
+    load_theme_files(root, "sudoku", only)
 }
