@@ -29,15 +29,7 @@ shoot() {
     env "$@" "$flood" "$params#$seed" >/dev/null 2>&1 &
     local pid=$!
     wait_for_window Flood
-    case $mode in
-        window) "$autoplay" capture --window Flood -o "$out/$name.png" ;;
-        screen@*)
-            local at=${mode#screen@}
-            xdotool search --name '^Flood$' windowmove "${at%,*}" "${at#*,}"
-            sleep 0.8
-            "$autoplay" capture --screen -o "$out/$name.png"
-            ;;
-    esac
+    capture_window Flood "$mode" "$out/$name.png"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     echo "$name: $(cat "$out/$name.id")"

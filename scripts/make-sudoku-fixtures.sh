@@ -49,15 +49,7 @@ shoot() {
     if [ -n "$actions" ]; then probe; "$actions" "$out/$name.entered"; fi
     xdotool mousemove 0 0
     sleep 0.5
-    case $mode in
-        window) "$autoplay" capture --window Solo -o "$out/$name.png" ;;
-        screen@*)
-            local at=${mode#screen@}
-            xdotool search --name '^Solo$' windowmove "${at%,*}" "${at#*,}"
-            sleep 0.8
-            "$autoplay" capture --screen -o "$out/$name.png"
-            ;;
-    esac
+    capture_window Solo "$mode" "$out/$name.png"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     echo "$name: $(cat "$out/$name.id")"

@@ -35,3 +35,19 @@ wait_for_window() {
     done
     sleep 0.8
 }
+
+# capture_window TITLE MODE FILE: MODE "window" captures the window titled TITLE; "screen@X,Y" moves it to X,Y
+# and captures the whole screen. Uses $AUTOPLAY (scripts/env.sh).
+capture_window() {
+    local title=$1 mode=$2 file=$3
+    case $mode in
+        window) "$AUTOPLAY" capture --window "$title" -o "$file" ;;
+        screen@*)
+            local at=${mode#screen@}
+            xdotool search --name "^${title}\$" windowmove "${at%,*}" "${at#*,}"
+            sleep 0.8
+            "$AUTOPLAY" capture --screen -o "$file"
+            ;;
+        *) echo "capture_window: unknown mode '$mode'" >&2; return 1 ;;
+    esac
+}
