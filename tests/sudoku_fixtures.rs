@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use autoplay::games::sudoku::screen::{self, board::parse_board_text, sgt_id::parse_id, theme::load_themes, SudokuGrid, SudokuTheme};
 use autoplay::imageio::load_image;
-use common::repo;
+use common::{fixture_shots, repo};
 
 struct Fixture {
     name: String,
@@ -17,13 +17,9 @@ struct Fixture {
 }
 
 fn fixtures() -> Vec<Fixture> {
-    let dir = repo().join("fixtures/sudoku");
-    let mut found: Vec<Fixture> = std::fs::read_dir(&dir)
-        .expect("fixtures/sudoku")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .map(|png| {
-            let name = png.file_stem().unwrap().to_string_lossy().into_owned();
+    let found: Vec<Fixture> = fixture_shots("sudoku")
+        .into_iter()
+        .map(|(name, png)| {
             let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
             if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
                 for (i, v) in parse_board_text(&text, truth.size).unwrap().into_iter().enumerate() {
@@ -36,7 +32,6 @@ fn fixtures() -> Vec<Fixture> {
             Fixture { name, png, truth }
         })
         .collect();
-    found.sort_by(|a, b| a.name.cmp(&b.name));
     assert!(found.len() >= 12, "expected the sudoku fixtures, found {}", found.len());
     found
 }

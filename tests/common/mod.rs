@@ -26,21 +26,29 @@ pub struct FloodFixture {
     pub game_solver_moves: u32,
 }
 
-pub fn flood_fixtures() -> Vec<FloodFixture> {
-    let dir = repo().join("fixtures/flood");
-    let mut fixtures: Vec<FloodFixture> = std::fs::read_dir(&dir)
-        .expect("fixtures/flood")
+/// The screenshots in `fixtures/<folder>`, sorted by name, as (name, path).
+pub fn fixture_shots(folder: &str) -> Vec<(String, PathBuf)> {
+    let dir = repo().join("fixtures").join(folder);
+    let mut shots: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .map(|png| {
-            let name = png.file_stem().unwrap().to_string_lossy().into_owned();
+        .map(|png| (png.file_stem().unwrap().to_string_lossy().into_owned(), png))
+        .collect();
+    shots.sort();
+    shots
+}
+
+pub fn flood_fixtures() -> Vec<FloodFixture> {
+    let fixtures: Vec<FloodFixture> = fixture_shots("flood")
+        .into_iter()
+        .map(|(name, png)| {
             let id = SgtFloodId::parse(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
             let params = std::fs::read_to_string(png.with_extension("params")).unwrap();
             let extra: u32 = params.split('#').next().unwrap().rsplit('m').next().unwrap().parse().unwrap();
             FloodFixture { name, png, game_solver_moves: id.move_limit - extra, id }
         })
         .collect();
-    fixtures.sort_by(|a, b| a.name.cmp(&b.name));
     assert!(fixtures.len() >= 10, "expected the flood fixtures, found {}", fixtures.len());
     fixtures
 }
