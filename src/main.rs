@@ -654,8 +654,12 @@ fn calibrate_sudoku(root: &Path, shot: &Path, truth: &str, theme_name: &str, ent
     let image = load_image(shot)?;
     let mut truth_grid = if Path::new(truth).exists() {
         let text = read_text(Path::new(truth))?;
-        let text = text.trim();
-        if text.contains(':') { screen::sgt_id::parse_id(text)? } else { bail!("{truth}: give the givens as an sgt-solo game ID (RxC:description)") }
+        let content: String = text.lines().filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n");
+        if content.contains(':') {
+            screen::sgt_id::parse_id(content.trim())?
+        } else {
+            screen::play::Sudoku { themes: Vec::new() }.parse_board(&text).with_context(|| format!("{truth}: the givens as board text"))?
+        }
     } else {
         screen::sgt_id::parse_id(truth)?
     };

@@ -69,7 +69,7 @@ impl Game for Sudoku {
     }
 
     fn parse_board(&self, text: &str) -> Result<SudokuGrid> {
-        let size = text.lines().filter(|l| !l.trim().is_empty()).count();
+        let size = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).count();
         let (box_rows, box_cols) = sudoku::default_box_shape(size).with_context(|| format!("no box shape for a {size}×{size} grid"))?;
         let cells = parse_board_text(text, size)?;
         let given = cells.iter().map(|&v| v != 0).collect();

@@ -11,7 +11,7 @@ use super::board::{symbol, value, SudokuGrid};
 use super::theme::{GlyphTemplate, Ink, SudokuTheme, GLYPH_SIDE};
 use crate::calibration::{format_rgb, parse_rgb};
 use crate::game::CellLayout;
-use crate::vision::grid_lines::{find_grid, Grid};
+use crate::vision::grid_lines::{find_grid, Grid, GridError};
 
 /// A Sudoku read from a picture.
 #[derive(Clone, Debug)]
@@ -23,6 +23,12 @@ pub struct SudokuReading {
     pub pencil: Vec<(usize, usize)>,
     /// Cells drawn in the clash colour, (row, column).
     pub clashes: Vec<(usize, usize)>,
+}
+
+/// The grid drawn in lines no lighter than `dark_max` (every channel), with cells of at least `min_cell` pixels.
+fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Grid, GridError> {
+    let dark: Vec<bool> = image.pixels().map(|p| p[0] <= dark_max && p[1] <= dark_max && p[2] <= dark_max).collect();
+    find_grid(image.width() as usize, image.height() as usize, &dark, min_cell as usize)
 }
 
 fn rgb_at(image: &RgbaImage, x: usize, y: usize) -> [u8; 3] {
@@ -66,8 +72,11 @@ fn coverage(p: [u8; 3], bg: [u8; 3], ink: [u8; 3]) -> (f32, f32) {
 #[derive(Clone, Debug)]
 pub struct Glyph {
     pub coverage: Vec<f32>,
+    /// Height of the ink's bounding box / cell pitch.
     pub height: f64,
     pub centre_y: f64,
+    /// Height of the tallest connected mark / cell pitch (the glyph's height for a one-piece digit).
+    pub tallest_mark: f64,
 }
 
 /// What one cell shows.
@@ -75,11 +84,61 @@ pub struct Glyph {
 pub enum CellInk {
     Empty,
     Pencil,
-    Digit { ink: Ink, glyph: Glyph },
+    /// A digit in `ink` on a cell whose background is `background`.
+    Digit { ink: Ink, glyph: Glyph, background: [u8; 3] },
+}
+
+/// How a theme tells ink apart in a cell.
+pub struct InkRules {
+    /// The ink colours known, with what each means.
+    pub inks: Vec<(Ink, [u8; 3])>,
+    /// A pixel differing from the cell's background by more than this is ink.
+    pub threshold: u8,
+    /// Digit-coloured ink whose largest connected mark is less tall than this (relative to the cell pitch) is
+    /// pencil marks (for games drawing pencil marks in the digits' colours).
+    pub pencil_max_height: Option<f64>,
+}
+
+impl InkRules {
+    pub fn of(theme: &SudokuTheme) -> Result<Self> {
+        Ok(InkRules { inks: theme.ink.known()?, threshold: theme.ink_threshold, pencil_max_height: theme.pencil_max_height })
+    }
+}
+
+/// The height, in pixels, of the tallest 8-connected group of `true` pixels of a `w`-wide mask.
+fn tallest_mark(mask: &[bool], w: usize) -> usize {
+    let mut seen = vec![false; mask.len()];
+    let mut tallest = 0;
+    let mut stack = Vec::new();
+    for start in 0..mask.len() {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let (mut top, mut bottom) = (usize::MAX, 0);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            top = top.min(y);
+            bottom = bottom.max(y);
+            for ny in y.saturating_sub(1)..=y + 1 {
+                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                    let j = ny * w + nx;
+                    if j < mask.len() && mask[j] && !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        tallest = tallest.max(bottom - top + 1);
+    }
+    tallest
 }
 
 /// Reads a cell's ink: which ink colour dominates its strongly inked pixels, and that ink's glyph.
-pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, inks: &[(Ink, [u8; 3])], threshold: u8) -> CellInk {
+pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, rules: &InkRules) -> CellInk {
+    let (inks, threshold) = (&rules.inks, rules.threshold);
     let (x0, y0, x1, y1) = grid.interior(row, col);
     if x1 < x0 + 2 || y1 < y0 + 2 {
         return CellInk::Empty;
@@ -116,6 +175,12 @@ pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, inks: &[
         return CellInk::Pencil;
     }
     let alpha: Vec<f32> = best.iter().map(|&(kk, a)| if kk as usize == k { a } else { 0.0 }).collect();
+    let pitch = grid.layout.pitch;
+    let strong: Vec<bool> = alpha.iter().map(|&a| a >= 0.5).collect();
+    let tallest_mark = tallest_mark(&strong, w) as f64 / pitch;
+    if rules.pencil_max_height.is_some_and(|limit| tallest_mark < limit) {
+        return CellInk::Pencil;
+    }
     let (mut bx0, mut by0, mut bx1, mut by1) = (usize::MAX, usize::MAX, 0, 0);
     for y in 0..h {
         for x in 0..w {
@@ -147,10 +212,10 @@ pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, inks: &[
         }
         *cell = sum / (SUB * SUB) as f32;
     }
-    let pitch = grid.layout.pitch;
     let cell_centre_y = (grid.horizontals[row].centre() + grid.horizontals[row + 1].centre()) / 2.0;
     let glyph_centre_y = y0 as f64 + (by0 + by1) as f64 / 2.0;
-    CellInk::Digit { ink, glyph: Glyph { coverage: out, height: bh as f64 / pitch, centre_y: (glyph_centre_y - cell_centre_y) / pitch } }
+    let glyph = Glyph { coverage: out, height: bh as f64 / pitch, centre_y: (glyph_centre_y - cell_centre_y) / pitch, tallest_mark };
+    CellInk::Digit { ink, glyph, background: bg }
 }
 
 /// Distance between a glyph and a template: mean squared coverage difference plus the squared differences of
@@ -165,14 +230,16 @@ fn distance(glyph: &Glyph, coverage: &[f32], template: &GlyphTemplate) -> f64 {
 /// Templates prepared for matching.
 struct Matcher<'a> {
     theme: &'a SudokuTheme,
-    inks: Vec<(Ink, [u8; 3])>,
+    rules: InkRules,
+    given_background: Option<[u8; 3]>,
     templates: Vec<(&'a GlyphTemplate, Vec<f32>)>,
 }
 
 impl<'a> Matcher<'a> {
     fn new(theme: &'a SudokuTheme) -> Result<Self> {
         let templates = theme.glyphs.iter().map(|g| Ok((g, g.coverage()?))).collect::<Result<_>>()?;
-        Ok(Matcher { theme, inks: theme.ink.known()?, templates })
+        let given_background = theme.given_background.as_deref().map(parse_rgb).transpose()?;
+        Ok(Matcher { theme, rules: InkRules::of(theme)?, given_background, templates })
     }
 
     /// The best symbol (value), its distance, and the next-best other symbol's distance.
@@ -195,9 +262,7 @@ impl<'a> Matcher<'a> {
 
     fn read(&self, image: &RgbaImage) -> Result<SudokuReading> {
         let theme = self.theme;
-        let (w, h) = (image.width() as usize, image.height() as usize);
-        let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
-        let grid = find_grid(w, h, &dark, theme.min_cell as usize)?;
+        let grid = find_theme_grid(image, theme.dark_max, theme.min_cell)?;
         // Small glyphs are drawn differently at each size (font hinting): small cells are read only with
         // templates learned at about that size or smaller, else templates could match the wrong symbol.
         let smallest = self.templates.iter().map(|(t, _)| t.pitch).fold(f64::INFINITY, f64::min);
@@ -213,10 +278,10 @@ impl<'a> Matcher<'a> {
         let (mut pencil, mut clashes) = (Vec::new(), Vec::new());
         for row in 0..grid.size {
             for col in 0..grid.size {
-                match cell_ink(image, &grid, row, col, &self.inks, theme.ink_threshold) {
+                match cell_ink(image, &grid, row, col, &self.rules) {
                     CellInk::Empty => {}
                     CellInk::Pencil => pencil.push((row, col)),
-                    CellInk::Digit { ink, glyph } => {
+                    CellInk::Digit { ink, glyph, background } => {
                         let (x, y) = grid.layout.centre(row, col);
                         let Some((v, best, next)) = self.classify(&glyph, grid.size) else {
                             bail!("theme '{}' has no glyph templates for a {}×{} grid (see `autoplay calibrate sudoku`)", theme.theme, grid.size, grid.size);
@@ -229,15 +294,24 @@ impl<'a> Matcher<'a> {
                                 theme.max_distance
                             );
                         }
+                        if v == 0 {
+                            continue; // a mark the game draws over an empty cell
+                        }
                         let i = row * grid.size + col;
                         board.cells[i] = v;
-                        board.given[i] = ink == Ink::Given;
-                        if ink == Ink::Clash {
+                        board.given[i] = match self.given_background {
+                            Some(given) => max_diff(background, given) <= theme.ink_threshold,
+                            None => ink == Ink::Given,
+                        };
+                        if ink == Ink::Clash && !board.given[i] {
                             clashes.push((row, col));
                         }
                     }
                 }
             }
+        }
+        if !board.given.iter().any(|&g| g) {
+            bail!("no cell shows a given (the picture is not drawn the way theme '{}' knows, or the grid is empty)", theme.theme);
         }
         Ok(SudokuReading { grid: board, layout: grid.layout, theme: theme.theme.clone(), pencil, clashes })
     }
@@ -257,12 +331,11 @@ pub struct MatchScore {
 /// How well each digit of a picture matched, for checking a calibration's headroom.
 pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchScore>> {
     let matcher = Matcher::new(theme)?;
-    let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
-    let grid = find_grid(image.width() as usize, image.height() as usize, &dark, theme.min_cell as usize)?;
+    let grid = find_theme_grid(image, theme.dark_max, theme.min_cell)?;
     let mut scores = Vec::new();
     for row in 0..grid.size {
         for col in 0..grid.size {
-            if let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &matcher.inks, theme.ink_threshold) {
+            if let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &matcher.rules) {
                 if let Some((v, best, next)) = matcher.classify(&glyph, grid.size) {
                     scores.push(MatchScore { row, col, symbol: symbol(v), best, next });
                 }
@@ -303,75 +376,141 @@ pub struct Learned {
     pub symbols: Vec<char>,
 }
 
+/// Ink in a cell the truth leaves empty whose tallest mark is at least this share of the shortest digit's is a
+/// mark over an empty cell (learned as the template '.'), not pencil marks.
+const EMPTY_MARK_SHARE: f64 = 0.75;
+
+/// The lightest grid-line darkness calibration tries: lines are found among pixels no lighter than this.
+const LIGHTEST_LINES: u8 = 224;
+
+/// Finds the grid to calibrate from: with the theme's line darkness if that shows a grid of the truth's box
+/// shape, else with the darkest threshold (from the theme's up to [`LIGHTEST_LINES`], in steps of 32) that
+/// does, which then becomes the theme's (some games draw the lines between cells in a light grey).
+fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Grid> {
+    let shape = (truth.box_rows, truth.box_cols);
+    let mut first_error = None;
+    for dark_max in std::iter::once(theme.dark_max).chain((theme.dark_max..=LIGHTEST_LINES).step_by(32).skip(1)) {
+        match find_theme_grid(image, dark_max, theme.min_cell) {
+            Ok(grid) if (grid.box_rows, grid.box_cols) == shape => {
+                theme.dark_max = dark_max;
+                return Ok(grid);
+            }
+            Ok(grid) => {
+                first_error.get_or_insert(anyhow::anyhow!(
+                    "the screenshot shows boxes of {}×{} cells but the truth has {}×{}",
+                    grid.box_rows,
+                    grid.box_cols,
+                    truth.box_rows,
+                    truth.box_cols
+                ));
+            }
+            Err(e) => {
+                first_error.get_or_insert(anyhow::Error::new(e).context("finding the grid to calibrate from"));
+            }
+        }
+    }
+    Err(first_error.expect("at least one threshold tried"))
+}
+
+/// The background of the givens' cells, when it tells them from every other cell (else `None`).
+fn learned_given_background(backgrounds: &[[u8; 3]], truth: &SudokuGrid, threshold: u8) -> Option<[u8; 3]> {
+    let givens: Vec<[u8; 3]> = (0..backgrounds.len()).filter(|&i| truth.given[i]).map(|i| backgrounds[i]).collect();
+    let candidate = mode(&givens)?;
+    let matches = |bg: [u8; 3]| max_diff(bg, candidate) <= threshold;
+    let all_givens = givens.iter().all(|&bg| matches(bg));
+    let no_others = (0..backgrounds.len()).filter(|&i| !truth.given[i]).all(|i| !matches(backgrounds[i]));
+    (all_givens && no_others).then_some(candidate)
+}
+
 /// Learns ink colours and glyph templates into `theme` from a screenshot whose truth is known: `truth` gives
 /// every digit shown and which are givens. Clashing player digits (by the rules) teach the clash colour;
-/// ink in cells the truth leaves empty teaches the pencil-mark colour. Templates learned at about this cell
-/// pitch (to half a pixel) replace the theme's old ones for those symbols; other pitches' templates are kept.
+/// ink in cells the truth leaves empty teaches the pencil-mark colour, or, when pencil marks share a digit
+/// ink, the height below which ink is pencil marks. The grid-line darkness is found if the theme's does not
+/// show the grid, and a given background is learned when the givens' cells alone share one. Templates
+/// learned at about this cell pitch (to half a pixel) replace the theme's old ones for those symbols; other
+/// pitches' templates are kept.
 pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Learned> {
-    let (w, h) = (image.width() as usize, image.height() as usize);
-    let dark: Vec<bool> = image.pixels().map(|p| p[0] <= theme.dark_max && p[1] <= theme.dark_max && p[2] <= theme.dark_max).collect();
-    let grid = find_grid(w, h, &dark, theme.min_cell as usize).context("finding the grid to calibrate from")?;
-    if (grid.box_rows, grid.box_cols) != (truth.box_rows, truth.box_cols) {
-        bail!(
-            "the screenshot shows boxes of {}×{} cells but the truth has {}×{}",
-            grid.box_rows,
-            grid.box_cols,
-            truth.box_rows,
-            truth.box_cols
-        );
-    }
+    let grid = calibration_grid(image, truth, theme)?;
+    let cells = grid.size * grid.size;
+    let backgrounds: Vec<[u8; 3]> = (0..cells).map(|i| background(image, grid.interior(i / grid.size, i % grid.size))).collect();
     // Ink colours: the commonest strongly inked colour of each kind of cell.
     let clashes = truth.clashes();
     let mut samples: HashMap<&str, Vec<[u8; 3]>> = HashMap::new();
     for row in 0..grid.size {
         for col in 0..grid.size {
             let i = row * grid.size + col;
-            let interior = grid.interior(row, col);
-            let bg = background(image, interior);
             let kind = match (truth.cells[i], truth.given[i]) {
                 (0, _) => "pencil",
                 (_, true) => "given",
                 _ if clashes.contains(&(row, col)) => "clash",
                 _ => "entered",
             };
-            let (x0, y0, x1, y1) = interior;
+            let (x0, y0, x1, y1) = grid.interior(row, col);
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     let p = rgb_at(image, x, y);
-                    if max_diff(p, bg) > 96 {
+                    if max_diff(p, backgrounds[i]) > 96 {
                         samples.entry(kind).or_default().push(p);
                     }
                 }
             }
         }
     }
-    let learned_colour = |kind: &str| samples.get(kind).and_then(|s| mode(s)).map(format_rgb);
-    theme.ink.given = learned_colour("given").context("the truth has no givens to learn the given ink from")?;
-    for (kind, slot) in [("entered", &mut theme.ink.entered), ("clash", &mut theme.ink.clash), ("pencil", &mut theme.ink.pencil)] {
+    let learned_colour = |kind: &str| samples.get(kind).and_then(|s| mode(s));
+    theme.ink.given = format_rgb(learned_colour("given").context("the truth has no givens to learn the given ink from")?);
+    for (kind, slot) in [("entered", &mut theme.ink.entered), ("clash", &mut theme.ink.clash)] {
         if let Some(c) = learned_colour(kind) {
-            *slot = Some(c);
+            *slot = Some(format_rgb(c));
         }
     }
-    let inks = theme.ink.known()?;
-    // Glyphs: the mean of every instance of each symbol.
-    let mut sums: HashMap<u8, (Glyph, usize)> = HashMap::new();
-    for row in 0..grid.size {
-        for col in 0..grid.size {
-            let v = truth.cells[row * grid.size + col];
-            if v == 0 {
-                continue;
-            }
-            let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &inks, theme.ink_threshold) else {
-                bail!("cell (row {row}, column {col}) should show '{}' but shows no digit", symbol(v));
-            };
-            let entry = sums.entry(v).or_insert_with(|| (Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], height: 0.0, centre_y: 0.0 }, 0));
-            for (s, a) in entry.0.coverage.iter_mut().zip(&glyph.coverage) {
-                *s += a;
-            }
-            entry.0.height += glyph.height;
-            entry.0.centre_y += glyph.centre_y;
-            entry.1 += 1;
+    theme.given_background = learned_given_background(&backgrounds, truth, theme.ink_threshold).map(format_rgb);
+    // Pencil marks in a colour of their own are told by it; in a digit's colour, by their size.
+    let mut pencil_by_size = false;
+    if let Some(pencil) = learned_colour("pencil") {
+        let digit_inks = theme.ink.known()?;
+        if digit_inks.iter().any(|&(_, ink)| max_diff(ink, pencil) <= theme.ink_threshold) {
+            pencil_by_size = true;
+            theme.ink.pencil = None;
+        } else {
+            theme.ink.pencil = Some(format_rgb(pencil));
         }
+    }
+    let mut rules = InkRules::of(theme)?;
+    rules.pencil_max_height = None;
+    // Each inked cell's glyph. In cells the truth leaves empty, ink is pencil marks (small) or a mark the game
+    // draws over an empty cell (digit-sized, such as GNOME Sudoku's cross on a cell left without a possible digit).
+    let mut inked: Vec<(usize, Glyph)> = Vec::new();
+    for i in 0..cells {
+        let (row, col) = (i / grid.size, i % grid.size);
+        match cell_ink(image, &grid, row, col, &rules) {
+            CellInk::Digit { glyph, .. } => inked.push((i, glyph)),
+            _ if truth.cells[i] != 0 => bail!("cell (row {row}, column {col}) should show '{}' but shows no digit", symbol(truth.cells[i])),
+            _ => {}
+        }
+    }
+    let shortest_digit = inked.iter().filter(|(i, _)| truth.cells[*i] != 0).map(|(_, g)| g.tallest_mark).fold(f64::INFINITY, f64::min);
+    let is_empty_mark = |glyph: &Glyph| glyph.tallest_mark >= EMPTY_MARK_SHARE * shortest_digit;
+    if pencil_by_size {
+        let tallest_pencil =
+            inked.iter().filter(|(i, g)| truth.cells[*i] == 0 && !is_empty_mark(g)).map(|(_, g)| g.tallest_mark).fold(0.0, f64::max);
+        theme.pencil_max_height = Some(((tallest_pencil + shortest_digit) / 2.0 * 1e4).round() / 1e4);
+    }
+    // Glyphs: the mean of every instance of each symbol ('.' for the marks over empty cells).
+    let mut sums: HashMap<u8, (Glyph, usize)> = HashMap::new();
+    for (i, glyph) in &inked {
+        let v = truth.cells[*i];
+        if v == 0 && !is_empty_mark(glyph) {
+            continue;
+        }
+        let entry = sums
+            .entry(v)
+            .or_insert_with(|| (Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], height: 0.0, centre_y: 0.0, tallest_mark: 0.0 }, 0));
+        for (s, a) in entry.0.coverage.iter_mut().zip(&glyph.coverage) {
+            *s += a;
+        }
+        entry.0.height += glyph.height;
+        entry.0.centre_y += glyph.centre_y;
+        entry.1 += 1;
     }
     let pitch = grid.layout.pitch;
     let mut symbols: Vec<u8> = sums.keys().copied().collect();
@@ -391,6 +530,5 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         theme.glyphs.push(template);
     }
     theme.glyphs.sort_by(|a, b| (value(a.symbol), a.pitch).partial_cmp(&(value(b.symbol), b.pitch)).expect("finite"));
-    let _ = parse_rgb(&theme.ink.given)?;
     Ok(Learned { size: grid.size, pitch, symbols: symbols.into_iter().map(symbol).collect() })
 }

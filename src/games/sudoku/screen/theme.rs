@@ -46,7 +46,7 @@ impl InkColours {
     }
 }
 
-/// A symbol's glyph: its ink coverage in a GLYPH_SIDE² square (the glyph's bounding box scaled to fit, centred),
+/// A symbol's glyph (or, as symbol '.', a mark the game draws over an empty cell): its ink coverage in a GLYPH_SIDE² square (the glyph's bounding box scaled to fit, centred),
 /// written as GLYPH_SIDE rows of hex digits 0–f, plus its height and vertical position relative to the cell.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GlyphTemplate {
@@ -101,6 +101,15 @@ pub struct SudokuTheme {
     /// ...and the next-best symbol is at least this much further.
     pub min_margin: f64,
     pub ink: InkColours,
+    /// The background of a cell holding a given, when the game marks givens by their cell (GNOME Sudoku draws
+    /// givens and the player's digits in the same ink, givens on grey cells). `None`: givens are told by ink.
+    /// Learned by calibration when every given's cell has one background that no other cell has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given_background: Option<String>,
+    /// When pencil marks share the digits' ink (GNOME Sudoku): ink whose tallest connected mark is less tall
+    /// than this share of the cell pitch is pencil marks. Learned by calibration from cells with pencil marks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pencil_max_height: Option<f64>,
     #[serde(rename = "glyph", default)]
     pub glyphs: Vec<GlyphTemplate>,
 }
@@ -122,19 +131,24 @@ impl SudokuTheme {
             max_distance: 0.1,
             min_margin: 0.01,
             ink: InkColours { given: "#000000".into(), ..InkColours::default() },
+            given_background: None,
+            pencil_max_height: None,
             glyphs: Vec::new(),
         }
     }
 
     pub fn validate(&self, origin: &str) -> Result<()> {
         self.ink.known().with_context(|| format!("{origin}: ink colours"))?;
+        if let Some(background) = &self.given_background {
+            parse_rgb(background).with_context(|| format!("{origin}: given_background"))?;
+        }
         if self.min_cell < 6 {
             bail!("{origin}: min_cell must be at least 6 pixels");
         }
         for g in &self.glyphs {
             g.coverage().with_context(|| origin.to_string())?;
-            if super::board::value(g.symbol).is_none_or(|v| v == 0) {
-                bail!("{origin}: '{}' is not a Sudoku symbol (1-9, A-G)", g.symbol);
+            if g.symbol != '.' && super::board::value(g.symbol).is_none_or(|v| v == 0) {
+                bail!("{origin}: '{}' is not a Sudoku symbol (1-9, A-G, or '.' for a mark over an empty cell)", g.symbol);
             }
         }
         Ok(())
@@ -161,7 +175,7 @@ impl ThemeFile for SudokuTheme {
 
     fn header(&self) -> String {
         format!(
-            "# Calibration for sgt-solo's Sudoku (theme '{}'), written by `autoplay calibrate sudoku`.\n\
+            "# Calibration for reading Sudoku (theme '{}'), written by `autoplay calibrate sudoku`.\n\
              # Glyphs: ink coverage (0-f) of each symbol's bounding box scaled into {GLYPH_SIDE}x{GLYPH_SIDE}, per cell pitch learned.\n",
             self.theme
         )
