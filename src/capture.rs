@@ -36,6 +36,11 @@ pub trait FrameSource {
     fn grab(&mut self) -> Result<Frame>;
     /// A short name for messages ("window 'Flood'", "screen", a file name).
     fn describe(&self) -> String;
+    /// The titles of windows the game's program has opened since the source was made (a dialog such as
+    /// "Well done"), where the source can know; none otherwise.
+    fn windows_opened(&mut self) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
 }
 
 /// One desktop window as listed by `autoplay windows`.
@@ -102,16 +107,45 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
 pub struct WindowSource {
     window: xcap::Window,
     title: String,
+    /// The windows of the same program when the source was made.
+    siblings_at_start: Vec<u32>,
+}
+
+/// The ids and titles of the windows of program `pid`.
+fn windows_of(windows: &[xcap::Window], pid: u32) -> Vec<(u32, String)> {
+    windows
+        .iter()
+        .filter(|w| w.pid().ok() == Some(pid))
+        .filter_map(|w| Some((w.id().ok()?, w.title().unwrap_or_default())))
+        .collect()
 }
 
 impl WindowSource {
     pub fn new(title: &str) -> Result<Self> {
         let info = find_window(title)?;
-        let window = all_windows()?
-            .into_iter()
+        let windows = all_windows()?;
+        let window = windows
+            .iter()
             .find(|w| w.id().ok() == Some(info.id))
+            .cloned()
             .ok_or_else(|| anyhow!("window '{}' (id {}) closed as it was found", info.title, info.id))?;
-        Ok(WindowSource { window, title: info.title })
+        let siblings_at_start = match window.pid() {
+            Ok(pid) => windows_of(&windows, pid).into_iter().map(|(id, _)| id).collect(),
+            Err(_) => Vec::new(),
+        };
+        Ok(WindowSource { window, title: info.title, siblings_at_start })
+    }
+
+    /// The first of `titles` that names a window.
+    pub fn first_of(titles: &[&str]) -> Result<Self> {
+        let mut errors = Vec::new();
+        for title in titles {
+            match Self::new(title) {
+                Ok(source) => return Ok(source),
+                Err(e) => errors.push(format!("{e:#}")),
+            }
+        }
+        bail!("{}", errors.join("; "))
     }
 }
 
@@ -127,6 +161,12 @@ impl FrameSource for WindowSource {
 
     fn describe(&self) -> String {
         format!("window '{}'", self.title)
+    }
+
+    fn windows_opened(&mut self) -> Result<Vec<String>> {
+        let Ok(pid) = self.window.pid() else { return Ok(Vec::new()) };
+        let opened = windows_of(&all_windows()?, pid).into_iter().filter(|(id, _)| !self.siblings_at_start.contains(id));
+        Ok(opened.map(|(_, title)| if title.is_empty() { "(untitled)".to_string() } else { format!("'{title}'") }).collect())
     }
 }
 

@@ -68,8 +68,8 @@ pub trait Game {
 
     /// The game's name on the command line.
     fn name(&self) -> &'static str;
-    /// The title of the game's window, used when the user names none.
-    fn default_window_title(&self) -> &'static str;
+    /// The titles of the game's windows, tried in this order when the user names none.
+    fn window_titles(&self) -> &'static [&'static str];
     /// Parses board text, naming the problem when it is not a valid board.
     fn parse_board(&self, text: &str) -> anyhow::Result<Self::Board>;
     /// Reads the board from a screenshot. `hint` is the layout of an earlier reading of the same window, used

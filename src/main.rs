@@ -563,7 +563,10 @@ fn play_options(dry_run: bool, max_moves: usize, move_delay_ms: u64, time_limit:
 fn play_window<G: Game>(game: &G, window: Option<&str>, image: Option<&Path>, options: &PlayOptions, json: bool) -> Result<()> {
     let mut source: Box<dyn FrameSource> = match image {
         Some(path) => Box::new(ImageFileSource::open(path)?),
-        None => Box::new(WindowSource::new(window.unwrap_or(game.default_window_title()))?),
+        None => Box::new(match window {
+            Some(title) => WindowSource::new(title)?,
+            None => WindowSource::first_of(game.window_titles())?,
+        }),
     };
     let mut recorder = DryRunInput::default();
     let mut desktop;

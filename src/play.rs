@@ -179,12 +179,29 @@ pub fn play<G: Game>(
         std::thread::sleep(options.move_delay);
         check_pointer(input, left_at)?;
         let before = frame.image.clone();
-        (frame, reading) = match await_expected(game, source, &settle, &before, &reading.layout, &expected)? {
-            Some(seen) => seen,
+        let seen = match await_expected(game, source, &settle, &before, &reading.layout, &expected)? {
+            Some(seen) => Ok(seen),
             None => {
                 let frame = stable_frame(source, &settle, Some(&before))?;
-                let reading = read_again(game, &frame, &reading.layout)?;
-                (frame, reading)
+                read_again(game, &frame, &reading.layout).map(|reading| (frame, reading))
+            }
+        };
+        (frame, reading) = match seen {
+            Ok(seen) => seen,
+            Err(error) => {
+                // Some games hide the board once it is solved and say so in a window of their own (GNOME Sudoku
+                // greys the board out behind a "Well done" dialog): after the winning move that is the win.
+                let opened = if game.is_won(&expected) { source.windows_opened()? } else { Vec::new() };
+                if opened.is_empty() {
+                    return Err(error);
+                }
+                log(&format!(
+                    "after the winning move the board cannot be read ({error:#}) and the game has opened {}: taken as its report of the win",
+                    opened.join(", ")
+                ));
+                reading = Reading { board: expected, ..reading };
+                report.won = true;
+                break;
             }
         };
         check_pointer(input, left_at)?;

@@ -78,3 +78,81 @@ fn fills_a_nine_by_nine_grid_and_corrects_the_players_wrong_digit() {
 fn fills_a_six_by_six_grid_at_another_tile_size() {
     play_sudoku("2x3dt#live-six", &[("SOLO_TILESIZE", "40")], false);
 }
+
+const GNOME_SUDOKU: &str = "/usr/games/gnome-sudoku";
+
+/// Visible windows of GNOME Sudoku (by window class), found with xdotool rather than the bot's own listing.
+fn gnome_sudoku_windows(desktop: &Desktop) -> Vec<String> {
+    let out = desktop.run("xdotool", &["search", "--onlyvisible", "--class", "gnome-sudoku"]);
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect()
+}
+
+/// GNOME Sudoku cannot load a chosen puzzle: it is started with a fresh profile, Easy is chosen in its first
+/// window, and its puzzle is read (the givens must have exactly one solution). The player types a wrong digit
+/// first; the bot corrects it and fills the grid until the game itself declares the puzzle solved: it opens its
+/// "well done" dialog and greys the board out, both seen here through xdotool and xwd.
+#[test]
+fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
+    let mut desktop = Desktop::start();
+    let profile = tempfile::tempdir().unwrap();
+    let home = profile.path().to_str().unwrap().to_owned();
+    let (data, config) = (format!("{home}/data"), format!("{home}/config"));
+    desktop.spawn(
+        GNOME_SUDOKU,
+        &[],
+        &[("HOME", &home), ("XDG_DATA_HOME", &data), ("XDG_CONFIG_HOME", &config), ("GSETTINGS_BACKEND", "memory")],
+    );
+    let chooser = desktop.wait_for_window("Select Difficulty");
+    desktop.run("xdotool", &["windowactivate", "--sync", &chooser]);
+    desktop.run("xdotool", &["key", "Return"]); // Easy is the chosen row
+    let window = desktop.wait_for_window("Sudoku");
+    let themes = load_themes(&repo().join("calibration"), None).unwrap();
+    let start = {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            match read(&window_image(&desktop, &window), &themes) {
+                Ok(reading) => break reading,
+                Err(e) if std::time::Instant::now() > deadline => panic!("the new puzzle cannot be read: {e:#}"),
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(200)),
+            }
+        }
+    };
+    assert_eq!(start.theme, "gnome");
+    let puzzle = autoplay::games::sudoku::Grid::from_cells(3, 3, start.grid.cells.clone()).unwrap();
+    assert_eq!(autoplay::games::sudoku::count_solutions(&puzzle, 2), 1, "the puzzle as read has one solution:\n{}", start.grid);
+    let solution = solve_givens(&start.grid).unwrap();
+
+    // The player types a wrong digit into the first empty cell (the number picker opens and closes again).
+    let cell = start.grid.cells.iter().position(|&v| v == 0).unwrap();
+    let wrong = solution[cell] % 9 + 1;
+    let (x, y) = start.layout.centre(cell / 9, cell % 9);
+    desktop.run("xdotool", &["mousemove", "--window", &window, &x.to_string(), &y.to_string(), "click", "1"]);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    desktop.run("xdotool", &["key", &wrong.to_string()]);
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let meddled = read(&window_image(&desktop, &window), &themes).unwrap();
+    assert_eq!(meddled.grid.cells[cell], wrong, "the wrong digit should be on the board before the bot starts");
+    assert_eq!(gnome_sudoku_windows(&desktop).len(), 1, "only the game's window before the bot plays");
+
+    let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["won"], true);
+    assert_eq!(report["replans"], 0, "{stderr}");
+    let empty_at_start = start.grid.cells.iter().filter(|&&v| v == 0).count();
+    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell, the wrong one included");
+
+    // The game's own verdict: a second window (its dialog) and the board greyed out, no white cell left.
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let windows = gnome_sudoku_windows(&desktop);
+    assert_eq!(windows.len(), 2, "the game should have opened its 'well done' dialog: {windows:?}");
+    let image = window_image(&desktop, &window);
+    for row in 0..9 {
+        for col in 0..9 {
+            let (x, y) = start.layout.centre(row, col);
+            let p = image.get_pixel(x as u32, y as u32);
+            assert!(p[0] < 128 && p[1] < 128 && p[2] < 128, "cell ({row}, {col}) is not greyed out: {p:?}");
+        }
+    }
+}

@@ -116,7 +116,8 @@ impl Drop for Desktop {
     }
 }
 
-/// Parses a binary PPM (P6, maxval 255).
+/// Parses a binary PPM (P6) into 8-bit RGB; maxval 65535 (xwdtopnm's output for 32-bit windows, such as GTK 4's)
+/// is scaled down.
 pub fn parse_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     let mut fields = Vec::new();
     let mut i = 0;
@@ -138,7 +139,10 @@ pub fn parse_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     }
     assert_eq!(fields[0], "P6", "not a binary PPM");
     let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
-    assert_eq!(fields[3], "255");
-    let data = bytes[i + 1..i + 1 + w * h * 3].to_vec();
+    let data = match fields[3].as_str() {
+        "255" => bytes[i + 1..i + 1 + w * h * 3].to_vec(),
+        "65535" => bytes[i + 1..i + 1 + w * h * 6].chunks(2).map(|s| (u16::from_be_bytes([s[0], s[1]]) / 257) as u8).collect(),
+        other => panic!("PPM maxval {other} is not handled"),
+    };
     (w, h, data)
 }

@@ -80,8 +80,8 @@ impl Game for Flood {
         "flood"
     }
 
-    fn default_window_title(&self) -> &'static str {
-        "Flood"
+    fn window_titles(&self) -> &'static [&'static str] {
+        &["Flood"]
     }
 
     fn parse_board(&self, text: &str) -> Result<FloodBoard> {

@@ -54,8 +54,9 @@ impl Game for Sudoku {
         "sudoku"
     }
 
-    fn default_window_title(&self) -> &'static str {
-        "Solo"
+    /// sgt-solo's window, else GNOME Sudoku's.
+    fn window_titles(&self) -> &'static [&'static str] {
+        &["Solo", "Sudoku"]
     }
 
     /// sgt-solo draws an entry at once, without animation: a short quiet period is enough.
