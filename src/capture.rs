@@ -250,7 +250,15 @@ pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from:
             previous = source.grab()?;
         }
     }
-    let mut same_since = Instant::now();
+    settled_from(source, settle, previous, Instant::now())
+}
+
+/// Grabs after `first` (captured at `first_at`) until the picture has stayed the same for `settle.quiet`, and at
+/// least until one more capture agrees with the one before it; returns the last capture.
+pub fn settled_from(source: &mut dyn FrameSource, settle: &Settle, first: Frame, first_at: Instant) -> Result<Frame> {
+    let start = Instant::now();
+    let mut previous = first;
+    let mut same_since = first_at;
     loop {
         sleep(settle.interval);
         let next = source.grab()?;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use crate::capture::{stable_frame, Frame, FrameSource, Settle};
+use crate::capture::{settled_from, stable_frame, Frame, FrameSource, Settle};
 use crate::game::{Action, CellLayout, Game, Reading, SolveLimits};
 use crate::input::InputDevice;
 
@@ -233,14 +233,21 @@ fn await_expected<G: Game>(
         if frame.image == *before {
             continue;
         }
+        let grabbed_at = Instant::now();
         let Ok(reading) = read_again(game, &frame, layout) else { continue };
         if reading.board != *expected {
             continue;
         }
-        // Seen: it counts once the picture holds still for the quiet period.
-        let confirmed = stable_frame(source, settle, None)?;
+        // Seen: it counts once the picture holds still for the quiet period (at least one more capture agrees).
+        let confirmed = settled_from(source, settle, frame.clone(), grabbed_at)?;
         if confirmed.image == frame.image {
             return Ok(Some((confirmed, reading)));
+        }
+        // It moved on (an animation, such as a flash on completion) and has settled since: what does it show now?
+        if let Ok(settled) = read_again(game, &confirmed, layout) {
+            if settled.board == *expected {
+                return Ok(Some((confirmed, settled)));
+            }
         }
     }
     Ok(None)

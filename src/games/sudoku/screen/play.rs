@@ -59,14 +59,10 @@ impl Game for Sudoku {
         &["Solo", "Sudoku"]
     }
 
-    /// sgt-solo draws an entry at once, without animation: a short quiet period is enough.
+    /// sgt-solo and GNOME Sudoku draw an entry at once, without animation: an entry counts as made when two
+    /// captures in a row show it (no longer quiet period).
     fn settle(&self) -> Settle {
-        Settle {
-            interval: Duration::from_millis(8),
-            quiet: Duration::from_millis(24),
-            after_click: Duration::from_millis(12),
-            ..Settle::default()
-        }
+        Settle { interval: Duration::from_millis(6), quiet: Duration::ZERO, after_click: Duration::from_millis(12), ..Settle::default() }
     }
 
     fn parse_board(&self, text: &str) -> Result<SudokuGrid> {
