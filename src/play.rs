@@ -48,6 +48,8 @@ pub struct PlayReport {
     pub planned_moves: usize,
     pub plan_optimal: bool,
     pub final_board: String,
+    /// From the start until the last move's input was sent, and until the win was confirmed.
+    pub last_move_millis: u128,
     pub millis: u128,
 }
 
@@ -128,6 +130,7 @@ pub fn play<G: Game>(
         planned_moves: 0,
         plan_optimal: false,
         final_board: String::new(),
+        last_move_millis: 0,
         millis: 0,
     };
     let mut plan: VecDeque<G::Move> = VecDeque::new();
@@ -176,6 +179,7 @@ pub fn play<G: Game>(
         }
         let settle = if game.is_won(&expected) { options.settle.clone() } else { game.settle() };
         left_at = perform(&actions, &frame, input, left_at, settle.after_click, log)?;
+        report.last_move_millis = start.elapsed().as_millis();
         std::thread::sleep(options.move_delay);
         check_pointer(input, left_at)?;
         let before = frame.image.clone();
