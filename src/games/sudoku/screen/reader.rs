@@ -274,6 +274,13 @@ impl<'a> Matcher<'a> {
                 theme.theme
             );
         }
+        if let Some(given) = self.given_background {
+            // Cheap first: a picture of this theme's game shows some given's cell.
+            let cells = (0..grid.size * grid.size).map(|i| grid.interior(i / grid.size, i % grid.size));
+            if !cells.map(|c| background(image, c)).any(|bg| max_diff(bg, given) <= theme.ink_threshold) {
+                bail!("no cell shows a given's background {} (the picture is not drawn the way theme '{}' knows)", format_rgb(given), theme.theme);
+            }
+        }
         let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
         let (mut pencil, mut clashes) = (Vec::new(), Vec::new());
         for row in 0..grid.size {
