@@ -8,9 +8,10 @@ use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
 use super::board::{symbol, value, SudokuGrid};
-use super::theme::{GlyphTemplate, Ink, SudokuTheme, GLYPH_SIDE};
+use super::theme::{GlyphTemplate, Ink, SudokuTheme};
 use crate::calibration::{format_rgb, parse_rgb};
 use crate::game::CellLayout;
+use crate::vision::glyph::{self, GLYPH_SIDE};
 use crate::vision::grid_lines::{find_grid, Grid, GridError};
 
 /// A Sudoku read from a picture.
@@ -181,37 +182,9 @@ pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, rules: &
     if rules.pencil_max_height.is_some_and(|limit| tallest_mark < limit) {
         return CellInk::Pencil;
     }
-    let (mut bx0, mut by0, mut bx1, mut by1) = (usize::MAX, usize::MAX, 0, 0);
-    for y in 0..h {
-        for x in 0..w {
-            if alpha[y * w + x] >= 0.5 {
-                bx0 = bx0.min(x);
-                bx1 = bx1.max(x);
-                by0 = by0.min(y);
-                by1 = by1.max(y);
-            }
-        }
-    }
-    let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
-    let side = bw.max(bh) as f32;
-    let (sx0, sy0) = (bx0 as f32 - (side - bw as f32) / 2.0, by0 as f32 - (side - bh as f32) / 2.0);
-    const SUB: usize = 4;
-    let step = side / (GLYPH_SIDE * SUB) as f32;
-    let mut out = vec![0f32; GLYPH_SIDE * GLYPH_SIDE];
-    for (i, cell) in out.iter_mut().enumerate() {
-        let (gy, gx) = (i / GLYPH_SIDE, i % GLYPH_SIDE);
-        let mut sum = 0.0;
-        for u in 0..SUB {
-            let y = sy0 + ((gy * SUB + u) as f32 + 0.5) * step;
-            for v in 0..SUB {
-                let x = sx0 + ((gx * SUB + v) as f32 + 0.5) * step;
-                if x >= 0.0 && y >= 0.0 && (x as usize) < w && (y as usize) < h {
-                    sum += alpha[y as usize * w + x as usize];
-                }
-            }
-        }
-        *cell = sum / (SUB * SUB) as f32;
-    }
+    let Some((bx0, by0, bx1, by1)) = glyph::ink_box(&alpha, w, 0.5) else { return CellInk::Empty };
+    let out = glyph::normalise(&alpha, w, (bx0, by0, bx1, by1));
+    let bh = by1 - by0 + 1;
     let cell_centre_y = (grid.horizontals[row].centre() + grid.horizontals[row + 1].centre()) / 2.0;
     let glyph_centre_y = y0 as f64 + (by0 + by1) as f64 / 2.0;
     let glyph = Glyph { coverage: out, height: bh as f64 / pitch, centre_y: (glyph_centre_y - cell_centre_y) / pitch, tallest_mark };
@@ -221,8 +194,7 @@ pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, rules: &
 /// Distance between a glyph and a template: mean squared coverage difference plus the squared differences of
 /// relative height and position (which tell `a` from `9`-like shapes at another size).
 fn distance(glyph: &Glyph, coverage: &[f32], template: &GlyphTemplate) -> f64 {
-    let ssd: f32 = glyph.coverage.iter().zip(coverage).map(|(a, b)| (a - b) * (a - b)).sum();
-    ssd as f64 / (GLYPH_SIDE * GLYPH_SIDE) as f64
+    glyph::mean_squared_difference(&glyph.coverage, coverage)
         + 4.0 * (glyph.height - template.height).powi(2)
         + 4.0 * (glyph.centre_y - template.centre_y).powi(2)
 }
@@ -531,7 +503,7 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
             pitch: (pitch * 10.0).round() / 10.0,
             height: (sum.height / n * 1e4).round() / 1e4,
             centre_y: (sum.centre_y / n * 1e4).round() / 1e4,
-            rows: GlyphTemplate::rows_of(&coverage),
+            rows: glyph::rows_of(&coverage),
         };
         theme.glyphs.retain(|g| !(g.symbol == template.symbol && (g.pitch - template.pitch).abs() < 0.5));
         theme.glyphs.push(template);

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
+use crate::vision::glyph;
 use crate::calibration::{load_theme_file, load_theme_files, parse_rgb, save_theme_file, ThemeFile};
 
-/// Side of a normalised glyph, in samples.
-pub const GLYPH_SIDE: usize = 16;
+pub use crate::vision::glyph::GLYPH_SIDE;
 
 /// The ink colours the game draws digits in (`#rrggbb`); all but `given` are optional until learned.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -62,21 +62,7 @@ pub struct GlyphTemplate {
 
 impl GlyphTemplate {
     pub fn coverage(&self) -> Result<Vec<f32>> {
-        if self.rows.len() != GLYPH_SIDE || self.rows.iter().any(|r| r.len() != GLYPH_SIDE) {
-            bail!("glyph '{}' must be {GLYPH_SIDE} rows of {GLYPH_SIDE} hex digits", self.symbol);
-        }
-        self.rows
-            .iter()
-            .flat_map(|r| r.chars())
-            .map(|c| c.to_digit(16).map(|d| d as f32 / 15.0).with_context(|| format!("glyph '{}': '{c}' is not a hex digit", self.symbol)))
-            .collect()
-    }
-
-    pub fn rows_of(coverage: &[f32]) -> Vec<String> {
-        coverage
-            .chunks(GLYPH_SIDE)
-            .map(|row| row.iter().map(|&a| char::from_digit((a.clamp(0.0, 1.0) * 15.0).round() as u32, 16).expect("0..=15")).collect())
-            .collect()
+        glyph::coverage_of(&self.rows, &format!("'{}'", self.symbol))
     }
 }
 
