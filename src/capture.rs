@@ -41,6 +41,10 @@ pub trait FrameSource {
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         Ok(Vec::new())
     }
+    /// The window's title now, where there is a window.
+    fn title(&mut self) -> Result<Option<String>> {
+        Ok(None)
+    }
 }
 
 /// One desktop window as listed by `autoplay windows`.
@@ -161,6 +165,10 @@ impl FrameSource for WindowSource {
 
     fn describe(&self) -> String {
         format!("window '{}'", self.title)
+    }
+
+    fn title(&mut self) -> Result<Option<String>> {
+        Ok(self.window.title().ok())
     }
 
     fn windows_opened(&mut self) -> Result<Vec<String>> {

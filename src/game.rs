@@ -92,4 +92,18 @@ pub trait Game {
     /// The board expected after `mv`.
     fn apply(&self, board: &Self::Board, mv: &Self::Move) -> Self::Board;
     fn is_won(&self, board: &Self::Board) -> bool;
+    /// The board to go on from once the window showed the expected one: by default what was seen. A game whose
+    /// picture does not show everything the rules track (Cribbage Solitaire's score) keeps that from `expected`.
+    fn confirmed(&self, _expected: &Self::Board, seen: Self::Board) -> Self::Board {
+        seen
+    }
+    /// Checks the game window's title against the board, for games that show state there (the Cribbage table
+    /// shows its score); nothing by default. An error stops the play.
+    fn check_title(&self, _board: &Self::Board, _title: &str) -> anyhow::Result<()> {
+        Ok(())
+    }
+    /// The first board read, completed from the window's title where the game shows state there.
+    fn adopt_title(&self, board: Self::Board, _title: &str) -> Self::Board {
+        board
+    }
 }

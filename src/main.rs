@@ -12,6 +12,7 @@ use autoplay::calibration::{calibration_root, load_themes, PaletteTheme};
 use autoplay::capture::{list_windows, FrameSource, ImageFileSource, ScreenSource, WindowSource};
 use autoplay::game::{Game, SolveLimits};
 use autoplay::games::flood::{self, reader, sgt_id::SgtFloodId, Flood, FloodBoard};
+use autoplay::games::cribbage::screen as cribbage_screen;
 use autoplay::games::sudoku::screen;
 use autoplay::imageio::{load_image, read_text, save_image};
 use autoplay::input::{DesktopInput, DryRunInput, InputDevice};
@@ -32,6 +33,7 @@ struct Cli {
 enum ScreenGame {
     Flood,
     Sudoku,
+    Cribbage,
 }
 
 /// Games with a solver.
@@ -87,6 +89,7 @@ fn parse_box(text: &str) -> Result<(usize, usize), String> {
 enum PlayGame {
     Flood,
     Sudoku,
+    Cribbage,
     Dandelions,
 }
 
@@ -252,9 +255,13 @@ enum Command {
         game: ScreenGame,
         /// The screenshot.
         shot: PathBuf,
-        /// The true board: a board text file, or a game ID (sgt-flood WxH:digits,limit; sgt-solo RxC:description).
-        #[arg(long)]
-        truth: String,
+        /// The true board: a board text file, or a game ID (sgt-flood WxH:digits,limit; sgt-solo RxC:description);
+        /// cribbage: a state text file (columns in deal notation, `stack:` line).
+        #[arg(long, required_unless_present = "deal")]
+        truth: Option<String>,
+        /// Cribbage: the screenshot shows numbered deal N before any move.
+        #[arg(long, conflicts_with = "truth")]
+        deal: Option<u64>,
         /// The theme to create or refresh.
         #[arg(long, default_value = "sgt-default")]
         theme: String,
@@ -375,6 +382,12 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 out!("{g}")?;
             }
+        }
+        Command::Read { game: ScreenGame::Cribbage, input, theme, json, learn, annotate } => {
+            if learn || annotate.is_some() {
+                bail!("--learn and --annotate are not available for cribbage; teach it with `autoplay calibrate cribbage`");
+            }
+            out!("{}", cribbage_screen::read_command(&load_image(&input)?, &cribbage_screen::load_themes(&root, theme.as_deref())?, json)?)?;
         }
         Command::Read { game: ScreenGame::Flood, input, theme, json, learn, annotate } => {
             let image = load_image(&input)?;
@@ -530,8 +543,21 @@ fn run(cli: Cli) -> Result<()> {
             let options = play_options(dry_run || image.is_some(), max_moves, move_delay_ms, time_limit)?;
             play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
         }
-        Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => calibrate_sudoku(&root, &shot, &truth, &theme, entered.as_deref())?,
-        Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => calibrate_flood(&root, &shot, &truth, &theme, symbols.as_deref())?,
+        Command::Play { game: PlayGame::Cribbage, window, dry_run, image, max_moves, move_delay_ms, time_limit, theme, json, .. } => {
+            let game = cribbage_screen::Cribbage { themes: cribbage_screen::load_themes(&root, theme.as_deref())? };
+            let options = play_options(dry_run || image.is_some(), max_moves, move_delay_ms, time_limit)?;
+            play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
+        }
+        Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => {
+            calibrate_sudoku(&root, &shot, &truth.context("sudoku needs --truth")?, &theme, entered.as_deref())?
+        }
+        Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => {
+            calibrate_flood(&root, &shot, &truth.context("flood needs --truth")?, &theme, symbols.as_deref())?
+        }
+        Command::Calibrate { game: ScreenGame::Cribbage, shot, truth, deal, theme, .. } => {
+            let theme = if theme == "sgt-default" { "table".to_string() } else { theme };
+            out!("{}", cribbage_screen::calibrate_command(&root, &shot, truth.as_deref().map(Path::new), deal, &theme)?)?;
+        }
         Command::Bench { game: BenchGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
             let options = flood::bench::BenchOptions { sizes, colours, boards, seed, time_limit: seconds(time_limit)? };
             let read = match shot {

@@ -122,6 +122,9 @@ pub fn play<G: Game>(
         reading.theme,
         source.describe()
     ));
+    if let Some(title) = source.title()? {
+        reading.board = game.adopt_title(reading.board, &title);
+    }
     game.check_playable(&reading)?;
     let mut report = PlayReport {
         won: false,
@@ -213,6 +216,9 @@ pub fn play<G: Game>(
             report.replans += 1;
             plan.clear();
             log(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves));
+        } else {
+            reading.board = game.confirmed(&expected, reading.board);
+            check_title(game, source, &reading.board, &settle)?;
         }
     }
     report.final_board = reading.board.to_string();
@@ -255,6 +261,20 @@ fn await_expected<G: Game>(
         }
     }
     Ok(None)
+}
+
+/// Checks the window title against the board (see [`Game::check_title`]); a title can change a little after
+/// the picture, so it is asked again until it agrees or the settle's timeout has passed.
+fn check_title<G: Game>(game: &G, source: &mut dyn FrameSource, board: &G::Board, settle: &Settle) -> Result<()> {
+    let start = Instant::now();
+    loop {
+        let Some(title) = source.title()? else { return Ok(()) };
+        match game.check_title(board, &title) {
+            Ok(()) => return Ok(()),
+            Err(e) if start.elapsed() >= settle.timeout => return Err(e),
+            Err(_) => std::thread::sleep(settle.interval),
+        }
+    }
 }
 
 /// Reads a frame of a board already read once, using the earlier layout where the picture is ambiguous.

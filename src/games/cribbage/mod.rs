@@ -5,6 +5,7 @@ pub mod commands;
 pub mod deal;
 pub mod error;
 pub mod rules;
+pub mod screen;
 pub mod solver;
 #[cfg(test)]
 mod solver_reference;

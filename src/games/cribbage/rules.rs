@@ -29,6 +29,15 @@ pub enum Move {
     NewStack,
 }
 
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Play(c) => write!(f, "column {}", c + 1),
+            Move::NewStack => write!(f, "NEXT STACK"),
+        }
+    }
+}
+
 impl Move {
     /// The solution-line character: `1`–`4` or `_`.
     pub fn to_char(self) -> char {

@@ -1,0 +1,104 @@
+//! Calibration data of the Cribbage Solitaire reader, one TOML file per rendering under
+//! `calibration/cribbage/<theme>.toml`: the table's colour, how dark card outlines are, and a glyph template per
+//! rank. Written by `autoplay calibrate cribbage`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::calibration::{load_theme_files, parse_rgb, save_theme_file, ThemeFile};
+use crate::games::cribbage::Rank;
+use crate::vision::glyph;
+
+/// A rank's glyph as printed in a card's corner (the suit sign left out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankTemplate {
+    /// `A23456789TJQK`.
+    pub rank: char,
+    /// Width / height of the glyph's ink ("10" is wide, "1"-like shapes narrow).
+    pub aspect: f64,
+    /// Glyph height / card width (the corner's size on the card).
+    pub height: f64,
+    pub rows: Vec<String>,
+}
+
+impl RankTemplate {
+    pub fn coverage(&self) -> Result<Vec<f32>> {
+        glyph::coverage_of(&self.rows, &format!("'{}'", self.rank))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableTheme {
+    pub game: String,
+    pub theme: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The table's colour (`#rrggbb`): everything else on it is a card, a slot, text or a button.
+    pub felt: String,
+    /// A pixel within this (largest channel difference) of the felt is felt.
+    pub felt_tolerance: u8,
+    /// A pixel of a card pile this dark (luminance) or darker, in a row-long run, is a card's outline.
+    pub outline_max: u8,
+    /// A pixel differing from its card's face by more than this is ink.
+    pub ink_threshold: u8,
+    /// A glyph matches a rank when their distance is at most this and the next rank is `min_margin` further.
+    pub max_distance: f64,
+    pub min_margin: f64,
+    #[serde(rename = "glyph", default)]
+    pub glyphs: Vec<RankTemplate>,
+}
+
+impl TableTheme {
+    pub fn new(name: &str) -> Self {
+        TableTheme {
+            game: "cribbage".into(),
+            theme: name.into(),
+            description: String::new(),
+            felt: "#000000".into(),
+            felt_tolerance: 24,
+            outline_max: 96,
+            ink_threshold: 80,
+            max_distance: 0.1,
+            min_margin: 0.01,
+            glyphs: Vec::new(),
+        }
+    }
+
+    /// Writes the theme to `<root>/cribbage/<theme>.toml` (atomically) and returns the path.
+    pub fn save(&self, root: &Path) -> Result<PathBuf> {
+        save_theme_file(self, root, "cribbage")
+    }
+}
+
+impl ThemeFile for TableTheme {
+    fn name(&self) -> &str {
+        &self.theme
+    }
+
+    fn validate(&self, origin: &str) -> Result<()> {
+        parse_rgb(&self.felt).map_err(|e| e.context(format!("{origin}: felt")))?;
+        for g in &self.glyphs {
+            if Rank::from_char(g.rank).is_none() {
+                bail!("{origin}: '{}' is not a rank (A23456789TJQK)", g.rank);
+            }
+            g.coverage().map_err(|e| e.context(origin.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn header(&self) -> String {
+        format!(
+            "# Calibration for reading Cribbage Solitaire tables (theme '{}'), written by `autoplay calibrate cribbage`.\n\
+             # Glyphs: ink coverage (0-f) of each rank's corner glyph, its bounding box scaled into {side}x{side}.\n",
+            self.theme,
+            side = glyph::GLYPH_SIDE
+        )
+    }
+}
+
+/// Every cribbage theme under `root`, sorted by name, or only the one named.
+pub fn load_themes(root: &Path, only: Option<&str>) -> Result<Vec<TableTheme>> {
+    load_theme_files(root, "cribbage", only)
+}

@@ -1,0 +1,134 @@
+//! Reading and playing the Cribbage Solitaire table: every captured table screenshot (several deals, start,
+//! mid-game and finished, two window sizes) reads exactly as the rules engine says it should; calibration from
+//! one screenshot of a known deal reads them all; other pictures are refused clearly; and live, in a real
+//! Chromium window on Xvfb, the bot plays whole deals to the score the solver proves optimal.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use autoplay::games::cribbage::screen::{self, load_themes};
+use autoplay::games::cribbage::{deal, replay, solve, State};
+use autoplay::imageio::load_image;
+use common::desktop::Desktop;
+use common::{fixture_shots, repo};
+
+fn autoplay() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
+    command
+}
+
+/// The truth of a shot from NAME.params: deal N after line L, replayed by the rules engine.
+fn truth_of(png: &Path) -> State {
+    let params = std::fs::read_to_string(png.with_extension("params")).unwrap();
+    let field = |key: &str| params.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("{key} in {}", png.display())).trim().to_owned();
+    let n: u64 = field("deal ").parse().unwrap();
+    replay(&State::from(deal(n)), &field("line")).unwrap()
+}
+
+fn check_all(themes: &[screen::TableTheme]) {
+    let shots = fixture_shots("cribbage");
+    assert!(shots.len() >= 6, "expected the cribbage fixtures, found {}", shots.len());
+    for (name, png) in shots {
+        let truth = truth_of(&png);
+        let reading = screen::read(&load_image(&png).unwrap(), themes).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(reading.state.columns, truth.columns, "{name}: columns");
+        assert_eq!(reading.state.stack, truth.stack, "{name}: stack");
+        for (c, front) in reading.points.fronts.iter().enumerate() {
+            assert_eq!(front.is_some(), !truth.columns[c].is_empty(), "{name}: column {} click point", c + 1);
+        }
+    }
+}
+
+#[test]
+fn every_table_fixture_reads_exactly_its_truth() {
+    check_all(&load_themes(&repo().join("calibration"), None).unwrap());
+}
+
+#[test]
+fn the_fixtures_cover_starts_middles_ends_and_two_window_sizes() {
+    let shots = fixture_shots("cribbage");
+    let truths: Vec<State> = shots.iter().map(|(_, png)| truth_of(png)).collect();
+    assert!(truths.iter().any(|t| t.cards_left() == 52), "a deal before any move");
+    assert!(truths.iter().any(|t| t.cards_left() > 0 && t.cards_left() < 52 && !t.stack.is_empty()), "a deal part-played");
+    assert!(truths.iter().any(|t| t.columns.iter().any(Vec::is_empty) && t.cards_left() > 0), "an emptied column");
+    assert!(truths.iter().any(|t| t.is_over()), "a finished deal");
+    let widths: std::collections::BTreeSet<u32> = shots.iter().map(|(_, png)| load_image(png).unwrap().width()).collect();
+    assert!(widths.len() >= 2, "two window sizes: {widths:?}");
+}
+
+#[test]
+fn calibration_from_one_known_deal_reads_every_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = repo().join("fixtures/cribbage/deal30-start.png");
+    let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&shot).args(["--deal", "30", "--theme", "mine"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let themes = load_themes(dir.path(), None).unwrap();
+    assert_eq!(themes[0].glyphs.len(), 13, "every rank learned");
+    check_all(&themes);
+    // A wrong truth is refused, and nothing is written for it.
+    let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&shot).args(["--deal", "31", "--theme", "wrong"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(!dir.path().join("cribbage/wrong.toml").exists());
+}
+
+#[test]
+fn the_read_command_feeds_the_solver() {
+    let shot = repo().join("fixtures/cribbage/deal1879-mid.png");
+    let read = autoplay().args(["read", "cribbage"]).arg(&shot).output().unwrap();
+    assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
+    let text = String::from_utf8(read.stdout).unwrap();
+    assert!(text.contains("stack: ") && text.contains("# total "), "{text}");
+    let mut solve_cmd = autoplay().args(["solve", "cribbage", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    use std::io::Write;
+    solve_cmd.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let solved = solve_cmd.wait_with_output().unwrap();
+    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+    // The best continuation from the picture equals the solver's from the true position.
+    let truth = truth_of(&shot);
+    let best = solve(&State { score: 0, ..truth }).score;
+    assert!(String::from_utf8_lossy(&solved.stdout).contains(&best.to_string()), "{}", String::from_utf8_lossy(&solved.stdout));
+}
+
+#[test]
+fn pictures_that_are_not_a_table_are_refused_clearly() {
+    for other in ["fixtures/flood/12x12c6-tile32.png", "fixtures/sudoku/3x3-tile48.png", "fixtures/sudoku-gnome/easy-1.png"] {
+        let out = autoplay().args(["read", "cribbage"]).arg(repo().join(other)).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains("error") && !stderr.contains("panicked"), "{other}: {stderr}");
+    }
+    let felt = image::RgbaImage::from_pixel(400, 300, image::Rgba([0x1f, 0x5f, 0x3a, 255]));
+    let error = format!("{:#}", screen::read(&felt, &load_themes(&repo().join("calibration"), None).unwrap()).unwrap_err());
+    assert!(error.contains("no card pile"), "{error}");
+}
+
+/// Live: the table in Chromium under Xvfb, two deals at two window sizes, played to the end by `autoplay play
+/// cribbage`; the page's own title (read with xdotool) must show the solver's proven optimum and "complete".
+#[test]
+fn plays_whole_deals_in_chromium_to_the_proven_optimum() {
+    for (n, size) in [(30u64, "1000,700"), (1031, "800,600")] {
+        let mut desktop = Desktop::start();
+        let profile = tempfile::tempdir().unwrap();
+        let page = format!("file://{}?deal={n}", repo().join("fixtures/tables/cribbage.html").display());
+        let profile_arg = format!("--user-data-dir={}", profile.path().display());
+        let size_arg = format!("--window-size={size}");
+        let app_arg = format!("--app={page}");
+        desktop.spawn(
+            "chromium",
+            &["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", &profile_arg, &size_arg, "--window-position=60,40", &app_arg],
+            &[],
+        );
+        let window = desktop.wait_for_window(&format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score 0"));
+        let out = autoplay().args(["play", "cribbage", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "deal {n}: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["won"], true);
+        assert_eq!(report["replans"], 0, "{stderr}");
+        let optimum = solve(&State::from(deal(n))).score;
+        let title = String::from_utf8(desktop.run("xdotool", &["getwindowname", &window]).stdout).unwrap();
+        assert_eq!(title.trim(), format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {optimum} \u{2014} complete"), "deal {n}");
+    }
+}
