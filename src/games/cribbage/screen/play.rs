@@ -35,7 +35,7 @@ impl PartialEq for Table {
 
 impl std::fmt::Display for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}score: {}\n", state_text(&self.state), self.state.score)
+        writeln!(f, "{}score: {}", state_text(&self.state), self.state.score)
     }
 }
 
