@@ -141,6 +141,21 @@ pub trait ThemeFile: Serialize + serde::de::DeserializeOwned {
     fn header(&self) -> String;
 }
 
+/// Reads with each theme in turn and returns the first reading; when every theme fails, the first failure,
+/// naming its theme (`what` names the thing read: "reading Sudoku with theme 'x'").
+pub fn first_reading<T: ThemeFile, R>(themes: &[T], what: &str, mut read: impl FnMut(&T) -> Result<R>) -> Result<R> {
+    let mut first_error = None;
+    for theme in themes {
+        match read(theme) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => {
+                first_error.get_or_insert(e.context(format!("reading {what} with theme '{}'", theme.name())));
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| anyhow::anyhow!("no calibration theme to read {what} with (see `autoplay calibrate`)")))
+}
+
 /// Loads and validates one theme file.
 pub fn load_theme_file<T: ThemeFile>(path: &Path) -> Result<T> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;

@@ -2,6 +2,7 @@
 //! may belong to the board. Nothing here knows any game's colours or pixel offsets.
 
 pub mod annotate;
+pub mod colour;
 pub mod glyph;
 pub mod grid_lines;
 pub mod lattice;

@@ -11,8 +11,9 @@ use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 
 use super::theme::{RankTemplate, TableTheme};
-use crate::calibration::{format_rgb, parse_rgb};
+use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
+use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
 use crate::vision::glyph;
 use crate::vision::runs::{components, Component};
 
@@ -40,27 +41,6 @@ pub struct TableReading {
     pub state: State,
     pub points: TablePoints,
     pub theme: String,
-}
-
-fn rgb(image: &RgbaImage, x: usize, y: usize) -> [u8; 3] {
-    let p = image.get_pixel(x as u32, y as u32);
-    [p[0], p[1], p[2]]
-}
-
-fn max_diff(a: [u8; 3], b: [u8; 3]) -> u8 {
-    (0..3).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0)
-}
-
-fn luminance(p: [u8; 3]) -> u8 {
-    ((p[0] as u32 * 299 + p[1] as u32 * 587 + p[2] as u32 * 114) / 1000) as u8
-}
-
-fn mode(colours: impl Iterator<Item = [u8; 3]>) -> Option<[u8; 3]> {
-    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
-    for c in colours {
-        *counts.entry(c).or_default() += 1;
-    }
-    counts.into_iter().max_by_key(|&(c, n)| (n, std::cmp::Reverse(c))).map(|(c, _)| c)
 }
 
 /// The non-felt shapes of a picture.
@@ -112,7 +92,7 @@ fn outlines(image: &RgbaImage, shapes: &Shapes, pile: &Component, outline_max: u
     for y in pile.y0..=pile.y1 {
         let (mut run, mut longest) = (0, 0);
         for x in pile.x0..=pile.x1 {
-            if shapes.on[y * shapes.width + x] && luminance(rgb(image, x, y)) <= outline_max {
+            if shapes.on[y * shapes.width + x] && luminance(rgb_at(image, x, y)) <= outline_max {
                 run += 1;
                 longest = longest.max(run);
             } else {
@@ -172,11 +152,11 @@ fn pile_cards(image: &RgbaImage, shapes: &Shapes, pile: &Component, theme: &Tabl
 /// the top, split into glyphs at blank columns; all but the last glyph (the suit sign) are the rank.
 fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, usize, usize, usize), threshold: u8, card_width: usize) -> Result<RankGlyph> {
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-    let face = mode((y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y))).filter(|&(x, y)| shapes.on[y * shapes.width + x]).map(|(x, y)| rgb(image, x, y)))
+    let face = mode((y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y))).filter(|&(x, y)| shapes.on[y * shapes.width + x]).map(|(x, y)| rgb_at(image, x, y)))
         .ok_or_else(|| anyhow!("its corner is empty"))?;
     let alpha: Vec<f32> = (0..w * h)
         .map(|i| {
-            let p = rgb(image, x0 + i % w, y0 + i / w);
+            let p = rgb_at(image, x0 + i % w, y0 + i / w);
             let d = max_diff(p, face);
             if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
         })
@@ -279,16 +259,7 @@ impl<'a> Matcher<'a> {
 
 /// Reads a table with the first theme that reads it.
 pub fn read(image: &RgbaImage, themes: &[TableTheme]) -> Result<TableReading> {
-    let mut first_error = None;
-    for theme in themes {
-        match Matcher::new(theme).and_then(|m| m.read(image)) {
-            Ok(reading) => return Ok(reading),
-            Err(e) => {
-                first_error.get_or_insert(e.context(format!("reading the table with theme '{}'", theme.theme)));
-            }
-        }
-    }
-    Err(first_error.unwrap_or_else(|| anyhow!("no calibration theme to read Cribbage Solitaire with (see `autoplay calibrate cribbage`)")))
+    first_reading(themes, "the Cribbage Solitaire table", |theme| Matcher::new(theme)?.read(image))
 }
 
 /// How well each card of a picture matched its rank: (best distance, next rank's distance) per card.
@@ -316,9 +287,9 @@ pub fn learn(image: &RgbaImage, truth: &State, theme: &mut TableTheme) -> Result
     let (piles, _) = piles(&shapes)?;
     // Outline darkness: from the longest pile, its face (commonest colour) and its left edge at mid-height.
     let longest = piles.iter().max_by_key(|p| p.height()).expect("five piles");
-    let face = mode((longest.y0..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| (x, y))).map(|(x, y)| rgb(image, x, y)))
+    let face = mode((longest.y0..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| (x, y))).map(|(x, y)| rgb_at(image, x, y)))
         .expect("a pile has pixels");
-    let edge = rgb(image, longest.x0 + 1, (longest.y0 + longest.y1) / 2);
+    let edge = rgb_at(image, longest.x0 + 1, (longest.y0 + longest.y1) / 2);
     let (face_l, edge_l) = (luminance(face), luminance(edge));
     if face_l <= edge_l + 30 {
         bail!("the card faces ({}) are not clearly lighter than their outlines ({})", format_rgb(face), format_rgb(edge));

@@ -9,8 +9,9 @@ use image::RgbaImage;
 
 use super::board::{symbol, value, SudokuGrid};
 use super::theme::{GlyphTemplate, Ink, SudokuTheme};
-use crate::calibration::{format_rgb, parse_rgb};
+use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::game::CellLayout;
+use crate::vision::colour::{max_diff, mode, rgb_at};
 use crate::vision::glyph::{self, GLYPH_SIDE};
 use crate::vision::grid_lines::{find_grid, Grid, GridError};
 
@@ -32,14 +33,6 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
     find_grid(image.width() as usize, image.height() as usize, &dark, min_cell as usize)
 }
 
-fn rgb_at(image: &RgbaImage, x: usize, y: usize) -> [u8; 3] {
-    let p = image.get_pixel(x as u32, y as u32);
-    [p[0], p[1], p[2]]
-}
-
-fn max_diff(a: [u8; 3], b: [u8; 3]) -> u8 {
-    (0..3).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0)
-}
 
 /// The most common colour on the ring of pixels just inside a cell's lines: the cell's background.
 fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
@@ -326,26 +319,9 @@ pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchS
 
 /// Reads a Sudoku from a screenshot with the first theme that reads it.
 pub fn read(image: &RgbaImage, themes: &[SudokuTheme]) -> Result<SudokuReading> {
-    let mut first_error = None;
-    for theme in themes {
-        match Matcher::new(theme).and_then(|m| m.read(image)) {
-            Ok(reading) => return Ok(reading),
-            Err(e) => {
-                first_error.get_or_insert(e.context(format!("reading Sudoku with theme '{}'", theme.theme)));
-            }
-        }
-    }
-    Err(first_error.unwrap_or_else(|| anyhow::anyhow!("no calibration theme to read Sudoku with")))
+    first_reading(themes, "Sudoku", |theme| Matcher::new(theme)?.read(image))
 }
 
-/// The most common of some colours.
-fn mode(colours: &[[u8; 3]]) -> Option<[u8; 3]> {
-    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
-    for &c in colours {
-        *counts.entry(c).or_default() += 1;
-    }
-    counts.into_iter().max_by_key(|&(c, n)| (n, std::cmp::Reverse(c))).map(|(c, _)| c)
-}
 
 /// What calibration learned.
 #[derive(Debug)]
@@ -394,7 +370,7 @@ fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuThe
 /// The background of the givens' cells, when it tells them from every other cell (else `None`).
 fn learned_given_background(backgrounds: &[[u8; 3]], truth: &SudokuGrid, threshold: u8) -> Option<[u8; 3]> {
     let givens: Vec<[u8; 3]> = (0..backgrounds.len()).filter(|&i| truth.given[i]).map(|i| backgrounds[i]).collect();
-    let candidate = mode(&givens)?;
+    let candidate = mode(givens.iter().copied())?;
     let matches = |bg: [u8; 3]| max_diff(bg, candidate) <= threshold;
     let all_givens = givens.iter().all(|&bg| matches(bg));
     let no_others = (0..backgrounds.len()).filter(|&i| !truth.given[i]).all(|i| !matches(backgrounds[i]));
@@ -435,7 +411,7 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
             }
         }
     }
-    let learned_colour = |kind: &str| samples.get(kind).and_then(|s| mode(s));
+    let learned_colour = |kind: &str| samples.get(kind).and_then(|s| mode(s.iter().copied()));
     theme.ink.given = format_rgb(learned_colour("given").context("the truth has no givens to learn the given ink from")?);
     for (kind, slot) in [("entered", &mut theme.ink.entered), ("clash", &mut theme.ink.clash)] {
         if let Some(c) = learned_colour(kind) {
