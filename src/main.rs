@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use autoplay::calibration::{calibration_root, load_themes, PaletteTheme};
+use autoplay::calibration::{calibration_root, PaletteTheme};
 use autoplay::capture::{list_windows, FrameSource, ImageFileSource, ScreenSource, WindowSource};
 use autoplay::game::{Game, SolveLimits};
-use autoplay::games::flood::{self, reader, sgt_id::SgtFloodId, Flood, FloodBoard};
+use autoplay::games::flood::{self, Flood, FloodBoard};
 use autoplay::games::cribbage::screen as cribbage_screen;
 use autoplay::games::sudoku::screen;
 use autoplay::imageio::{load_image, read_text, save_image};
@@ -360,66 +360,22 @@ fn run(cli: Cli) -> Result<()> {
             let frame = source.grab()?;
             save_image(&frame.image, &output)?;
         }
+        Command::Read { game: ScreenGame::Flood, input, theme, json, learn, annotate } => {
+            let image = load_image(&input)?;
+            out!("{}", flood::commands::read_command(&image, &root, theme.as_deref(), json, learn, annotate.as_deref())?)?;
+        }
         Command::Read { game: ScreenGame::Sudoku, input, theme, json, learn, annotate } => {
             if learn {
                 bail!("--learn is for flood; teach sudoku with `autoplay calibrate sudoku`");
             }
             let image = load_image(&input)?;
-            let reading = screen::read(&image, &screen::theme::load_themes(&root, theme.as_deref())?)?;
-            if let Some(path) = annotate {
-                let marked = autoplay::vision::annotate::annotate(&image, &reading.layout, image::Rgba([255, 0, 255, 255]));
-                save_image(&marked, &path)?;
-            }
-            let g = &reading.grid;
-            if json {
-                let value = serde_json::json!({
-                    "size": g.size, "box": [g.box_rows, g.box_cols],
-                    "givens": g.givens_text(), "entered": g.entered_text(), "board": g.board_text(),
-                    "layout": reading.layout, "theme": reading.theme,
-                    "pencil": reading.pencil, "clashes": reading.clashes,
-                });
-                outln!("{value}")?;
-            } else {
-                out!("{g}")?;
-            }
+            out!("{}", screen::commands::read_command(&image, &screen::theme::load_themes(&root, theme.as_deref())?, json, annotate.as_deref())?)?;
         }
         Command::Read { game: ScreenGame::Cribbage, input, theme, json, learn, annotate } => {
             if learn || annotate.is_some() {
                 bail!("--learn and --annotate are not available for cribbage; teach it with `autoplay calibrate cribbage`");
             }
             out!("{}", cribbage_screen::read_command(&load_image(&input)?, &cribbage_screen::load_themes(&root, theme.as_deref())?, json)?)?;
-        }
-        Command::Read { game: ScreenGame::Flood, input, theme, json, learn, annotate } => {
-            let image = load_image(&input)?;
-            let themes = themes(&root, "flood", theme.as_deref())?;
-            let reading = if learn {
-                let [theme] = themes.as_slice() else { bail!("--learn needs one theme: name it with --theme") };
-                let (reading, learned) = reader::read_learning(&image, theme, None)?;
-                if learned != *theme {
-                    let path = learned.save(&root)?;
-                    eprintln!("learned {} new colour(s) into {}", learned.colours.len() - theme.colours.len(), path.display());
-                }
-                reading
-            } else {
-                Flood { themes }.read(&image, None)?
-            };
-            if let Some(path) = annotate {
-                let marked = autoplay::vision::annotate::annotate(&image, &reading.layout, image::Rgba([255, 0, 255, 255]));
-                save_image(&marked, &path)?;
-            }
-            if json {
-                let l = &reading.layout;
-                let centres: Vec<Vec<(i32, i32)>> =
-                    (0..l.rows).map(|r| (0..l.cols).map(|c| l.centre(r, c)).collect()).collect();
-                let value = serde_json::json!({
-                    "board": reading.board.to_string(),
-                    "rows": l.rows, "cols": l.cols, "theme": reading.theme,
-                    "layout": l, "cell_centres": centres,
-                });
-                outln!("{value}")?;
-            } else {
-                out!("{}", reading.board)?;
-            }
         }
         Command::Solve { game: SolveGame::Lunar, input, json, target, .. } => {
             let input = input.unwrap_or_else(|| PathBuf::from("-"));
@@ -549,10 +505,10 @@ fn run(cli: Cli) -> Result<()> {
             play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
         }
         Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => {
-            calibrate_sudoku(&root, &shot, &truth.context("sudoku needs --truth")?, &theme, entered.as_deref())?
+            out!("{}", screen::commands::calibrate_command(&root, &shot, &truth.context("sudoku needs --truth")?, &theme, entered.as_deref())?)?
         }
         Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => {
-            calibrate_flood(&root, &shot, &truth.context("flood needs --truth")?, &theme, symbols.as_deref())?
+            out!("{}", flood::commands::calibrate_command(&root, &shot, &truth.context("flood needs --truth")?, &theme, symbols.as_deref())?)?
         }
         Command::Calibrate { game: ScreenGame::Cribbage, shot, truth, deal, theme, .. } => {
             let theme = if theme == "sgt-default" { "table".to_string() } else { theme };
@@ -628,91 +584,3 @@ fn ensure_newline(mut text: String) -> String {
     text
 }
 
-/// `autoplay calibrate flood`: learns the palette of `theme_name` from a screenshot of a known board.
-fn calibrate_flood(root: &Path, shot: &Path, truth: &str, theme_name: &str, symbols: Option<&str>) -> Result<()> {
-    let image = load_image(shot)?;
-    let existing = load_themes(root, "flood").unwrap_or_default();
-    let mut theme = existing.iter().find(|t| t.theme == theme_name).cloned().unwrap_or_else(|| PaletteTheme {
-        game: "flood".into(),
-        theme: theme_name.into(),
-        description: String::new(),
-        tolerance: 8,
-        min_cell: 8,
-        colours: Vec::new(),
-    });
-    // The symbol of each game colour number: given, else this theme's, else another theme's.
-    let mut symbol_of_index: std::collections::HashMap<u32, u8> = std::collections::HashMap::new();
-    if let Some(symbols) = symbols {
-        for (i, s) in symbols.chars().enumerate() {
-            symbol_of_index.insert(i as u32, s as u8);
-        }
-    } else {
-        for t in std::iter::once(&theme).chain(existing.iter()) {
-            for c in &t.colours {
-                if let Some(i) = c.game_index {
-                    symbol_of_index.entry(i).or_insert(c.symbol as u8);
-                }
-            }
-        }
-    }
-    let truth_board = if truth.contains(':') && truth.contains(',') && !Path::new(truth).exists() {
-        let id = SgtFloodId::parse(truth)?;
-        let cells = id
-            .colours
-            .iter()
-            .map(|n| symbol_of_index.get(n).copied().with_context(|| format!("no symbol for game colour {n}: give --symbols")))
-            .collect::<Result<_>>()?;
-        FloodBoard { width: id.width, height: id.height, cells }
-    } else {
-        FloodBoard::parse(&read_text(Path::new(truth))?)?
-    };
-    let learned = reader::learn_palette(&image, &truth_board, theme.min_cell)?;
-    let index_of_symbol = symbol_of_index.iter().map(|(&i, &s)| (s, i)).collect();
-    reader::merge_learned(&mut theme, &learned, &index_of_symbol);
-    theme.validate("the learned theme")?;
-    let path = theme.save(root)?;
-    for l in &learned {
-        outln!("{} {}{}", l.symbol as char, autoplay::calibration::format_rgb(l.rgb), if l.marked { " marked" } else { "" })?;
-    }
-    eprintln!("wrote {} ({} colours)", path.display(), theme.colours.len());
-    Ok(())
-}
-
-/// `autoplay calibrate sudoku`: learns ink colours and glyph templates from a screenshot of a known grid.
-fn calibrate_sudoku(root: &Path, shot: &Path, truth: &str, theme_name: &str, entered: Option<&Path>) -> Result<()> {
-    let image = load_image(shot)?;
-    let mut truth_grid = if Path::new(truth).exists() {
-        let text = read_text(Path::new(truth))?;
-        let content: String = text.lines().filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n");
-        if content.contains(':') {
-            screen::sgt_id::parse_id(content.trim())?
-        } else {
-            screen::play::Sudoku { themes: Vec::new() }.parse_board(&text).with_context(|| format!("{truth}: the givens as board text"))?
-        }
-    } else {
-        screen::sgt_id::parse_id(truth)?
-    };
-    if let Some(path) = entered {
-        let cells = screen::board::parse_board_text(&read_text(path)?, truth_grid.size)
-            .with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
-        for (i, &v) in cells.iter().enumerate() {
-            if v != 0 {
-                if truth_grid.given[i] {
-                    bail!("{}: cell {} is a given and cannot hold a player's digit", path.display(), i);
-                }
-                truth_grid.cells[i] = v;
-            }
-        }
-    }
-    let mut theme = screen::theme::load_themes(root, Some(theme_name))
-        .ok()
-        .and_then(|t| t.into_iter().next())
-        .unwrap_or_else(|| screen::SudokuTheme::new(theme_name));
-    let learned = screen::reader::learn(&image, &truth_grid, &mut theme)?;
-    theme.validate("the learned theme")?;
-    let path = theme.save(root)?;
-    outln!("learned {} glyph(s) at pitch {:.1} from a {}x{} grid: {}", learned.symbols.len(), learned.pitch, learned.size, learned.size, learned.symbols.iter().collect::<String>())?;
-    outln!("ink: given {}, entered {}, clash {}, pencil {}", theme.ink.given, theme.ink.entered.as_deref().unwrap_or("-"), theme.ink.clash.as_deref().unwrap_or("-"), theme.ink.pencil.as_deref().unwrap_or("-"))?;
-    eprintln!("wrote {} ({} glyph templates)", path.display(), theme.glyphs.len());
-    Ok(())
-}

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod commands;
 pub mod reader;
 pub mod sgt_id;
 pub mod solver;

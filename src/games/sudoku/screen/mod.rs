@@ -5,6 +5,7 @@
 //! This folder holds only the reader; the Sudoku board and solver live in `games::sudoku`.
 
 pub mod bench;
+pub mod commands;
 pub mod play;
 pub mod board;
 pub mod reader;
