@@ -34,6 +34,7 @@
 
 use std::time::Instant;
 
+
 use super::game::{Move, CELLS};
 
 /// The verdict on a position: whether the player to move wins, and the move to play.
@@ -54,13 +55,67 @@ pub struct EndgameResult {
 /// Largest frame width in 64-bit words (65,536 solutions).
 const MAX_WIDTH: usize = 1024;
 
-/// A numbering of some solutions: bit `i` of a set over this frame is solution `items[i]`.
+/// A numbering of some solutions: `ids[i]` is the hash id of the solution at bit `i` of a
+/// set over this frame.
 struct Frame {
-    items: Vec<u32>,
-    /// `ids[i]`: the hash id of `items[i]`.
     ids: Vec<u64>,
-    /// The cells where these solutions differ.
-    cells: Vec<u8>,
+}
+
+/// `PEXT8[m][x]`: the bits of `x` at the set bits of `m`, packed at the bottom.
+static PEXT8: std::sync::LazyLock<Box<[[u8; 256]; 256]>> = std::sync::LazyLock::new(|| {
+    let mut t = Box::new([[0u8; 256]; 256]);
+    for (m, row) in t.iter_mut().enumerate() {
+        for (x, out) in row.iter_mut().enumerate() {
+            let mut k = 0;
+            for b in 0..8 {
+                if m >> b & 1 != 0 {
+                    *out |= ((x >> b & 1) as u8) << k;
+                    k += 1;
+                }
+            }
+        }
+    }
+    t
+});
+
+/// Packs subsets of a set `set` into a frame numbering just the elements of `set`: the
+/// element at the `q`-th set bit of `set` goes to bit `q`.
+struct Packer {
+    /// For each nonzero byte of `set`: its index, its value, and where its bits go.
+    bytes: Vec<(u32, u8, u32)>,
+}
+
+impl Packer {
+    fn new(set: &[u64]) -> Packer {
+        let mut bytes = Vec::new();
+        let mut at = 0;
+        for (j, &w) in set.iter().enumerate() {
+            for b in 0..8 {
+                let m = (w >> (8 * b)) as u8;
+                if m != 0 {
+                    bytes.push(((8 * j + b) as u32, m, at));
+                    at += m.count_ones();
+                }
+            }
+        }
+        Packer { bytes }
+    }
+
+    /// `x ∩ set`, packed.
+    fn pack<const V: usize>(&self, x: &[u64]) -> [u64; V] {
+        let table = &**PEXT8;
+        let mut out = [0u64; V];
+        for &(b, m, at) in &self.bytes {
+            let xb = (x[b as usize / 8] >> (8 * (b % 8))) as u8;
+            let v = table[m as usize][xb as usize] as u64;
+            let (j, r) = (at as usize / 64, at % 64);
+            out[j] |= v << r;
+            if r > 56 && j + 1 < V {
+                out[j + 1] |= v >> (64 - r);
+            }
+        }
+        out
+    }
 }
 
 /// A move of a position: the solutions it keeps (a set over the frame), how many, and one
@@ -77,6 +132,33 @@ struct Kid<const W: usize> {
 enum Verdict<const W: usize> {
     Win(Kid<W>),
     Loss,
+}
+
+/// A move of a position that neither a closed form nor the table settles: its index among
+/// the position's moves, its hash, and its rank in the search order.
+#[derive(Clone, Copy)]
+struct Open {
+    index: u32,
+    hash: u64,
+    rank: u32,
+}
+
+/// A position's moves, settled where a closed form or the table settles them.
+enum Expansion<const W: usize> {
+    /// Won by this move.
+    Won(Kid<W>),
+    /// Lost: every move is settled as won for the opponent.
+    Lost,
+    /// Undecided: the moves, and the open ones among them (distinct).
+    Open(Vec<Kid<W>>, Vec<Open>),
+}
+
+/// A move looked at one move ahead: its expansion, in the position's frame or in a
+/// one-word frame of its own (with the places of its solutions in the position's frame).
+enum Ahead<const W: usize> {
+    None,
+    Same(Expansion<W>),
+    Narrow(Frame, Vec<usize>, Expansion<1>),
 }
 
 /// Results by position hash: a flat open-addressing table of 64-bit words, bit 0 set in
@@ -159,26 +241,32 @@ fn count<const W: usize>(a: &[u64; W]) -> u32 {
     a.iter().map(|w| w.count_ones()).sum()
 }
 
-/// Whether `a ∩ b` has exactly one element.
+/// Whether `a ∩ b` has exactly one element: one word of it is not zero, and that one is a
+/// power of two.
 fn single<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
-    if W == 1 {
-        let x = a[0] & b[0];
-        return x != 0 && x & (x - 1) == 0;
-    }
-    let mut seen = 0;
+    let (mut nonzero, mut more) = (0u32, 0u64);
     for i in 0..W {
-        seen += (a[i] & b[i]).count_ones();
-        if seen > 1 {
-            return false;
-        }
+        let x = a[i] & b[i];
+        nonzero += (x != 0) as u32;
+        more |= x & x.wrapping_sub(1);
     }
-    seen == 1
+    nonzero == 1 && more == 0
 }
 
 /// Whether the position `c` (a move of a position whose moves are `kids`) has a move
 /// keeping one solution: some `c ∩ M` with one element.
 fn has_single<const W: usize>(c: &[u64; W], kids: &[Kid<W>]) -> bool {
     kids.iter().any(|k| single(c, &k.mask))
+}
+
+/// Sorts moves by count and set, keeping one of equal sets.
+fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
+    if W == 1 {
+        kids.sort_unstable_by_key(|k| (k.count as u128) << 64 | k.mask[0] as u128);
+    } else {
+        kids.sort_unstable_by(|a, b| (a.count, a.mask).cmp(&(b.count, b.mask)));
+    }
+    kids.dedup_by(|a, b| a.mask == b.mask);
 }
 
 /// The frame width (words, a power of two) for a set of `n` solutions.
@@ -227,62 +315,44 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
         })
         .collect();
     let mut search = Search { sols: solutions, ids, table: Table::new(), deadline, nodes: 0, aborted: false };
-    let root = Frame { items: (0..solutions.len() as u32).collect(), ids: Vec::new(), cells: (0..CELLS as u8).collect() };
     let (win, cell, digit, count) = match width_for(solutions.len()) {
-        1 => search.root::<1>(&root),
-        2 => search.root::<2>(&root),
-        4 => search.root::<4>(&root),
-        8 => search.root::<8>(&root),
-        16 => search.root::<16>(&root),
-        32 => search.root::<32>(&root),
-        64 => search.root::<64>(&root),
-        128 => search.root::<128>(&root),
-        256 => search.root::<256>(&root),
-        512 => search.root::<512>(&root),
-        _ => search.root::<MAX_WIDTH>(&root),
+        1 => search.root::<1>(),
+        2 => search.root::<2>(),
+        4 => search.root::<4>(),
+        8 => search.root::<8>(),
+        16 => search.root::<16>(),
+        32 => search.root::<32>(),
+        64 => search.root::<64>(),
+        128 => search.root::<128>(),
+        256 => search.root::<256>(),
+        512 => search.root::<512>(),
+        _ => search.root::<MAX_WIDTH>(),
     }?;
     let best = Move::new(cell as usize, digit).with_claim(count == 1);
     Some(EndgameResult { win, best, remaining: count as usize, nodes: search.nodes })
 }
 
 impl Search<'_> {
-    /// Builds the frame over the solutions of `within` that are in `set` (a set over
-    /// `within`), and the moves of the whole frame (distinct, sorted by count and mask).
-    fn frame<const W: usize>(&self, within: &Frame, set: &[u64]) -> (Frame, Vec<Kid<W>>) {
-        let items: Vec<u32> = bits(set).map(|i| within.items[i]).collect();
-        let ids = items.iter().map(|&s| self.ids[s as usize]).collect();
-        let mut cells = Vec::new();
+    /// Solves the whole set (width `W`): (win, cell, digit, count) of the move to play.
+    fn root<const W: usize>(&mut self) -> Option<(bool, u8, u8, u32)> {
+        let n = self.sols.len();
+        let frame = Frame { ids: self.ids.clone() };
         let mut kids = Vec::new();
         let mut masks = vec![[0u64; W]; 9];
-        for &cell in &within.cells {
+        for cell in 0..CELLS {
             masks.iter_mut().for_each(|m| *m = [0; W]);
-            let mut present = 0u16;
-            for (q, &s) in items.iter().enumerate() {
-                let d = self.sols[s as usize][cell as usize] as usize - 1;
-                masks[d][q / 64] |= 1 << (q % 64);
-                present |= 1 << d;
+            for (q, s) in self.sols.iter().enumerate() {
+                masks[s[cell] as usize - 1][q / 64] |= 1 << (q % 64);
             }
-            if present.count_ones() < 2 {
-                continue; // forced: every solution here has the same digit
-            }
-            cells.push(cell);
-            for d in 0..9 {
-                if present & (1 << d) != 0 {
-                    kids.push(Kid { mask: masks[d], count: count(&masks[d]), cell, digit: d as u8 + 1 });
+            for (d, m) in masks.iter().enumerate() {
+                let k = count(m);
+                if k > 0 && k < n as u32 {
+                    kids.push(Kid { mask: *m, count: k, cell: cell as u8, digit: d as u8 + 1 });
                 }
             }
         }
-        kids.sort_unstable_by(|a, b| (a.count, a.mask).cmp(&(b.count, b.mask)));
-        kids.dedup_by(|a, b| a.mask == b.mask);
-        (Frame { items, ids, cells }, kids)
-    }
-
-    /// Solves the whole frame `root` (all solutions, width `W`): (win, cell, digit, count)
-    /// of the move to play.
-    fn root<const W: usize>(&mut self, root: &Frame) -> Option<(bool, u8, u8, u32)> {
-        let n = root.items.len();
+        sort_dedup(&mut kids);
         let all = first::<W>(n);
-        let (frame, kids) = self.frame::<W>(root, &all);
         let hash = frame.ids.iter().fold(0, |h, &id| h ^ id);
         match self.node(&frame, &all, n as u32, &kids, hash, None)? {
             Verdict::Win(k) => Some((true, k.cell, k.digit, k.count)),
@@ -298,16 +368,63 @@ impl Search<'_> {
         bits(mask).fold(0, |h, i| h ^ frame.ids[i])
     }
 
-    /// Solves the position `s` (`n` solutions, a set over `frame`, hash `hash`) whose moves
-    /// are among `cands` (moves of its parent, or of the whole frame), trying `killer` (a
-    /// set over the frame: the move that refuted a sibling) first. `None` when aborted.
+    /// The moves of the position `s` (`n` solutions, a set over `frame`) among `cands`
+    /// (moves of its parent, or of the whole frame), settled where a closed form or the
+    /// table settles them.
     ///
     /// Closed forms: two distinct solutions differ in some cell, where each has a digit the
     /// other lacks: a move keeping one. Three solutions differ in some cell, which splits
     /// them into groups of which one has a single solution. So a position of 2 or 3
     /// solutions is won at once, and a move keeping 2 or 3 loses. A position without a
     /// one-solution move keeps at least 2 of its solutions out of each move, so with 4 or 5
-    /// solutions every move keeps 2 or 3: lost.
+    /// solutions every move keeps 2 or 3: lost. More generally a position without a
+    /// one-solution move whose every move is settled as won for the opponent is lost.
+    fn expand<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t) {
+            self.aborted = true;
+        }
+        let mut kids = Vec::with_capacity(cands.len());
+        for c in cands {
+            let mask = and(s, &c.mask);
+            let k = count(&mask);
+            if k == 1 {
+                return Expansion::Won(Kid { mask, count: 1, ..*c });
+            }
+            if k > 0 && k < n {
+                kids.push(Kid { mask, count: k, ..*c });
+            }
+        }
+        if n <= 5 {
+            return Expansion::Lost;
+        }
+        let mut open = Vec::new();
+        for (i, kid) in kids.iter().enumerate() {
+            if kid.count <= 3 || has_single(&kid.mask, &kids) {
+                continue; // the opponent claims
+            }
+            if kid.count <= 5 {
+                return Expansion::Won(*kid);
+            }
+            let h = Search::hash(frame, &kid.mask);
+            match self.table.get(h) {
+                Some(false) => return Expansion::Won(*kid),
+                Some(true) => {}
+                None => open.push(Open { index: i as u32, hash: h, rank: kid.count }),
+            }
+        }
+        if open.is_empty() {
+            return Expansion::Lost;
+        }
+        // Equal moves: keep one.
+        open.sort_unstable_by(|a, b| (a.rank, kids[a.index as usize].mask).cmp(&(b.rank, kids[b.index as usize].mask)));
+        open.dedup_by(|a, b| a.hash == b.hash);
+        Expansion::Open(kids, open)
+    }
+
+    /// Solves the position `s` (`n` solutions, a set over `frame`, hash `hash`) whose moves
+    /// are among `cands` (see [`expand`](Search::expand)), trying `killer` (a set over the
+    /// frame: the move that refuted a sibling) first. `None` when aborted.
     fn node<const W: usize>(
         &mut self,
         frame: &Frame,
@@ -317,59 +434,79 @@ impl Search<'_> {
         hash: u64,
         killer: Option<[u64; W]>,
     ) -> Option<Verdict<W>> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t) {
-            self.aborted = true;
-        }
+        let e = self.expand(frame, s, n, cands);
+        self.settle(frame, s, hash, e, killer)
+    }
+
+    /// [`node`](Search::node) from the expansion `e` of `s`.
+    fn settle<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        s: &[u64; W],
+        hash: u64,
+        e: Expansion<W>,
+        killer: Option<[u64; W]>,
+    ) -> Option<Verdict<W>> {
         if self.aborted {
             return None;
         }
-        let mut kids = Vec::with_capacity(cands.len());
-        for c in cands {
-            let mask = and(s, &c.mask);
-            let k = count(&mask);
-            if k == 1 {
-                return Some(Verdict::Win(Kid { mask, count: 1, ..*c }));
-            }
-            if k > 0 && k < n {
-                kids.push(Kid { mask, count: k, ..*c });
-            }
-        }
-        if n <= 5 {
-            return Some(Verdict::Loss);
-        }
-        kids.sort_unstable_by(|a, b| (a.count, a.mask).cmp(&(b.count, b.mask)));
-        kids.dedup_by(|a, b| a.mask == b.mask);
-        // Settle what can be settled without search; the rest waits, with its hash.
-        let mut open: Vec<(usize, u64)> = Vec::new();
-        let mut won = vec![false; kids.len()];
-        for (i, kid) in kids.iter().enumerate() {
-            if kid.count <= 3 || has_single(&kid.mask, &kids) {
-                won[i] = true; // the opponent claims
-                continue;
-            }
-            if kid.count <= 5 {
+        let (kids, open) = match e {
+            Expansion::Won(kid) => {
                 self.table.insert(hash, true);
-                return Some(Verdict::Win(*kid));
+                return Some(Verdict::Win(kid));
             }
-            let h = Search::hash(frame, &kid.mask);
-            match self.table.get(h) {
-                Some(false) => {
+            Expansion::Lost => {
+                self.table.insert(hash, false);
+                return Some(Verdict::Loss);
+            }
+            Expansion::Open(kids, open) => (kids, open),
+        };
+        let mut won = vec![false; kids.len()];
+        // Order: look one move ahead of each open move (in a one-word frame of its own when
+        // it fits one and this frame is wider; moves larger than that are not looked at).
+        // A move whose own moves are all settled is lost (a win here); one with a move
+        // settled as lost is won (skipped); the others go by how many of their moves are
+        // open, fewest first. The expansions are kept for the search.
+        let alone = open.len() == 1;
+        let mut order: Vec<(Open, Ahead<W>)> = Vec::with_capacity(open.len());
+        for o in open {
+            let kid = &kids[o.index as usize];
+            let ahead = if alone {
+                Ahead::None
+            } else if W == 1 {
+                Ahead::Same(self.expand(frame, &kid.mask, kid.count, &kids))
+            } else if kid.count <= 64 {
+                let (sub, places, moves) = self.narrow_frame::<W, 1>(frame, kid, &kids);
+                let e = self.expand(&sub, &first::<1>(kid.count as usize), kid.count, &moves);
+                Ahead::Narrow(sub, places, e)
+            } else {
+                Ahead::None
+            };
+            let rank = match &ahead {
+                Ahead::Same(Expansion::Won(_)) | Ahead::Narrow(_, _, Expansion::Won(_)) => {
+                    self.table.insert(o.hash, true);
+                    continue;
+                }
+                Ahead::Same(Expansion::Lost) | Ahead::Narrow(_, _, Expansion::Lost) => {
+                    self.table.insert(o.hash, false);
                     self.table.insert(hash, true);
                     return Some(Verdict::Win(*kid));
                 }
-                Some(true) => won[i] = true,
-                None => open.push((i, h)),
-            }
+                Ahead::Same(Expansion::Open(_, o2)) | Ahead::Narrow(_, _, Expansion::Open(_, o2)) => o2.len() as u32,
+                Ahead::None => u32::MAX,
+            };
+            order.push((Open { rank, ..o }, ahead));
         }
+        order.sort_by_key(|(o, _)| o.rank);
         if let Some(k) = killer {
             let k = and(s, &k);
-            if let Some(p) = open.iter().position(|&(i, _)| kids[i].mask == k) {
-                open[..=p].rotate_right(1);
+            if let Some(p) = order.iter().position(|(o, _)| kids[o.index as usize].mask == k) {
+                order[..=p].rotate_right(1);
             }
         }
         let mut killer = None;
-        for &(i, h) in &open {
+        for (o, ahead) in order {
+            let (i, h) = (o.index as usize, o.hash);
             let kid = kids[i];
             match self.table.get(h) {
                 _ if won[i] => continue,
@@ -380,7 +517,27 @@ impl Search<'_> {
                 }
                 None => {}
             }
-            let Some(reply) = self.child(frame, &kid, &kids, h, killer)? else {
+            let reply = match ahead {
+                Ahead::None => self.child(frame, &kid, &kids, h, killer)?,
+                Ahead::Same(e) => match self.settle(frame, &kid.mask, h, e, killer)? {
+                    Verdict::Win(r) => Some(r.mask),
+                    Verdict::Loss => None,
+                },
+                Ahead::Narrow(sub, places, e) => {
+                    let killer = killer.map(|k| {
+                        let mut m = [0u64; 1];
+                        for (q, &p) in places.iter().enumerate() {
+                            m[0] |= (k[p / 64] >> (p % 64) & 1) << q;
+                        }
+                        m
+                    });
+                    match self.settle(&sub, &first::<1>(kid.count as usize), h, e, killer)? {
+                        Verdict::Win(r) => Some(unpack(&r.mask, &places)),
+                        Verdict::Loss => None,
+                    }
+                }
+            };
+            let Some(reply) = reply else {
                 self.table.insert(hash, true);
                 return Some(Verdict::Win(kid));
             };
@@ -421,48 +578,64 @@ impl Search<'_> {
                 Verdict::Loss => None,
             });
         }
-        let (set, killer) = (&kid.mask[..], killer.as_ref().map(|k| &k[..]));
-        let reply = match w {
-            1 => self.narrow::<1>(frame, set, hash, killer),
-            2 => self.narrow::<2>(frame, set, hash, killer),
-            4 => self.narrow::<4>(frame, set, hash, killer),
-            8 => self.narrow::<8>(frame, set, hash, killer),
-            16 => self.narrow::<16>(frame, set, hash, killer),
-            32 => self.narrow::<32>(frame, set, hash, killer),
-            64 => self.narrow::<64>(frame, set, hash, killer),
-            128 => self.narrow::<128>(frame, set, hash, killer),
-            256 => self.narrow::<256>(frame, set, hash, killer),
-            _ => self.narrow::<512>(frame, set, hash, killer),
-        }?;
-        Some(reply.map(|r| std::array::from_fn(|j| r[j])))
+        match w {
+            1 => self.narrow::<W, 1>(frame, kid, kids, hash, killer),
+            2 => self.narrow::<W, 2>(frame, kid, kids, hash, killer),
+            4 => self.narrow::<W, 4>(frame, kid, kids, hash, killer),
+            8 => self.narrow::<W, 8>(frame, kid, kids, hash, killer),
+            16 => self.narrow::<W, 16>(frame, kid, kids, hash, killer),
+            32 => self.narrow::<W, 32>(frame, kid, kids, hash, killer),
+            64 => self.narrow::<W, 64>(frame, kid, kids, hash, killer),
+            128 => self.narrow::<W, 128>(frame, kid, kids, hash, killer),
+            256 => self.narrow::<W, 256>(frame, kid, kids, hash, killer),
+            _ => self.narrow::<W, 512>(frame, kid, kids, hash, killer),
+        }
     }
 
-    /// [`child`](Search::child) in a new frame of width `V` over the solutions of `set` (a
-    /// set over `frame`), with `killer` over `frame`; the reply comes back over `frame`.
-    fn narrow<const V: usize>(&mut self, frame: &Frame, set: &[u64], hash: u64, killer: Option<&[u64]>) -> Option<Option<Vec<u64>>> {
-        let (sub, kids) = self.frame::<V>(frame, set);
-        let n = sub.items.len();
-        // Position q of the new frame is the q-th solution of `set`.
-        let places: Vec<usize> = bits(set).collect();
-        let killer = killer.map(|k| {
-            let mut m = [0u64; V];
-            for (q, &p) in places.iter().enumerate() {
-                if k[p / 64] >> (p % 64) & 1 != 0 {
-                    m[q / 64] |= 1 << (q % 64);
-                }
+    /// The frame of width `V` numbering the solutions of `kid` (a move over `frame`), the
+    /// places of its solutions in `frame`, and its moves: the parent's moves `kids`, packed
+    /// (distinct, sorted).
+    fn narrow_frame<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+        let packer = Packer::new(&kid.mask);
+        let places: Vec<usize> = bits(&kid.mask).collect();
+        let sub = Frame { ids: places.iter().map(|&p| frame.ids[p]).collect() };
+        let mut moves = Vec::with_capacity(kids.len());
+        for k in kids {
+            let c = count(&and(&kid.mask, &k.mask));
+            if c > 0 && c < kid.count {
+                moves.push(Kid { mask: packer.pack::<V>(&k.mask), count: c, cell: k.cell, digit: k.digit });
             }
-            m
-        });
-        Some(match self.node(&sub, &first::<V>(n), n as u32, &kids, hash, killer)? {
-            Verdict::Win(r) => {
-                let mut m = vec![0u64; set.len()];
-                for q in bits(&r.mask) {
-                    let p = places[q];
-                    m[p / 64] |= 1 << (p % 64);
-                }
-                Some(m)
-            }
+        }
+        sort_dedup(&mut moves);
+        (sub, places, moves)
+    }
+
+    /// [`child`](Search::child) in a new frame of width `V` numbering the solutions of
+    /// `kid`.
+    fn narrow<const W: usize, const V: usize>(
+        &mut self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+        hash: u64,
+        killer: Option<[u64; W]>,
+    ) -> Option<Option<[u64; W]>> {
+        let (sub, places, moves) = self.narrow_frame::<W, V>(frame, kid, kids);
+        let killer = killer.map(|k| Packer::new(&kid.mask).pack::<V>(&k));
+        Some(match self.node(&sub, &first::<V>(kid.count as usize), kid.count, &moves, hash, killer)? {
+            Verdict::Win(r) => Some(unpack(&r.mask, &places)),
             Verdict::Loss => None,
         })
     }
+}
+
+/// The set over a wider frame of a set `packed` over a frame whose position `q` is
+/// `places[q]` there.
+fn unpack<const V: usize, const W: usize>(packed: &[u64; V], places: &[usize]) -> [u64; W] {
+    let mut m = [0u64; W];
+    for q in bits(packed) {
+        let p = places[q];
+        m[p / 64] |= 1 << (p % 64);
+    }
+    m
 }
