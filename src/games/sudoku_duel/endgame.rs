@@ -12,28 +12,38 @@
 //! all or none of `S` keeps all or none of `C`), so each position hands its own move list
 //! down to its children.
 //!
+//! With a one-solution position having no legal move at all, this is a normal-play game
+//! (the player who cannot move loses), which the search solves with these shortcuts:
+//!
 //! * Sets are bitsets over a *frame*: a numbering of a subset of the solutions. The search
 //!   starts with one frame over all solutions; a child that fits in fewer 64-bit words gets a
-//!   new frame numbering just its solutions (built from the solution grids, cells where they
-//!   differ only), so a set of up to 64 solutions is one `u64` and a move is one AND and a
-//!   popcount. Frame widths are powers of two (const generic `W`).
+//!   new frame numbering just its solutions, its moves being the parent's moves packed into
+//!   the new numbering (a byte-wise PEXT table), so a set of up to 64 solutions is one
+//!   `u64` and a move is one AND and a popcount. Frame widths are powers of two (const
+//!   generic `W`).
 //! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
-//!   the frame). Results of positions that needed a search go into a flat table by hash.
-//! * Closed forms (see [`node`](Search::node)): a position with a move keeping one
+//!   the frame). Results of positions that needed a search go into a flat open-addressing
+//!   table by hash.
+//! * Closed forms (see [`expand`](Search::expand)): a position with a move keeping one
 //!   solution is won; a position of 2 or 3 solutions always has one, so moves keeping 2 or 3
 //!   lose; a position of 4 or 5 solutions without one is lost (every move keeps 2 or 3). A
-//!   child is tested for a one-solution move (`has_single`) with one AND and popcount per
-//!   move of its parent, without being searched.
-//! * Moves are tried by increasing remaining count, the reply that refuted the previous
-//!   sibling first (killer). Children known lost from the table win at once (checked for
-//!   all children before any search).
+//!   move is tested for leaving the opponent a one-solution move (`has_single`: one AND per
+//!   move of the position) without being searched; a position whose every move is settled
+//!   this way (or by the table) as a win for the opponent is lost.
+//! * Children known lost from the table win at once (checked for all children before any
+//!   search).
+//! * Ordering: each open move (not settled as above) is expanded one move ahead, in a
+//!   one-word frame of its own when the position's frame is wider; a move found lost there
+//!   wins at once, one found won is skipped, the others are searched by how many open
+//!   replies they leave, fewest first (moves too large for a one-word frame come after, by
+//!   increasing count). The look-ahead expansions are kept for the search. The reply that
+//!   refuted the previous sibling is tried first (killer).
 //! * Transposition trick: when move A is refuted by reply B (reaching `A ∩ B`) and A is still
 //!   legal after B (`|B| > |A ∩ B|`), then B is refuted by reply A (both reach `A ∩ B`
 //!   with the same player to move): every move `B` of the position with `A ∩ B` equal to
 //!   the refuting position is marked won for its mover and skipped.
 
 use std::time::Instant;
-
 
 use super::game::{Move, CELLS};
 
