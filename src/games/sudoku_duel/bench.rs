@@ -68,6 +68,13 @@ pub(crate) fn position_with_solutions(lo: usize, hi: usize, rng: &mut StdRng) ->
     None
 }
 
+/// `count` endgame positions with `lo..=hi` solutions from the benchmark's generator seeded
+/// with `seed` (the benchmark draws its positions the same way), as solution lists.
+pub fn endgame_positions(lo: usize, hi: usize, count: usize, seed: u64) -> Vec<Vec<[u8; CELLS]>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..count).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect()
+}
+
 /// Endgame solve times (ms) over `positions` positions with `lo..=hi` solutions: mean,
 /// median, max, and the mean solution count.
 fn endgame_times(lo: usize, hi: usize, positions: usize, rng: &mut StdRng) -> Result<(f64, f64, f64, f64)> {

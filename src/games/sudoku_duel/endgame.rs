@@ -5,17 +5,44 @@
 //! but not all of them. A move keeping exactly one solution wins on the spot (claimed with
 //! `!`); otherwise the mover wins when some move leaves a position lost for the opponent.
 //!
-//! * A position is hashed as the XOR of random 64-bit ids of its solutions; one pass over the
-//!   solutions gives every child's size and hash, so known children are found without
-//!   building them. Results (with the winning move) are kept in a table by hash.
-//! * Only cells where the solutions still differ are looked at (a cell with one remaining
-//!   digit is forced and dropped), and moves are tried by increasing remaining count.
-//! * Transposition trick: when move A is refuted by reply B and A is still legal after B,
-//!   then B is refuted by reply A (both reach the same position with the same player to
-//!   move): the position after B goes into the table as won by its mover, and B is skipped.
+//! Only the subsets matter, not the cells: a position is a set `S`, its moves are the sets
+//! `S ∩ X` over the classes `X` (the solutions with digit d in cell c) with
+//! `0 < |S ∩ X| < |S|`, and two moves keeping the same solutions are one move. The moves of
+//! a child `C = S ∩ X` are the sets `C ∩ M` over the moves `M` of `S` (a class that keeps
+//! all or none of `S` keeps all or none of `C`), so each position hands its own move list
+//! down to its children.
+//!
+//! With a one-solution position having no legal move at all, this is a normal-play game
+//! (the player who cannot move loses), which the search solves with these shortcuts:
+//!
+//! * Sets are bitsets over a *frame*: a numbering of a subset of the solutions. The search
+//!   starts with one frame over all solutions; a child that fits in fewer 64-bit words gets a
+//!   new frame numbering just its solutions, its moves being the parent's moves packed into
+//!   the new numbering (a byte-wise PEXT table), so a set of up to 64 solutions is one
+//!   `u64` and a move is one AND and a popcount. Frame widths are powers of two (const
+//!   generic `W`).
+//! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
+//!   the frame). Results of positions that needed a search go into a flat open-addressing
+//!   table by hash.
+//! * Closed forms (see [`expand`](Search::expand)): a position with a move keeping one
+//!   solution is won; a position of 2 or 3 solutions always has one, so moves keeping 2 or 3
+//!   lose; a position of 4 or 5 solutions without one is lost (every move keeps 2 or 3). A
+//!   move is tested for leaving the opponent a one-solution move (`has_single`: one AND per
+//!   move of the position) without being searched; a position whose every move is settled
+//!   this way (or by the table) as a win for the opponent is lost.
+//! * Children known lost from the table win at once (checked for all children before any
+//!   search).
+//! * Ordering: each open move (not settled as above) is expanded one move ahead, in a
+//!   one-word frame of its own when the position's frame is wider; a move found lost there
+//!   wins at once, one found won is skipped, the others are searched by how many open
+//!   replies they leave, fewest first (moves too large for a one-word frame come after, by
+//!   increasing count). The look-ahead expansions are kept for the search. The reply that
+//!   refuted the previous sibling is tried first (killer).
+//! * Transposition trick: when move A is refuted by reply B (reaching `A ∩ B`) and A is still
+//!   legal after B (`|B| > |A ∩ B|`), then B is refuted by reply A (both reach `A ∩ B`
+//!   with the same player to move): every move `B` of the position with `A ∩ B` equal to
+//!   the refuting position is marked won for its mover and skipped.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use super::game::{Move, CELLS};
@@ -30,61 +57,260 @@ pub struct EndgameResult {
     pub best: Move,
     /// Solutions the best move keeps.
     pub remaining: usize,
-    /// Positions searched.
+    /// Positions searched (positions whose moves were generated; children settled by a
+    /// closed form or the table are not counted).
     pub nodes: u64,
 }
 
-#[derive(Clone, Copy)]
-struct Known {
-    win: bool,
-    /// For a win: the winning move (cell, digit) and how many solutions it keeps.
-    cell: u8,
-    digit: u8,
-    count: u32,
+/// Largest frame width in 64-bit words (65,536 solutions).
+const MAX_WIDTH: usize = 1024;
+
+/// A numbering of some solutions: `ids[i]` is the hash id of the solution at bit `i` of a
+/// set over this frame.
+struct Frame {
+    ids: Vec<u64>,
 }
 
-/// A child of a position: the move and the size and hash of the subset it keeps.
-#[derive(Clone, Copy)]
-struct Child {
-    slot: u8,
-    digit: u8,
-    count: u32,
-    hash: u64,
+/// `PEXT8[m][x]`: the bits of `x` at the set bits of `m`, packed at the bottom.
+static PEXT8: std::sync::LazyLock<Box<[[u8; 256]; 256]>> = std::sync::LazyLock::new(|| {
+    let mut t = Box::new([[0u8; 256]; 256]);
+    for (m, row) in t.iter_mut().enumerate() {
+        for (x, out) in row.iter_mut().enumerate() {
+            let mut k = 0;
+            for b in 0..8 {
+                if m >> b & 1 != 0 {
+                    *out |= ((x >> b & 1) as u8) << k;
+                    k += 1;
+                }
+            }
+        }
+    }
+    t
+});
+
+/// Packs subsets of a set `set` into a frame numbering just the elements of `set`: the
+/// element at the `q`-th set bit of `set` goes to bit `q`.
+struct Packer {
+    /// For each nonzero byte of `set`: its index, its value, and where its bits go.
+    bytes: Vec<(u32, u8, u32)>,
 }
 
-/// The table's keys are already random 64-bit hashes: used as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl Packer {
+    fn new(set: &[u64]) -> Packer {
+        let mut bytes = Vec::new();
+        let mut at = 0;
+        for (j, &w) in set.iter().enumerate() {
+            for b in 0..8 {
+                let m = (w >> (8 * b)) as u8;
+                if m != 0 {
+                    bytes.push(((8 * j + b) as u32, m, at));
+                    at += m.count_ones();
+                }
+            }
+        }
+        Packer { bytes }
     }
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
+    /// `x ∩ set`, packed.
+    fn pack<const V: usize>(&self, x: &[u64]) -> [u64; V] {
+        let table = &**PEXT8;
+        let mut out = [0u64; V];
+        for &(b, m, at) in &self.bytes {
+            let xb = (x[b as usize / 8] >> (8 * (b % 8))) as u8;
+            let v = table[m as usize][xb as usize] as u64;
+            let (j, r) = (at as usize / 64, at % 64);
+            out[j] |= v << r;
+            if r > 56 && j + 1 < V {
+                out[j + 1] |= v >> (64 - r);
+            }
+        }
+        out
+    }
+}
+
+/// A move of a position: the solutions it keeps (a set over the frame), how many, and one
+/// (cell, digit) that keeps them.
+#[derive(Clone, Copy)]
+struct Kid<const W: usize> {
+    mask: [u64; W],
+    count: u32,
+    cell: u8,
+    digit: u8,
+}
+
+/// The result of searching a position: won (with the winning move) or lost.
+enum Verdict<const W: usize> {
+    Win(Kid<W>),
+    Loss,
+}
+
+/// A move of a position that neither a closed form nor the table settles: its index among
+/// the position's moves, its hash, and its rank in the search order.
+#[derive(Clone, Copy)]
+struct Open {
+    index: u32,
+    hash: u64,
+    rank: u32,
+}
+
+/// A position's moves, settled where a closed form or the table settles them.
+enum Expansion<const W: usize> {
+    /// Won by this move.
+    Won(Kid<W>),
+    /// Lost: every move is settled as won for the opponent.
+    Lost,
+    /// Undecided: the moves, and the open ones among them (distinct).
+    Open(Vec<Kid<W>>, Vec<Open>),
+}
+
+/// A move looked at one move ahead: its expansion, in the position's frame or in a
+/// one-word frame of its own (with the places of its solutions in the position's frame).
+enum Ahead<const W: usize> {
+    None,
+    Same(Expansion<W>),
+    Narrow(Frame, Vec<usize>, Expansion<1>),
+}
+
+/// Results by position hash: a flat open-addressing table of 64-bit words, bit 0 set in
+/// every used slot, bit 1 the result (won for the player to move), bits 2.. the hash.
+struct Table {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Table {
+    fn new() -> Table {
+        Table { slots: vec![0; 1 << 16], len: 0 }
+    }
+
+    fn key(hash: u64) -> u64 {
+        hash & !3
+    }
+
+    fn get(&self, hash: u64) -> Option<bool> {
+        let mask = self.slots.len() - 1;
+        let key = Table::key(hash);
+        let mut i = (hash >> 20) as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return None;
+            }
+            if slot & !3 == key {
+                return Some(slot & 2 != 0);
+            }
+            i = (i + 1) & mask;
         }
     }
 
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
+    /// Records `win` for `hash` (keeps an existing entry).
+    fn insert(&mut self, hash: u64, win: bool) {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let size = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![0; size]);
+            self.len = 0;
+            for slot in old.into_iter().filter(|&s| s != 0) {
+                self.put(slot);
+            }
+        }
+        self.put(Table::key(hash) | 1 | if win { 2 } else { 0 });
+    }
+
+    fn put(&mut self, entry: u64) {
+        let mask = self.slots.len() - 1;
+        let mut i = (entry >> 20) as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                self.slots[i] = entry;
+                self.len += 1;
+                return;
+            }
+            if slot & !3 == entry & !3 {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
     }
 }
 
 struct Search<'a> {
     sols: &'a [[u8; CELLS]],
     ids: Vec<u64>,
-    memo: HashMap<u64, Known, BuildHasherDefault<KeyHasher>>,
+    table: Table,
     deadline: Option<Instant>,
     nodes: u64,
     aborted: bool,
 }
 
+fn and<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
+    std::array::from_fn(|i| a[i] & b[i])
+}
+
+fn count<const W: usize>(a: &[u64; W]) -> u32 {
+    a.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Whether `a ∩ b` has exactly one element: one word of it is not zero, and that one is a
+/// power of two.
+fn single<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
+    let (mut nonzero, mut more) = (0u32, 0u64);
+    for i in 0..W {
+        let x = a[i] & b[i];
+        nonzero += (x != 0) as u32;
+        more |= x & x.wrapping_sub(1);
+    }
+    nonzero == 1 && more == 0
+}
+
+/// Whether the position `c` (a move of a position whose moves are `kids`) has a move
+/// keeping one solution: some `c ∩ M` with one element.
+fn has_single<const W: usize>(c: &[u64; W], kids: &[Kid<W>]) -> bool {
+    kids.iter().any(|k| single(c, &k.mask))
+}
+
+/// Sorts moves by count and set, keeping one of equal sets.
+fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
+    if W == 1 {
+        kids.sort_unstable_by_key(|k| (k.count as u128) << 64 | k.mask[0] as u128);
+    } else {
+        kids.sort_unstable_by(|a, b| (a.count, a.mask).cmp(&(b.count, b.mask)));
+    }
+    kids.dedup_by(|a, b| a.mask == b.mask);
+}
+
+/// The frame width (words, a power of two) for a set of `n` solutions.
+fn width_for(n: usize) -> usize {
+    n.div_ceil(64).next_power_of_two()
+}
+
+/// The set bits of `mask`, in order.
+fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    mask.iter().enumerate().flat_map(|(j, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                64 * j + b
+            })
+        })
+    })
+}
+
+/// The set of the first `n` positions.
+fn first<const W: usize>(n: usize) -> [u64; W] {
+    std::array::from_fn(|j| match n.saturating_sub(64 * j).min(64) {
+        64 => !0,
+        r => (1u64 << r) - 1,
+    })
+}
+
 /// Solves the game over `solutions` (distinct, at least two, all agreeing on the filled
-/// cells). `None` when the deadline passed first or the set is degenerate.
+/// cells). `None` when the deadline passed first, or the set is degenerate (fewer than two
+/// solutions, or more than 65,536).
 pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Option<EndgameResult> {
-    if solutions.len() < 2 {
+    if solutions.len() < 2 || solutions.len() > 64 * MAX_WIDTH {
         return None;
     }
     let mut x = 0x2545_F491_4F6C_DD1D_u64 ^ solutions.len() as u64;
@@ -98,116 +324,328 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
             z ^ (z >> 31)
         })
         .collect();
-    let mut search = Search { sols: solutions, ids, memo: HashMap::default(), deadline, nodes: 0, aborted: false };
-    let set: Vec<u32> = (0..solutions.len() as u32).collect();
-    let live: Vec<u8> = (0..CELLS as u8).collect();
-    let hash = set.iter().fold(0, |h, &s| h ^ search.ids[s as usize]);
-    let known = search.node(&set, &live, hash, None)?;
-    let (children, live_here) = search.children(&set, &live);
-    let (cell, digit, count) = if known.win {
-        (known.cell, known.digit, known.count)
-    } else {
-        let c = children.iter().max_by_key(|c| c.count)?;
-        (live_here[c.slot as usize], c.digit, c.count)
-    };
+    let mut search = Search { sols: solutions, ids, table: Table::new(), deadline, nodes: 0, aborted: false };
+    let (win, cell, digit, count) = match width_for(solutions.len()) {
+        1 => search.root::<1>(),
+        2 => search.root::<2>(),
+        4 => search.root::<4>(),
+        8 => search.root::<8>(),
+        16 => search.root::<16>(),
+        32 => search.root::<32>(),
+        64 => search.root::<64>(),
+        128 => search.root::<128>(),
+        256 => search.root::<256>(),
+        512 => search.root::<512>(),
+        _ => search.root::<MAX_WIDTH>(),
+    }?;
     let best = Move::new(cell as usize, digit).with_claim(count == 1);
-    Some(EndgameResult { win: known.win, best, remaining: count as usize, nodes: search.nodes })
+    Some(EndgameResult { win, best, remaining: count as usize, nodes: search.nodes })
 }
 
 impl Search<'_> {
-    /// The legal moves of the position `set` (cells restricted to `live`), and the cells
-    /// where its solutions differ (the children's `slot` indexes this list).
-    fn children(&self, set: &[u32], live: &[u8]) -> (Vec<Child>, Vec<u8>) {
-        let n = set.len() as u32;
-        let mut count = vec![0u32; live.len() * 9];
-        let mut hash = vec![0u64; live.len() * 9];
-        for &s in set {
-            let row = &self.sols[s as usize];
-            let id = self.ids[s as usize];
-            for (k, &cell) in live.iter().enumerate() {
-                let i = k * 9 + row[cell as usize] as usize - 1;
-                count[i] += 1;
-                hash[i] ^= id;
+    /// Solves the whole set (width `W`): (win, cell, digit, count) of the move to play.
+    fn root<const W: usize>(&mut self) -> Option<(bool, u8, u8, u32)> {
+        let n = self.sols.len();
+        let frame = Frame { ids: self.ids.clone() };
+        let mut kids = Vec::new();
+        let mut masks = vec![[0u64; W]; 9];
+        for cell in 0..CELLS {
+            masks.iter_mut().for_each(|m| *m = [0; W]);
+            for (q, s) in self.sols.iter().enumerate() {
+                masks[s[cell] as usize - 1][q / 64] |= 1 << (q % 64);
             }
-        }
-        let mut children = Vec::new();
-        let mut live_here = Vec::new();
-        for (k, &cell) in live.iter().enumerate() {
-            let slot = &count[k * 9..k * 9 + 9];
-            if slot.contains(&n) {
-                continue; // every solution has the same digit here: forced, dropped
-            }
-            let index = live_here.len() as u8;
-            live_here.push(cell);
-            for (d, &c) in slot.iter().enumerate() {
-                if c > 0 {
-                    children.push(Child { slot: index, digit: d as u8 + 1, count: c, hash: hash[k * 9 + d] });
+            for (d, m) in masks.iter().enumerate() {
+                let k = count(m);
+                if k > 0 && k < n as u32 {
+                    kids.push(Kid { mask: *m, count: k, cell: cell as u8, digit: d as u8 + 1 });
                 }
             }
         }
-        (children, live_here)
+        sort_dedup(&mut kids);
+        let all = first::<W>(n);
+        let hash = frame.ids.iter().fold(0, |h, &id| h ^ id);
+        match self.node(&frame, &all, n as u32, &kids, hash, None)? {
+            Verdict::Win(k) => Some((true, k.cell, k.digit, k.count)),
+            Verdict::Loss => {
+                let k = kids.iter().max_by_key(|k| k.count)?;
+                Some((false, k.cell, k.digit, k.count))
+            }
+        }
     }
 
-    /// Solves the position `set` (hash `hash`), trying `killer` (a move that refuted a
-    /// sibling) first; `None` when aborted.
-    fn node(&mut self, set: &[u32], live: &[u8], hash: u64, killer: Option<(u8, u8)>) -> Option<Known> {
-        if let Some(&k) = self.memo.get(&hash) {
-            return Some(k);
-        }
+    /// The hash of a set over `frame`.
+    fn hash<const W: usize>(frame: &Frame, mask: &[u64; W]) -> u64 {
+        bits(mask).fold(0, |h, i| h ^ frame.ids[i])
+    }
+
+    /// The moves of the position `s` (`n` solutions, a set over `frame`) among `cands`
+    /// (moves of its parent, or of the whole frame), settled where a closed form or the
+    /// table settles them.
+    ///
+    /// Closed forms: two distinct solutions differ in some cell, where each has a digit the
+    /// other lacks: a move keeping one. Three solutions differ in some cell, which splits
+    /// them into groups of which one has a single solution. So a position of 2 or 3
+    /// solutions is won at once, and a move keeping 2 or 3 loses. A position without a
+    /// one-solution move keeps at least 2 of its solutions out of each move, so with 4 or 5
+    /// solutions every move keeps 2 or 3: lost. More generally a position without a
+    /// one-solution move whose every move is settled as won for the opponent is lost.
+    fn expand<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(256) && self.deadline.is_some_and(|t| Instant::now() >= t) {
+        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t) {
             self.aborted = true;
         }
+        let mut kids = Vec::with_capacity(cands.len());
+        for c in cands {
+            let mask = and(s, &c.mask);
+            let k = count(&mask);
+            if k == 1 {
+                return Expansion::Won(Kid { mask, count: 1, ..*c });
+            }
+            if k > 0 && k < n {
+                kids.push(Kid { mask, count: k, ..*c });
+            }
+        }
+        if n <= 5 {
+            return Expansion::Lost;
+        }
+        let mut open = Vec::new();
+        for (i, kid) in kids.iter().enumerate() {
+            if kid.count <= 3 || has_single(&kid.mask, &kids) {
+                continue; // the opponent claims
+            }
+            if kid.count <= 5 {
+                return Expansion::Won(*kid);
+            }
+            let h = Search::hash(frame, &kid.mask);
+            match self.table.get(h) {
+                Some(false) => return Expansion::Won(*kid),
+                Some(true) => {}
+                None => open.push(Open { index: i as u32, hash: h, rank: kid.count }),
+            }
+        }
+        if open.is_empty() {
+            return Expansion::Lost;
+        }
+        // Equal moves: keep one.
+        open.sort_unstable_by(|a, b| (a.rank, kids[a.index as usize].mask).cmp(&(b.rank, kids[b.index as usize].mask)));
+        open.dedup_by(|a, b| a.hash == b.hash);
+        Expansion::Open(kids, open)
+    }
+
+    /// Solves the position `s` (`n` solutions, a set over `frame`, hash `hash`) whose moves
+    /// are among `cands` (see [`expand`](Search::expand)), trying `killer` (a set over the
+    /// frame: the move that refuted a sibling) first. `None` when aborted.
+    fn node<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        s: &[u64; W],
+        n: u32,
+        cands: &[Kid<W>],
+        hash: u64,
+        killer: Option<[u64; W]>,
+    ) -> Option<Verdict<W>> {
+        let e = self.expand(frame, s, n, cands);
+        self.settle(frame, s, hash, e, killer)
+    }
+
+    /// [`node`](Search::node) from the expansion `e` of `s`.
+    fn settle<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        s: &[u64; W],
+        hash: u64,
+        e: Expansion<W>,
+        killer: Option<[u64; W]>,
+    ) -> Option<Verdict<W>> {
         if self.aborted {
             return None;
         }
-        let (all, live_here) = self.children(set, live);
-        let win = |c: &Child| Known { win: true, cell: live_here[c.slot as usize], digit: c.digit, count: c.count };
-        // A move keeping one solution wins at once; so does one into a known lost position.
-        if let Some(c) = all.iter().find(|c| c.count == 1 || self.memo.get(&c.hash).is_some_and(|k| !k.win)) {
-            let k = win(c);
-            self.memo.insert(hash, k);
-            return Some(k);
-        }
-        // The child of a move (cell, digit), if legal here.
-        let find = |cell: u8, digit: u8| {
-            let slot = live_here.iter().position(|&c| c == cell)?;
-            all.iter().find(|c| c.slot as usize == slot && c.digit == digit)
+        let (kids, open) = match e {
+            Expansion::Won(kid) => {
+                self.table.insert(hash, true);
+                return Some(Verdict::Win(kid));
+            }
+            Expansion::Lost => {
+                self.table.insert(hash, false);
+                return Some(Verdict::Loss);
+            }
+            Expansion::Open(kids, open) => (kids, open),
         };
-        // Moves keeping the same solutions are one move: keep one per child hash.
-        let mut children = all.clone();
-        children.sort_by_key(|c| (c.count, c.hash));
-        children.dedup_by_key(|c| c.hash);
-        if let Some(k) = killer.and_then(|(cell, digit)| find(cell, digit)) {
-            if let Some(i) = children.iter().position(|c| c.hash == k.hash) {
-                children[..=i].rotate_right(1);
+        let mut won = vec![false; kids.len()];
+        // Order: look one move ahead of each open move (in a one-word frame of its own when
+        // it fits one and this frame is wider; moves larger than that are not looked at).
+        // A move whose own moves are all settled is lost (a win here); one with a move
+        // settled as lost is won (skipped); the others go by how many of their moves are
+        // open, fewest first. The expansions are kept for the search.
+        let alone = open.len() == 1;
+        let mut order: Vec<(Open, Ahead<W>)> = Vec::with_capacity(open.len());
+        for o in open {
+            let kid = &kids[o.index as usize];
+            let ahead = if alone {
+                Ahead::None
+            } else if W == 1 {
+                Ahead::Same(self.expand(frame, &kid.mask, kid.count, &kids))
+            } else if kid.count <= 64 {
+                let (sub, places, moves) = self.narrow_frame::<W, 1>(frame, kid, &kids);
+                let e = self.expand(&sub, &first::<1>(kid.count as usize), kid.count, &moves);
+                Ahead::Narrow(sub, places, e)
+            } else {
+                Ahead::None
+            };
+            let rank = match &ahead {
+                Ahead::Same(Expansion::Won(_)) | Ahead::Narrow(_, _, Expansion::Won(_)) => {
+                    self.table.insert(o.hash, true);
+                    continue;
+                }
+                Ahead::Same(Expansion::Lost) | Ahead::Narrow(_, _, Expansion::Lost) => {
+                    self.table.insert(o.hash, false);
+                    self.table.insert(hash, true);
+                    return Some(Verdict::Win(*kid));
+                }
+                Ahead::Same(Expansion::Open(_, o2)) | Ahead::Narrow(_, _, Expansion::Open(_, o2)) => o2.len() as u32,
+                Ahead::None => u32::MAX,
+            };
+            order.push((Open { rank, ..o }, ahead));
+        }
+        order.sort_by_key(|(o, _)| o.rank);
+        if let Some(k) = killer {
+            let k = and(s, &k);
+            if let Some(p) = order.iter().position(|(o, _)| kids[o.index as usize].mask == k) {
+                order[..=p].rotate_right(1);
             }
         }
         let mut killer = None;
-        for c in &children {
-            let reply = match self.memo.get(&c.hash) {
-                Some(&k) => k,
-                None => {
-                    let cell = live_here[c.slot as usize] as usize;
-                    let sub: Vec<u32> = set.iter().copied().filter(|&s| self.sols[s as usize][cell] == c.digit).collect();
-                    self.node(&sub, &live_here, c.hash, killer)?
+        for (o, ahead) in order {
+            let (i, h) = (o.index as usize, o.hash);
+            let kid = kids[i];
+            match self.table.get(h) {
+                _ if won[i] => continue,
+                Some(true) => continue,
+                Some(false) => {
+                    self.table.insert(hash, true);
+                    return Some(Verdict::Win(kid));
+                }
+                None => {}
+            }
+            let reply = match ahead {
+                Ahead::None => self.child(frame, &kid, &kids, h, killer)?,
+                Ahead::Same(e) => match self.settle(frame, &kid.mask, h, e, killer)? {
+                    Verdict::Win(r) => Some(r.mask),
+                    Verdict::Loss => None,
+                },
+                Ahead::Narrow(sub, places, e) => {
+                    let killer = killer.map(|k| {
+                        let mut m = [0u64; 1];
+                        for (q, &p) in places.iter().enumerate() {
+                            m[0] |= (k[p / 64] >> (p % 64) & 1) << q;
+                        }
+                        m
+                    });
+                    match self.settle(&sub, &first::<1>(kid.count as usize), h, e, killer)? {
+                        Verdict::Win(r) => Some(unpack(&r.mask, &places)),
+                        Verdict::Loss => None,
+                    }
                 }
             };
-            if !reply.win {
-                let k = win(c);
-                self.memo.insert(hash, k);
-                return Some(k);
-            }
-            killer = Some((reply.cell, reply.digit));
-            // Reply B refutes A; B is refuted by A too when A is still legal after B: the
-            // position after B is a win for its mover, with A.
-            if let Some(b) = find(reply.cell, reply.digit).filter(|b| b.count > reply.count) {
-                let a = Known { win: true, cell: live_here[c.slot as usize], digit: c.digit, count: reply.count };
-                self.memo.entry(b.hash).or_insert(a);
+            let Some(reply) = reply else {
+                self.table.insert(hash, true);
+                return Some(Verdict::Win(kid));
+            };
+            // `reply` (a subset of `kid`) refutes `kid`. Every move B with kid ∩ B = reply
+            // and B larger than reply is refuted by `kid` in turn.
+            let r = count(&reply);
+            killer = None;
+            for (j, b) in kids.iter().enumerate() {
+                if and(&b.mask, &kid.mask) == reply {
+                    killer.get_or_insert(b.mask);
+                    if b.count > r && !won[j] {
+                        won[j] = true;
+                        self.table.insert(Search::hash(frame, &b.mask), true);
+                    }
+                }
             }
         }
-        let k = Known { win: false, cell: 0, digit: 0, count: 0 };
-        self.memo.insert(hash, k);
-        Some(k)
+        self.table.insert(hash, false);
+        Some(Verdict::Loss)
     }
+
+    /// Searches the move `kid` of a position whose moves are `kids` (sets over `frame`),
+    /// in a narrower frame when it fits one. `Some(None)` when `kid` is lost for its
+    /// mover, `Some(Some(reply))` with the refuting reply's position (over `frame`) when
+    /// won, `None` when aborted.
+    fn child<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+        hash: u64,
+        killer: Option<[u64; W]>,
+    ) -> Option<Option<[u64; W]>> {
+        let w = width_for(kid.count as usize);
+        if w >= W {
+            return Some(match self.node(frame, &kid.mask, kid.count, kids, hash, killer)? {
+                Verdict::Win(r) => Some(r.mask),
+                Verdict::Loss => None,
+            });
+        }
+        match w {
+            1 => self.narrow::<W, 1>(frame, kid, kids, hash, killer),
+            2 => self.narrow::<W, 2>(frame, kid, kids, hash, killer),
+            4 => self.narrow::<W, 4>(frame, kid, kids, hash, killer),
+            8 => self.narrow::<W, 8>(frame, kid, kids, hash, killer),
+            16 => self.narrow::<W, 16>(frame, kid, kids, hash, killer),
+            32 => self.narrow::<W, 32>(frame, kid, kids, hash, killer),
+            64 => self.narrow::<W, 64>(frame, kid, kids, hash, killer),
+            128 => self.narrow::<W, 128>(frame, kid, kids, hash, killer),
+            256 => self.narrow::<W, 256>(frame, kid, kids, hash, killer),
+            _ => self.narrow::<W, 512>(frame, kid, kids, hash, killer),
+        }
+    }
+
+    /// The frame of width `V` numbering the solutions of `kid` (a move over `frame`), the
+    /// places of its solutions in `frame`, and its moves: the parent's moves `kids`, packed
+    /// (distinct, sorted).
+    fn narrow_frame<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+        let packer = Packer::new(&kid.mask);
+        let places: Vec<usize> = bits(&kid.mask).collect();
+        let sub = Frame { ids: places.iter().map(|&p| frame.ids[p]).collect() };
+        let mut moves = Vec::with_capacity(kids.len());
+        for k in kids {
+            let c = count(&and(&kid.mask, &k.mask));
+            if c > 0 && c < kid.count {
+                moves.push(Kid { mask: packer.pack::<V>(&k.mask), count: c, cell: k.cell, digit: k.digit });
+            }
+        }
+        sort_dedup(&mut moves);
+        (sub, places, moves)
+    }
+
+    /// [`child`](Search::child) in a new frame of width `V` numbering the solutions of
+    /// `kid`.
+    fn narrow<const W: usize, const V: usize>(
+        &mut self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+        hash: u64,
+        killer: Option<[u64; W]>,
+    ) -> Option<Option<[u64; W]>> {
+        let (sub, places, moves) = self.narrow_frame::<W, V>(frame, kid, kids);
+        let killer = killer.map(|k| Packer::new(&kid.mask).pack::<V>(&k));
+        Some(match self.node(&sub, &first::<V>(kid.count as usize), kid.count, &moves, hash, killer)? {
+            Verdict::Win(r) => Some(unpack(&r.mask, &places)),
+            Verdict::Loss => None,
+        })
+    }
+}
+
+/// The set over a wider frame of a set `packed` over a frame whose position `q` is
+/// `places[q]` there.
+fn unpack<const V: usize, const W: usize>(packed: &[u64; V], places: &[usize]) -> [u64; W] {
+    let mut m = [0u64; W];
+    for q in bits(packed) {
+        let p = places[q];
+        m[p / 64] |= 1 << (p % 64);
+    }
+    m
 }
