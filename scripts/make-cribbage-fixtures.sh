@@ -15,7 +15,8 @@ start_xsession "$display"
 profile=$(mktemp -d)
 trap 'stop_xsession; rm -rf "$profile"' EXIT
 
-# name deal moves size: the first MOVES steps of the deal's best line.
+# name deal moves size [screen]: the first MOVES steps of the deal's best line; "screen" captures the whole
+# screen with the window off-centre instead of the window.
 shots=(
     "deal30-start 30 0 1000,700"
     "deal30-mid 30 31 1000,700"
@@ -24,20 +25,26 @@ shots=(
     "deal1031-start 1031 0 760,560"
     "deal1879-mid 1879 23 760,560"
     "deal30-late 30 66 760,560"
+    "deal969-early 969 20 900,640"
+    "deal969-early-screen 969 20 900,640 screen"
 )
 for shot in "${shots[@]}"; do
-    read -r name deal moves size <<<"$shot"
+    read -r name deal moves size mode <<<"$shot"
     line=$("$AUTOPLAY" solve cribbage --deal "$deal" | awk '{print $NF}')
     line=${line:0:$moves}
     rm -rf "$profile"/*
     chromium --no-sandbox --test-type --disable-gpu --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync --user-data-dir="$profile" --window-size="$size" --window-position=40,30 \
+        --disable-component-update --disable-sync --user-data-dir="$profile" --window-size="$size" --window-position="$([ "${mode:-}" = screen ] && echo 250,200 || echo 40,30)" \
         --app="file://$PWD/fixtures/tables/cribbage.html?deal=$deal&line=$line" >/dev/null 2>&1 &
     browser=$!
     for i in $(seq 100); do xdotool search --onlyvisible --name "^Cribbage Solitaire — deal $deal" >/dev/null 2>&1 && break; sleep 0.1; done
     sleep 1.5
-    "$AUTOPLAY" capture --window "Cribbage Solitaire" -o "$out/$name.png"
-    printf 'deal %s\nline %s\nwindow %s\n' "$deal" "$line" "${size/,/x}" > "$out/$name.params"
+    if [ "${mode:-}" = screen ]; then
+        "$AUTOPLAY" capture --screen -o "$out/$name.png"
+    else
+        "$AUTOPLAY" capture --window "Cribbage Solitaire" -o "$out/$name.png"
+    fi
+    printf 'deal %s\nline %s\nwindow %s%s\n' "$deal" "$line" "${size/,/x}" "$([ "${mode:-}" = screen ] && echo ' (whole screen)')" > "$out/$name.params"
     kill "$browser"; wait "$browser" 2>/dev/null || true
     echo "$out/$name.png: deal $deal after '$line'"
 done

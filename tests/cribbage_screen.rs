@@ -1,5 +1,5 @@
 //! Reading and playing the Cribbage Solitaire table: every captured table screenshot (several deals, start,
-//! mid-game and finished, two window sizes) reads exactly as the rules engine says it should; calibration from
+//! mid-game and finished, three window sizes and the whole screen) reads exactly as the rules engine says it should; calibration from
 //! one screenshot of a known deal reads them all; other pictures are refused clearly; and live, in a real
 //! Chromium window on Xvfb, the bot plays whole deals to the score the solver proves optimal.
 
@@ -48,7 +48,7 @@ fn every_table_fixture_reads_exactly_its_truth() {
 }
 
 #[test]
-fn the_fixtures_cover_starts_middles_ends_and_two_window_sizes() {
+fn the_fixtures_cover_starts_middles_ends_window_sizes_and_the_whole_screen() {
     let shots = fixture_shots("cribbage");
     let truths: Vec<State> = shots.iter().map(|(_, png)| truth_of(png)).collect();
     assert!(truths.iter().any(|t| t.cards_left() == 52), "a deal before any move");
@@ -56,7 +56,8 @@ fn the_fixtures_cover_starts_middles_ends_and_two_window_sizes() {
     assert!(truths.iter().any(|t| t.columns.iter().any(Vec::is_empty) && t.cards_left() > 0), "an emptied column");
     assert!(truths.iter().any(|t| t.is_over()), "a finished deal");
     let widths: std::collections::BTreeSet<u32> = shots.iter().map(|(_, png)| load_image(png).unwrap().width()).collect();
-    assert!(widths.len() >= 2, "two window sizes: {widths:?}");
+    assert!(widths.len() >= 3, "window sizes: {widths:?}");
+    assert!(widths.contains(&1280), "a whole-screen shot (the window off-centre on the 1280x1024 screen): {widths:?}");
 }
 
 #[test]

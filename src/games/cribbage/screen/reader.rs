@@ -161,6 +161,7 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
             if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
         })
         .collect();
+    let alpha = without_outline_ink(alpha, w);
     let inked_row = |y: usize| (0..w).any(|x| alpha[y * w + x] >= 0.5);
     let first = (0..h).find(|&y| inked_row(y)).ok_or_else(|| anyhow!("no corner glyph (face {})", format_rgb(face)))?;
     let last = (first..h).take_while(|&y| inked_row(y)).last().expect("first is inked");
@@ -184,6 +185,29 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
     let coverage = glyph::normalise(&alpha, w, (rx0, ry0, rx1, ry1));
     let (gw, gh) = ((rx1 - rx0 + 1) as f64, (ry1 - ry0 + 1) as f64);
     Ok(RankGlyph { coverage, aspect: gw / gh, height: gh / card_width as f64 })
+}
+
+/// Clears the ink 8-connected to the top row of a `w`-wide strip: the soft lower edge of the card's top outline
+/// and its rounded corner, which the corner label never touches (a J's hook may reach the left edge, so that is
+/// no test).
+fn without_outline_ink(mut alpha: Vec<f32>, w: usize) -> Vec<f32> {
+    let h = alpha.len() / w;
+    let mut stack: Vec<usize> = (0..w).filter(|&i| alpha[i] > 0.0).collect();
+    while let Some(i) = stack.pop() {
+        if alpha[i] == 0.0 {
+            continue;
+        }
+        alpha[i] = 0.0;
+        let (x, y) = (i % w, i / w);
+        for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+            for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                if alpha[ny * w + nx] > 0.0 {
+                    stack.push(ny * w + nx);
+                }
+            }
+        }
+    }
+    alpha
 }
 
 fn distance(glyph: &RankGlyph, coverage: &[f32], template: &RankTemplate) -> f64 {
