@@ -256,7 +256,7 @@ enum Command {
         /// The screenshot.
         shot: PathBuf,
         /// The true board: a board text file, or a game ID (sgt-flood WxH:digits,limit; sgt-solo RxC:description);
-        /// cribbage: a state text file (columns in deal notation, `stack:` line).
+        /// cribbage: state text (columns in deal notation, then `stack: …`), in a file or as it is (`\n` between lines).
         #[arg(long, required_unless_present = "deal")]
         truth: Option<String>,
         /// Cribbage: the screenshot shows numbered deal N before any move.
@@ -512,7 +512,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Calibrate { game: ScreenGame::Cribbage, shot, truth, deal, theme, .. } => {
             let theme = if theme == "sgt-default" { "table".to_string() } else { theme };
-            out!("{}", cribbage_screen::calibrate_command(&root, &shot, truth.as_deref().map(Path::new), deal, &theme)?)?;
+            out!("{}", cribbage_screen::calibrate_command(&root, &shot, truth.as_deref(), deal, &theme)?)?;
         }
         Command::Bench { game: BenchGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
             let options = flood::bench::BenchOptions { sizes, colours, boards, seed, time_limit: seconds(time_limit)? };

@@ -69,6 +69,14 @@ fn calibration_from_one_known_deal_reads_every_fixture() {
     let themes = load_themes(dir.path(), None).unwrap();
     assert_eq!(themes[0].glyphs.len(), 13, "every rank learned");
     check_all(&themes);
+    // A mid-game truth given as state text on the command line.
+    let mid = repo().join("fixtures/cribbage/deal30-mid.png");
+    let truth = truth_of(&mid);
+    let columns = autoplay::games::cribbage::Deal { columns: truth.columns.clone() }.notation();
+    let stack: String = truth.stack.iter().map(|c| c.to_string()).collect();
+    let text = format!("{columns}\\nstack: {stack}");
+    let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&mid).args(["--truth", &text, "--theme", "mid"]).output().unwrap();
+    assert!(out.status.success(), "{text}: {}", String::from_utf8_lossy(&out.stderr));
     // A wrong truth is refused, and nothing is written for it.
     let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&shot).args(["--deal", "31", "--theme", "wrong"]).output().unwrap();
     assert!(!out.status.success());

@@ -33,14 +33,18 @@ pub fn read_command(image: &RgbaImage, themes: &[TableTheme], json: bool) -> Res
     }
 }
 
-/// `autoplay calibrate cribbage SHOT (--deal N | --truth FILE) [--theme NAME]`: learns (or refreshes) a theme
-/// from a screenshot whose position is known, checks that the learned theme reads it back, and saves it.
-pub fn calibrate_command(root: &Path, shot: &Path, truth: Option<&Path>, deal_number: Option<u64>, theme_name: &str) -> Result<String> {
+/// `autoplay calibrate cribbage SHOT (--deal N | --truth FILE|TEXT) [--theme NAME]`: learns (or refreshes) a
+/// theme from a screenshot whose position is known (a numbered deal before any move, or state text in a file or
+/// given as it is), checks that the learned theme reads it back, and saves it.
+pub fn calibrate_command(root: &Path, shot: &Path, truth: Option<&str>, deal_number: Option<u64>, theme_name: &str) -> Result<String> {
     let image = load_image(shot)?;
     let truth = match (truth, deal_number) {
         (_, Some(n)) => State::from(deal(n)),
-        (Some(path), None) => parse_state(&read_text(path)?).with_context(|| format!("{} is not a state text", path.display()))?,
-        (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE"),
+        (Some(text), None) if Path::new(text).is_file() => {
+            parse_state(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a state text"))?
+        }
+        (Some(text), None) => parse_state(&text.replace("\\n", "\n")).context("--truth is neither a file nor state text")?,
+        (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
     };
     let mut theme = load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| TableTheme::new(theme_name));
     let ranks = learn(&image, &truth, &mut theme)?;
