@@ -36,8 +36,9 @@ fn check_all(themes: &[screen::TableTheme]) {
         let reading = screen::read(&load_image(&png).unwrap(), themes).unwrap_or_else(|e| panic!("{name}: {e:#}"));
         assert_eq!(reading.state.columns, truth.columns, "{name}: columns");
         assert_eq!(reading.state.stack, truth.stack, "{name}: stack");
-        for (c, front) in reading.points.fronts.iter().enumerate() {
-            assert_eq!(front.is_some(), !truth.columns[c].is_empty(), "{name}: column {} click point", c + 1);
+        for (c, points) in reading.points.cards.iter().enumerate() {
+            assert_eq!(points.len(), truth.columns[c].len(), "{name}: column {} click points", c + 1);
+            assert!(points.windows(2).all(|p| p[0].1 < p[1].1), "{name}: column {} points go down the pile", c + 1);
         }
     }
 }

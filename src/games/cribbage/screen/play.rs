@@ -88,16 +88,22 @@ impl Game for Cribbage {
     fn actions(&self, reading: &Reading<Table>, mv: &Move) -> Result<Vec<Action>> {
         let points = reading.board.points.as_ref().context("this board was not read from a picture")?;
         let (x, y) = match *mv {
-            Move::Play(c) => points.fronts[c].with_context(|| format!("column {} is empty", c + 1))?,
+            Move::Play(c) => *points.cards[c].last().with_context(|| format!("column {} is empty", c + 1))?,
             Move::NewStack => points.next_stack,
         };
         Ok(vec![Action::Click { x, y }])
     }
 
+    /// The move by the rules; the played card's point goes with it (the card before it is the front now).
     fn apply(&self, board: &Table, mv: &Move) -> Table {
         let mut state = board.state.clone();
-        let _ = state.play(*mv); // an illegal move leaves the position as it was
-        Table { state, points: board.points.clone() }
+        let mut points = board.points.clone();
+        if state.play(*mv).is_ok() {
+            if let (Move::Play(c), Some(points)) = (mv, points.as_mut()) {
+                points.cards[*c].pop();
+            }
+        }
+        Table { state, points }
     }
 
     fn is_won(&self, board: &Table) -> bool {
@@ -143,6 +149,12 @@ mod tests {
         assert_eq!(next.state.stack.len(), 2);
         assert!(game.check_title(&start, "Cribbage Solitaire \u{2014} deal 1 \u{2014} score 3").is_ok());
         assert!(game.check_title(&start, "Cribbage Solitaire \u{2014} deal 1 \u{2014} score 5").is_err());
+        // A played card's click point goes with it; NEXT STACK's stays.
+        let points = TablePoints { cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![], vec![]], next_stack: (50, 5), card_width: 8 };
+        let read = Table { state: start.state.clone(), points: Some(points) };
+        let after = game.apply(&read, &Move::Play(0));
+        assert_eq!(after.points.as_ref().unwrap().cards[0], vec![(5, 10), (5, 20)]);
+        assert_eq!(game.apply(&read, &Move::NewStack).points, read.points, "an illegal move changes nothing");
         // The picture shows no score: the confirmed board keeps the engine's.
         let seen = Table { state: State { score: 0, ..next.state.clone() }, points: None };
         assert_eq!(game.confirmed(&next, seen).state.score, next.state.score);

@@ -27,8 +27,10 @@ const CORNER_WIDTH: f64 = 0.8;
 /// Where the bot can act on a table, in image pixels.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TablePoints {
-    /// The centre of each column's playable card (`None` for an empty column).
-    pub fronts: [Option<(i32, i32)>; 4],
+    /// Per column, a point on each card's corner label, buried card first: the last is the playable card's.
+    /// These points stay put as cards are played (a card's corner is in view from the moment it is uncovered),
+    /// so after a column's front card is played the point before it is the new front's.
+    pub cards: [Vec<(i32, i32)>; 4],
     /// The centre of the NEXT STACK button.
     pub next_stack: (i32, i32),
     /// Card width in pixels.
@@ -117,7 +119,8 @@ pub struct RankGlyph {
     pub height: f64,
 }
 
-/// A card seen in a pile: its corner glyph, and the centre of its visible part.
+/// A card seen in a pile: its corner glyph, and a point on it (the middle of its corner label's rows, across
+/// the pile's middle).
 struct SeenCard {
     glyph: RankGlyph,
     centre: (i32, i32),
@@ -141,16 +144,17 @@ fn pile_cards(image: &RgbaImage, shapes: &Shapes, pile: &Component, theme: &Tabl
         if bottom <= top + 2 {
             bail!("two card outlines of the pile at ({}, {}) touch at y = {top}", pile.x0, pile.y0);
         }
-        let glyph = corner_glyph(image, shapes, (x0, top, x1, bottom - 1), theme.ink_threshold, pile.width())
+        let (glyph, label_y) = corner_glyph(image, shapes, (x0, top, x1, bottom - 1), theme.ink_threshold, pile.width())
             .with_context(|| format!("the card whose top is at ({}, {})", pile.x0, pair[0].0))?;
-        cards.push(SeenCard { glyph, centre: (((pile.x0 + pile.x1) / 2) as i32, ((top + bottom) / 2) as i32) });
+        cards.push(SeenCard { glyph, centre: (((pile.x0 + pile.x1) / 2) as i32, label_y as i32) });
     }
     Ok(cards)
 }
 
 /// The rank glyph in the corner of a card strip (x0, y0, x1, y1 inclusive): the first band of inked rows from
-/// the top, split into glyphs at blank columns; all but the last glyph (the suit sign) are the rank.
-fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, usize, usize, usize), threshold: u8, card_width: usize) -> Result<RankGlyph> {
+/// the top, split into glyphs at blank columns; all but the last glyph (the suit sign) are the rank. Also gives
+/// the picture row in the middle of the label.
+fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, usize, usize, usize), threshold: u8, card_width: usize) -> Result<(RankGlyph, usize)> {
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
     let face = mode((y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y))).filter(|&(x, y)| shapes.on[y * shapes.width + x]).map(|(x, y)| rgb_at(image, x, y)))
         .ok_or_else(|| anyhow!("its corner is empty"))?;
@@ -184,7 +188,7 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
     let (ry0, ry1) = (rows[0], *rows.last().expect("rows"));
     let coverage = glyph::normalise(&alpha, w, (rx0, ry0, rx1, ry1));
     let (gw, gh) = ((rx1 - rx0 + 1) as f64, (ry1 - ry0 + 1) as f64);
-    Ok(RankGlyph { coverage, aspect: gw / gh, height: gh / card_width as f64 })
+    Ok((RankGlyph { coverage, aspect: gw / gh, height: gh / card_width as f64 }, y0 + (first + last) / 2))
 }
 
 /// Clears the ink 8-connected to the top row of a `w`-wide strip: the soft lower edge of the card's top outline
@@ -249,7 +253,7 @@ impl<'a> Matcher<'a> {
         let (piles, card_width) = piles(&shapes)?;
         let next = button(&shapes, piles[3].x1, card_width).context("no NEXT STACK button found right of the columns")?;
         let mut seen: Vec<Vec<Card>> = Vec::new();
-        let mut fronts = [None; 4];
+        let mut points: [Vec<(i32, i32)>; 4] = Default::default();
         for (p, pile) in piles.iter().enumerate() {
             let cards = pile_cards(image, &shapes, pile, self.theme)?;
             let mut ranks = Vec::new();
@@ -269,7 +273,7 @@ impl<'a> Matcher<'a> {
                 ranks.push(Card::new(rank));
             }
             if p < 4 {
-                fronts[p] = cards.last().map(|c| c.centre);
+                points[p] = cards.iter().map(|c| c.centre).collect();
             }
             seen.push(ranks);
         }
@@ -277,7 +281,7 @@ impl<'a> Matcher<'a> {
         let columns: [Vec<Card>; 4] = seen.try_into().map_err(|_| anyhow!("four columns"))?;
         let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
         let next_stack = (((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32);
-        Ok(TableReading { state, points: TablePoints { fronts, next_stack, card_width }, theme: self.theme.theme.clone() })
+        Ok(TableReading { state, points: TablePoints { cards: points, next_stack, card_width }, theme: self.theme.theme.clone() })
     }
 }
 
