@@ -293,7 +293,7 @@ fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
     if W == 1 {
         kids.sort_unstable_by_key(|k| (k.count as u128) << 64 | k.mask[0] as u128);
     } else {
-        kids.sort_unstable_by(|a, b| (a.count, a.mask).cmp(&(b.count, b.mask)));
+        kids.sort_unstable_by_key(|a| (a.count, a.mask));
     }
     kids.dedup_by(|a, b| a.mask == b.mask);
 }
@@ -367,7 +367,7 @@ impl Search<'_> {
         let n = self.sols.len();
         let frame = Frame { ids: self.ids.clone() };
         let mut kids = Vec::new();
-        let mut masks = vec![[0u64; W]; 9];
+        let mut masks = [[0u64; W]; 9];
         for cell in 0..CELLS {
             masks.iter_mut().for_each(|m| *m = [0; W]);
             for (q, s) in self.sols.iter().enumerate() {
