@@ -26,6 +26,18 @@
 //!   an order feasible); a child's refinement is computed only after its transposition check.
 //! * Safe pruning: a move that removes a colour from the board is played at once and alone
 //!   (`SearchGraph::settle`); a move that exposes no new region is never tried.
+//! * Swap dominance: let a node `X` be reached from state `P` by its last move `a`, and let a
+//!   move `b` absorb at `X` only `b` regions that were already on `P`'s boundary (`b` uses
+//!   nothing `a` exposed). Then `P + b + a ⊇ X + b`: at `P`, `b` absorbs the same `b` regions
+//!   (the `b` regions on `P`'s boundary are outside `X`, so on `X`'s boundary, and conversely by
+//!   assumption), and `a` then absorbs at least the `a` regions it absorbed at `P`. The path
+//!   `P, b, a` has the same length, and a larger flood never needs more moves (flood growth is
+//!   monotone, see `SearchGraph::settle`), so the child `X + b` is replaced by `P + b + a` when
+//!   that is strictly larger. This replaces a generated state by a superset reached by a real
+//!   path of no greater length, so every state on an optimal path still has a generated
+//!   counterpart with at most its depth that also lies on an optimal path; A*'s argument is
+//!   unchanged. (The replaced child is evaluated afresh: the parent's analysis bounds `X + b`,
+//!   not the larger state.)
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
 //! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
 //!   whose bound reaches it are dropped, and the search ends once every cheaper node is
@@ -1927,6 +1939,9 @@ impl<'g> SearchGraph<'g> {
         let mut f = (root_moves_len + root_bound) as usize;
         let mut state = vec![0u64; self.stride];
         let mut child = vec![0u64; self.stride];
+        let mut before = vec![0u64; self.stride];
+        let mut alt = vec![0u64; self.stride];
+        let mut exposed = vec![0u64; words];
         let mut played = Vec::new();
         loop {
             // Pop the next node: lowest f, then highest g.
@@ -1968,6 +1983,26 @@ impl<'g> SearchGraph<'g> {
                     }
                 }
                 self.evaluator.prepare_child_refinement();
+            }
+            // Swap context: the state just before the node's last move `last` (replayed from
+            // its parent), and the regions that move brought onto the boundary.
+            let mut last = None;
+            let node_parent = self.parent[node as usize];
+            let node_moves = {
+                let start = self.moves_start[node as usize] as usize;
+                start..start + self.moves_len[node as usize] as usize
+            };
+            if node_parent != NO_NODE && !node_moves.is_empty() {
+                before[..words].copy_from_slice(self.node_flood(node_parent));
+                self.fill_boundary(&mut before);
+                let (earlier, final_move) = self.moves[node_moves.clone()].split_at(node_moves.len() - 1);
+                for &m in earlier {
+                    Self::play(self.graph, &mut before, m as usize);
+                }
+                last = Some(final_move[0]);
+                for w in 0..words {
+                    exposed[w] = state[words + w] & !before[words + w];
+                }
             }
             let colour_set: Vec<u8> = if shared_analysis {
                 Vec::new()
@@ -2022,9 +2057,35 @@ impl<'g> SearchGraph<'g> {
                 if !Self::play(self.graph, &mut child, colour as usize) {
                     continue;
                 }
+                // Swap dominance (see the module docs): when this move takes nothing the last
+                // move exposed, playing it before the last move reaches a superset; use that
+                // state instead when it is larger.
+                let mut child_parent = node;
+                if let Some(a) = last {
+                    let mask = self.graph.colour_mask(colour as usize);
+                    if (0..words).all(|w| state[words + w] & mask[w] & exposed[w] == 0) {
+                        alt.copy_from_slice(&before);
+                        Self::play(self.graph, &mut alt, colour as usize);
+                        Self::play(self.graph, &mut alt, a as usize);
+                        debug_assert!((0..words).all(|w| child[w] & !alt[w] == 0));
+                        if alt[..words] != child[..words] {
+                            child.copy_from_slice(&alt);
+                            played.clear();
+                            let start = node_moves.start;
+                            played.extend_from_slice(&self.moves[start..node_moves.end - 1]);
+                            played.push(colour);
+                            played.push(a);
+                            child_parent = node_parent;
+                            known = None;
+                            to_refine = None;
+                        }
+                    }
+                }
+                // Depth of the child's path: from the node, or from its parent when swapped.
+                let base_g = if child_parent == node { g } else { g - node_moves.len() as u32 };
                 // Transposition check before paying for any evaluation.
                 let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
-                if existing != NO_NODE && self.depth[existing as usize] <= g + 1 {
+                if existing != NO_NODE && self.depth[existing as usize] <= base_g + played.len() as u32 {
                     continue;
                 }
                 if let Some(bound) = to_refine {
@@ -2037,19 +2098,20 @@ impl<'g> SearchGraph<'g> {
                 let bound = match known {
                     Some(bound) => bound,
                     None => {
+                        let before_settle = played.len();
                         let bound = self.settle(&mut child, &mut played);
-                        if played.len() > 1 {
+                        if played.len() > before_settle {
                             (slot, existing, tag) = self.table_slot(&child[..words]);
                         }
                         bound
                     }
                 };
-                let child_g = g + played.len() as u32;
+                let child_g = base_g + played.len() as u32;
                 if child_g + bound >= upper {
                     continue;
                 }
                 if self.is_full(&child[..words]) {
-                    best = self.path(node, &played);
+                    best = self.path(child_parent, &played);
                     upper = child_g;
                     continue;
                 }
@@ -2059,7 +2121,7 @@ impl<'g> SearchGraph<'g> {
                     }
                     // Reached by a shorter path: re-link and reopen.
                     let e = existing as usize;
-                    self.parent[e] = node;
+                    self.parent[e] = child_parent;
                     self.depth[e] = child_g;
                     self.moves_start[e] = self.moves.len() as u32;
                     self.moves_len[e] = played.len() as u16;
@@ -2069,7 +2131,7 @@ impl<'g> SearchGraph<'g> {
                     f = f.min((child_g + bound) as usize);
                     continue;
                 }
-                let id = self.add_node(&child, node, child_g, &played);
+                let id = self.add_node(&child, child_parent, child_g, &played);
                 self.refined[id as usize] = known.is_some();
                 self.table[slot] = tag | u64::from(id);
                 self.table_used += 1;
