@@ -38,6 +38,13 @@
 //!   counterpart with at most its depth that also lies on an optimal path; A*'s argument is
 //!   unchanged. (The replaced child is evaluated afresh: the parent's analysis bounds `X + b`,
 //!   not the larger state.)
+//!   The same holds several moves back: if `P0 + m1 + … + mk = X` and the `b` regions on
+//!   `X`'s boundary were all on `P0`'s boundary, then `P0 + b + m1 + … + mk ⊇ X + b` (apply
+//!   the one-move case at each step, from `mk` back to `m1`: no `mi` has colour `b`, since such
+//!   a move would have absorbed those regions, so the `b` regions on the boundary of
+//!   `P0 + m1 + … + mi` are among those on `X`'s boundary; monotonicity carries the inclusion
+//!   through the remaining moves). The search swaps `b` in front of as many of the node's last
+//!   `SWAP_DEPTH` moves as it can.
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
 //! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
 //!   whose bound reaches it are dropped, and the search ends once every cheaper node is
@@ -232,6 +239,9 @@ impl SplitMix64 {
 // ---------------------------------------------------------------------------------------------
 // Region graph
 // ---------------------------------------------------------------------------------------------
+
+/// How many of a node's last moves a new move may be swapped in front of (swap dominance).
+const SWAP_DEPTH: usize = 6;
 
 /// Largest colour count for which the precedence refinement of the bound is used
 /// (see [`Evaluator::precedence_raises_bound`]).
@@ -1939,9 +1949,9 @@ impl<'g> SearchGraph<'g> {
         let mut f = (root_moves_len + root_bound) as usize;
         let mut state = vec![0u64; self.stride];
         let mut child = vec![0u64; self.stride];
-        let mut before = vec![0u64; self.stride];
         let mut alt = vec![0u64; self.stride];
-        let mut exposed = vec![0u64; words];
+        let mut swap_moves: Vec<u8> = Vec::new();
+        let mut swap_states: Vec<u64> = Vec::new();
         let mut played = Vec::new();
         loop {
             // Pop the next node: lowest f, then highest g.
@@ -1984,24 +1994,27 @@ impl<'g> SearchGraph<'g> {
                 }
                 self.evaluator.prepare_child_refinement();
             }
-            // Swap context: the state just before the node's last move `last` (replayed from
-            // its parent), and the regions that move brought onto the boundary.
-            let mut last = None;
-            let node_parent = self.parent[node as usize];
-            let node_moves = {
-                let start = self.moves_start[node as usize] as usize;
-                start..start + self.moves_len[node as usize] as usize
-            };
-            if node_parent != NO_NODE && !node_moves.is_empty() {
-                before[..words].copy_from_slice(self.node_flood(node_parent));
-                self.fill_boundary(&mut before);
-                let (earlier, final_move) = self.moves[node_moves.clone()].split_at(node_moves.len() - 1);
-                for &m in earlier {
-                    Self::play(self.graph, &mut before, m as usize);
-                }
-                last = Some(final_move[0]);
-                for w in 0..words {
-                    exposed[w] = state[words + w] & !before[words + w];
+            // Swap context: the last moves of the node's path (at least `SWAP_DEPTH` when the
+            // path is that long, whole `played` lists), from ancestor `swap_from`, and the
+            // states before each of them (replayed; flood and boundary).
+            let mut swap_from = node;
+            swap_moves.clear();
+            while swap_moves.len() < SWAP_DEPTH && self.parent[swap_from as usize] != NO_NODE {
+                let start = self.moves_start[swap_from as usize] as usize;
+                let len = self.moves_len[swap_from as usize] as usize;
+                swap_moves.splice(0..0, self.moves[start..start + len].iter().copied());
+                swap_from = self.parent[swap_from as usize];
+            }
+            let swap_len = swap_moves.len();
+            swap_states.resize(swap_len * self.stride, 0);
+            if swap_len > 0 {
+                let first = &mut swap_states[..self.stride];
+                first[..words].copy_from_slice(self.node_flood(swap_from));
+                self.fill_boundary(first);
+                for i in 1..swap_len {
+                    let (done, rest) = swap_states.split_at_mut(i * self.stride);
+                    rest[..self.stride].copy_from_slice(&done[(i - 1) * self.stride..]);
+                    Self::play(self.graph, &mut rest[..self.stride], swap_moves[i - 1] as usize);
                 }
             }
             let colour_set: Vec<u8> = if shared_analysis {
@@ -2058,31 +2071,40 @@ impl<'g> SearchGraph<'g> {
                     continue;
                 }
                 // Swap dominance (see the module docs): when this move takes nothing the last
-                // move exposed, playing it before the last move reaches a superset; use that
-                // state instead when it is larger.
+                // moves exposed, playing it before them reaches a superset; use that state
+                // instead when it is larger. `earliest`: the first of the last moves it can
+                // precede.
                 let mut child_parent = node;
-                if let Some(a) = last {
-                    let mask = self.graph.colour_mask(colour as usize);
-                    if (0..words).all(|w| state[words + w] & mask[w] & exposed[w] == 0) {
-                        alt.copy_from_slice(&before);
-                        Self::play(self.graph, &mut alt, colour as usize);
-                        Self::play(self.graph, &mut alt, a as usize);
-                        debug_assert!((0..words).all(|w| child[w] & !alt[w] == 0));
-                        if alt[..words] != child[..words] {
-                            child.copy_from_slice(&alt);
-                            played.clear();
-                            let start = node_moves.start;
-                            played.extend_from_slice(&self.moves[start..node_moves.end - 1]);
-                            played.push(colour);
-                            played.push(a);
-                            child_parent = node_parent;
-                            known = None;
-                            to_refine = None;
-                        }
+                let mask = self.graph.colour_mask(colour as usize);
+                let mut earliest = swap_len;
+                while earliest > 0 {
+                    let before = &swap_states[(earliest - 1) * self.stride..earliest * self.stride];
+                    if (0..words).all(|w| state[words + w] & mask[w] & !before[words + w] == 0) {
+                        earliest -= 1;
+                    } else {
+                        break;
                     }
                 }
-                // Depth of the child's path: from the node, or from its parent when swapped.
-                let base_g = if child_parent == node { g } else { g - node_moves.len() as u32 };
+                if earliest < swap_len {
+                    alt.copy_from_slice(&swap_states[earliest * self.stride..(earliest + 1) * self.stride]);
+                    Self::play(self.graph, &mut alt, colour as usize);
+                    for &m in &swap_moves[earliest..] {
+                        Self::play(self.graph, &mut alt, m as usize);
+                    }
+                    debug_assert!((0..words).all(|w| child[w] & !alt[w] == 0));
+                    if alt[..words] != child[..words] {
+                        child.copy_from_slice(&alt);
+                        played.clear();
+                        played.extend_from_slice(&swap_moves[..earliest]);
+                        played.push(colour);
+                        played.extend_from_slice(&swap_moves[earliest..]);
+                        child_parent = swap_from;
+                        known = None;
+                        to_refine = None;
+                    }
+                }
+                // Depth of the child's path: from the node, or from the ancestor when swapped.
+                let base_g = if child_parent == node { g } else { g - swap_len as u32 };
                 // Transposition check before paying for any evaluation.
                 let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE && self.depth[existing as usize] <= base_g + played.len() as u32 {
