@@ -45,6 +45,22 @@
 //!   `P0 + m1 + … + mi` are among those on `X`'s boundary; monotonicity carries the inclusion
 //!   through the remaining moves). The search swaps `b` in front of as many of the node's last
 //!   `SWAP_DEPTH` moves as it can.
+//! * Dominance pruning: a state `X` is dropped (when generated, and again when popped) if a
+//!   stored node `Y` of depth at most `X`'s has a flood strictly containing `X`'s
+//!   (`DominanceIndex` finds most such `Y` of equal depth). Proof that the search stays exact:
+//!   call a stored node *optimal* if its depth plus the optimum from its flood equals the
+//!   optimum `T` from the root, and order such nodes by (depth, flood size). Suppose the search
+//!   ends with an upper bound above `T`; take the largest optimal stored node `N` (the root is
+//!   one). Its `f` is below the upper bound (the bound is admissible), and it is not dominated
+//!   (a dominating node `Y` has a larger flood, so needs no more moves, and depth at most
+//!   `N`'s, so is optimal — its depth is exactly `N`'s, as less would beat `T` — and larger).
+//!   So `N` is expanded, and its optimal move gives a child (or, by the replacements below and
+//!   the forced moves, a superset at no greater depth) that is optimal and larger than `N`; it
+//!   is stored unless it was a duplicate of a node of no greater depth, or dominated, and in
+//!   each case that other node is optimal and larger than `N` — a contradiction. Nodes whose
+//!   `f` reached the upper bound never matter: a dominated state needs at least as many moves
+//!   as its dominator. Pruned states are a large share on bigger boards: many move orders of
+//!   equal length reach nested floods.
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
 //! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
 //!   whose bound reaches it are dropped, and the search ends once every cheaper node is
@@ -1489,6 +1505,113 @@ const MEMORY_BUDGET: usize = 1 << 31;
 const NO_NODE: u32 = u32::MAX;
 const EMPTY_SLOT: u64 = u64::MAX;
 
+/// An index over stored floods for dominance checks: is some stored flood, of depth at most
+/// `d`, a strict superset of `X`?
+///
+/// The colours are split into up to [`DOMINANCE_GROUPS`] groups; for each group, stored nodes
+/// are bucketed by their depth and the part of their flood of that group's colours. A
+/// dominating flood `Y ⊋ X` of the same depth shares the bucket of `X` for every group with
+/// no colour among the regions of `Y \ X`, which is usually small, so usually some bucket
+/// holds it. Only floods of the same depth are found, and not all of them, which costs
+/// pruning, never correctness: every hit is checked as a strict superset.
+struct DominanceIndex {
+    groups: usize,
+    words: usize,
+    /// Per group, the bitset of the regions of its colours.
+    group_masks: Vec<u64>,
+    /// Open addressing: (key, first node of the bucket); key 0 marks an empty slot.
+    table: Vec<(u64, u32)>,
+    used: usize,
+    /// Per node and group (`node * groups + group`), the next node of the bucket.
+    next: Vec<u32>,
+}
+
+/// Largest number of colour groups of [`DominanceIndex`].
+const DOMINANCE_GROUPS: usize = 6;
+
+impl DominanceIndex {
+    fn new(graph: &RegionGraph) -> Self {
+        let colours = graph.palette.len();
+        let groups = colours.clamp(1, DOMINANCE_GROUPS);
+        let words = graph.words;
+        let mut group_masks = vec![0u64; groups * words];
+        for c in 0..colours {
+            let g = c % groups;
+            or_assign(&mut group_masks[g * words..(g + 1) * words], graph.colour_mask(c));
+        }
+        DominanceIndex { groups, words, group_masks, table: vec![(0, NO_NODE); 1024], used: 0, next: Vec::new() }
+    }
+
+    fn memory(&self) -> usize {
+        self.table.len() * 16 + self.next.capacity() * 4
+    }
+
+    fn key(&self, flood: &[u64], group: usize, depth: u32) -> u64 {
+        let mask = &self.group_masks[group * self.words..(group + 1) * self.words];
+        let mut h = u64::from(depth).wrapping_add(0x243F_6A88_85A3_08D3).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for (&f, &m) in flood.iter().zip(mask) {
+            h = (h ^ (f & m)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        // The low bits name the group (so buckets of different groups never share a key) and
+        // keep the key from being 0 (an empty slot).
+        (h ^ (h >> 32)) & !0xF | (group as u64 + 1)
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.table.len() - 1;
+        let mut slot = key as usize & mask;
+        while self.table[slot].0 != 0 && self.table[slot].0 != key {
+            slot = (slot + 1) & mask;
+        }
+        slot
+    }
+
+    /// Adds node `id` (its flood is the last one in `states`) stored at depth `depth`.
+    fn insert(&mut self, states: &[u64], words: usize, id: u32, depth: u32) {
+        let flood = &states[id as usize * words..(id as usize + 1) * words];
+        for group in 0..self.groups {
+            let key = self.key(flood, group, depth);
+            let slot = self.slot(key);
+            let head = if self.table[slot].0 == key { self.table[slot].1 } else { NO_NODE };
+            if self.table[slot].0 == 0 {
+                self.used += 1;
+            }
+            self.table[slot] = (key, id);
+            self.next.push(head);
+        }
+        if self.used * 2 > self.table.len() {
+            let len = self.table.len() * 2;
+            let old = std::mem::replace(&mut self.table, vec![(0, NO_NODE); len]);
+            for (key, head) in old.into_iter().filter(|e| e.0 != 0) {
+                let slot = self.slot(key);
+                self.table[slot] = (key, head);
+            }
+        }
+    }
+
+    fn dominated(&self, states: &[u64], flood: &[u64], depth: u32) -> bool {
+        let words = self.words;
+        for group in 0..self.groups {
+            let key = self.key(flood, group, depth);
+            let slot = self.slot(key);
+            if self.table[slot].0 != key {
+                continue;
+            }
+            let mut y = self.table[slot].1;
+            while y != NO_NODE {
+                let other = &states[y as usize * words..(y as usize + 1) * words];
+                if flood.iter().zip(other).all(|(x, o)| x & !o == 0) && flood != other {
+                    return true;
+                }
+                y = self.next[y as usize * self.groups + group];
+            }
+        }
+        false
+    }
+}
+
 /// A* over flood states with a transposition table.
 struct SearchGraph<'g> {
     graph: &'g RegionGraph,
@@ -1511,6 +1634,8 @@ struct SearchGraph<'g> {
     expanded: u64,
     /// Per node: whether its bound already includes the refinement (or it was tried).
     refined: Vec<bool>,
+    /// Finds stored nodes whose flood strictly contains a given one.
+    dominance: DominanceIndex,
 }
 
 impl<'g> SearchGraph<'g> {
@@ -1529,6 +1654,7 @@ impl<'g> SearchGraph<'g> {
             table_used: 0,
             expanded: 0,
             refined: Vec::new(),
+            dominance: DominanceIndex::new(graph),
         }
     }
 
@@ -1616,7 +1742,8 @@ impl<'g> SearchGraph<'g> {
     /// add 4 bytes per node and are counted per node).
     fn memory_estimate(&self) -> usize {
         self.states.capacity() * 8
-            + self.parent.capacity() * (4 + 4 + 4 + 2 + 4)
+            + self.parent.capacity() * (4 + 4 + 4 + 2 + 4 + 1)
+            + self.dominance.memory()
             + self.moves.capacity()
             + self.table.len() * 8
     }
@@ -1710,7 +1837,14 @@ impl<'g> SearchGraph<'g> {
         self.moves_start.push(self.moves.len() as u32);
         self.moves_len.push(played.len() as u16);
         self.moves.extend_from_slice(played);
+        self.dominance.insert(&self.states, self.graph.words, id, depth);
         id
+    }
+
+    /// Whether a stored node of depth at most `depth` has a flood strictly containing `flood`
+    /// (found through [`DominanceIndex`]; see the module docs).
+    fn dominated(&self, flood: &[u64], depth: u32) -> bool {
+        self.dominance.dominated(&self.states, flood, depth)
     }
 
     /// Moves from the root to `node` followed by `tail`.
@@ -1972,6 +2106,9 @@ impl<'g> SearchGraph<'g> {
             if out_of_limits(self) {
                 return (best, false, self.expanded);
             }
+            if self.dominated(self.node_flood(node), g) {
+                continue;
+            }
             self.expanded += 1;
             state[..words].copy_from_slice(self.node_flood(node));
             self.fill_boundary(&mut state);
@@ -2108,6 +2245,9 @@ impl<'g> SearchGraph<'g> {
                 // Transposition check before paying for any evaluation.
                 let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE && self.depth[existing as usize] <= base_g + played.len() as u32 {
+                    continue;
+                }
+                if self.dominated(&child[..words], base_g + played.len() as u32) {
                     continue;
                 }
                 if let Some(bound) = to_refine {
