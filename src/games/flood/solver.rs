@@ -1519,11 +1519,13 @@ struct DominanceIndex {
     words: usize,
     /// Per group, the bitset of the regions of its colours.
     group_masks: Vec<u64>,
-    /// Open addressing: (key, first node of the bucket); key 0 marks an empty slot.
+    /// Open addressing: (key, bucket index); key 0 marks an empty slot.
     table: Vec<(u64, u32)>,
     used: usize,
-    /// Per node and group (`node * groups + group`), the next node of the bucket.
-    next: Vec<u32>,
+    /// Buckets: the nodes with their fingerprints (see [`Self::fingerprint`]).
+    buckets: Vec<Vec<(u32, u64)>>,
+    /// Total capacity of the buckets, for the memory estimate.
+    entries: usize,
 }
 
 /// Largest number of colour groups of [`DominanceIndex`].
@@ -1539,16 +1541,45 @@ impl DominanceIndex {
             let g = c % groups;
             or_assign(&mut group_masks[g * words..(g + 1) * words], graph.colour_mask(c));
         }
-        DominanceIndex { groups, words, group_masks, table: vec![(0, NO_NODE); 1024], used: 0, next: Vec::new() }
+        DominanceIndex {
+            groups,
+            words,
+            group_masks,
+            table: vec![(0, NO_NODE); 1024],
+            used: 0,
+            buckets: Vec::new(),
+            entries: 0,
+        }
     }
 
     fn memory(&self) -> usize {
-        self.table.len() * 16 + self.next.capacity() * 4
+        self.table.len() * 16 + self.buckets.capacity() * 24 + self.entries * 16
     }
 
+    /// A flood's region counts in eight classes (region id mod 8), each capped at 127, one
+    /// per byte: a superset has every count at least as large.
+    fn fingerprint(flood: &[u64]) -> u64 {
+        const CLASS: u64 = 0x0101_0101_0101_0101;
+        let mut fingerprint = 0u64;
+        for class in 0..8 {
+            let count: u32 = flood.iter().map(|&w| (w & CLASS << class).count_ones()).sum();
+            fingerprint |= u64::from(count.min(127)) << (8 * class);
+        }
+        fingerprint
+    }
+
+    /// Whether every byte of `larger` is at least the same byte of `smaller` (bytes below 128).
+    fn covers(larger: u64, smaller: u64) -> bool {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        ((larger | HIGH) - smaller) & HIGH == HIGH
+    }
+
+    /// The bucket key of `flood` for `group` and `depth`.
     fn key(&self, flood: &[u64], group: usize, depth: u32) -> u64 {
         let mask = &self.group_masks[group * self.words..(group + 1) * self.words];
-        let mut h = u64::from(depth).wrapping_add(0x243F_6A88_85A3_08D3).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut h = u64::from(depth)
+            .wrapping_add(0x243F_6A88_85A3_08D3)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
         for (&f, &m) in flood.iter().zip(mask) {
             h = (h ^ (f & m)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h ^= h >> 29;
@@ -1568,44 +1599,50 @@ impl DominanceIndex {
         slot
     }
 
-    /// Adds node `id` (its flood is the last one in `states`) stored at depth `depth`.
-    fn insert(&mut self, states: &[u64], words: usize, id: u32, depth: u32) {
-        let flood = &states[id as usize * words..(id as usize + 1) * words];
+    /// Adds node `id` with flood `flood`, stored at depth `depth`.
+    fn insert(&mut self, flood: &[u64], id: u32, depth: u32) {
+        let fingerprint = Self::fingerprint(flood);
         for group in 0..self.groups {
             let key = self.key(flood, group, depth);
             let slot = self.slot(key);
-            let head = if self.table[slot].0 == key { self.table[slot].1 } else { NO_NODE };
-            if self.table[slot].0 == 0 {
+            if self.table[slot].0 != key {
+                self.table[slot] = (key, self.buckets.len() as u32);
+                self.buckets.push(Vec::new());
                 self.used += 1;
             }
-            self.table[slot] = (key, id);
-            self.next.push(head);
+            let bucket = &mut self.buckets[self.table[slot].1 as usize];
+            let capacity = bucket.capacity();
+            bucket.push((id, fingerprint));
+            self.entries += bucket.capacity() - capacity;
         }
         if self.used * 2 > self.table.len() {
             let len = self.table.len() * 2;
             let old = std::mem::replace(&mut self.table, vec![(0, NO_NODE); len]);
-            for (key, head) in old.into_iter().filter(|e| e.0 != 0) {
+            for (key, bucket) in old.into_iter().filter(|e| e.0 != 0) {
                 let slot = self.slot(key);
-                self.table[slot] = (key, head);
+                self.table[slot] = (key, bucket);
             }
         }
     }
 
+    /// Whether a node of the index stored at depth `depth` has a flood strictly containing
+    /// `flood` (`states`: the node arena's floods).
     fn dominated(&self, states: &[u64], flood: &[u64], depth: u32) -> bool {
         let words = self.words;
+        let fingerprint = Self::fingerprint(flood);
         for group in 0..self.groups {
             let key = self.key(flood, group, depth);
             let slot = self.slot(key);
             if self.table[slot].0 != key {
                 continue;
             }
-            let mut y = self.table[slot].1;
-            while y != NO_NODE {
-                let other = &states[y as usize * words..(y as usize + 1) * words];
-                if flood.iter().zip(other).all(|(x, o)| x & !o == 0) && flood != other {
-                    return true;
+            for &(y, other_fingerprint) in &self.buckets[self.table[slot].1 as usize] {
+                if Self::covers(other_fingerprint, fingerprint) {
+                    let other = &states[y as usize * words..(y as usize + 1) * words];
+                    if flood.iter().zip(other).all(|(x, o)| x & !o == 0) && flood != other {
+                        return true;
+                    }
                 }
-                y = self.next[y as usize * self.groups + group];
             }
         }
         false
@@ -1837,7 +1874,9 @@ impl<'g> SearchGraph<'g> {
         self.moves_start.push(self.moves.len() as u32);
         self.moves_len.push(played.len() as u16);
         self.moves.extend_from_slice(played);
-        self.dominance.insert(&self.states, self.graph.words, id, depth);
+        let words = self.graph.words;
+        let flood = &self.states[id as usize * words..(id as usize + 1) * words];
+        self.dominance.insert(flood, id, depth);
         id
     }
 
