@@ -45,9 +45,10 @@
 //!   `P0 + m1 + … + mi` are among those on `X`'s boundary; monotonicity carries the inclusion
 //!   through the remaining moves). The search swaps `b` in front of as many of the node's last
 //!   `SWAP_DEPTH` moves as it can.
-//! * Dominance pruning: a state `X` is dropped (when generated, and again when popped) if a
-//!   stored node `Y` of depth at most `X`'s has a flood strictly containing `X`'s
-//!   (`DominanceIndex` finds most such `Y` of equal depth). Proof that the search stays exact:
+//! * Dominance pruning: a node `X` is dropped when popped if a stored node `Y` of depth at
+//!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex` finds most such `Y` of
+//!   equal depth). (Checking children when generated too costs more than it saves: most are
+//!   never popped.) Proof that the search stays exact:
 //!   call a stored node *optimal* if its depth plus the optimum from its flood equals the
 //!   optimum `T` from the root, and order such nodes by (depth, flood size). Suppose the search
 //!   ends with an upper bound above `T`; take the largest optimal stored node `N` (the root is
@@ -56,8 +57,8 @@
 //!   `N`'s, so is optimal — its depth is exactly `N`'s, as less would beat `T` — and larger).
 //!   So `N` is expanded, and its optimal move gives a child (or, by the replacements below and
 //!   the forced moves, a superset at no greater depth) that is optimal and larger than `N`; it
-//!   is stored unless it was a duplicate of a node of no greater depth, or dominated, and in
-//!   each case that other node is optimal and larger than `N` — a contradiction. Nodes whose
+//!   is stored unless it duplicates a node of no greater depth, which is then optimal and
+//!   larger than `N` too — a contradiction either way. Nodes whose
 //!   `f` reached the upper bound never matter: a dominated state needs at least as many moves
 //!   as its dominator. Pruned states are a large share on bigger boards: many move orders of
 //!   equal length reach nested floods.
@@ -2284,9 +2285,6 @@ impl<'g> SearchGraph<'g> {
                 // Transposition check before paying for any evaluation.
                 let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
                 if existing != NO_NODE && self.depth[existing as usize] <= base_g + played.len() as u32 {
-                    continue;
-                }
-                if self.dominated(&child[..words], base_g + played.len() as u32) {
                     continue;
                 }
                 if let Some(bound) = to_refine {
