@@ -26,42 +26,21 @@
 //!   an order feasible); a child's refinement is computed only after its transposition check.
 //! * Safe pruning: a move that removes a colour from the board is played at once and alone
 //!   (`SearchGraph::settle`); a move that exposes no new region is never tried.
-//! * Swap dominance: let a node `X` be reached from state `P` by its last move `a`, and let a
-//!   move `b` absorb at `X` only `b` regions that were already on `P`'s boundary (`b` uses
-//!   nothing `a` exposed). Then `P + b + a ⊇ X + b`: at `P`, `b` absorbs the same `b` regions
-//!   (the `b` regions on `P`'s boundary are outside `X`, so on `X`'s boundary, and conversely by
-//!   assumption), and `a` then absorbs at least the `a` regions it absorbed at `P`. The path
-//!   `P, b, a` has the same length, and a larger flood never needs more moves (flood growth is
-//!   monotone, see `SearchGraph::settle`), so the child `X + b` is replaced by `P + b + a` when
-//!   that is strictly larger. This replaces a generated state by a superset reached by a real
-//!   path of no greater length, so every state on an optimal path still has a generated
-//!   counterpart with at most its depth that also lies on an optimal path; A*'s argument is
-//!   unchanged. (The replaced child is evaluated afresh: the parent's analysis bounds `X + b`,
-//!   not the larger state.)
-//!   The same holds several moves back: if `P0 + m1 + … + mk = X` and the `b` regions on
-//!   `X`'s boundary were all on `P0`'s boundary, then `P0 + b + m1 + … + mk ⊇ X + b` (apply
-//!   the one-move case at each step, from `mk` back to `m1`: no `mi` has colour `b`, since such
-//!   a move would have absorbed those regions, so the `b` regions on the boundary of
-//!   `P0 + m1 + … + mi` are among those on `X`'s boundary; monotonicity carries the inclusion
-//!   through the remaining moves). The search swaps `b` in front of as many of the node's last
-//!   `SWAP_DEPTH` moves as it can.
 //! * Dominance pruning: a node `X` is dropped when popped if a stored node `Y` of depth at
-//!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex` finds most such `Y` of
-//!   equal depth). (Checking children when generated too costs more than it saves: most are
-//!   never popped.) Proof that the search stays exact:
-//!   call a stored node *optimal* if its depth plus the optimum from its flood equals the
-//!   optimum `T` from the root, and order such nodes by (depth, flood size). Suppose the search
-//!   ends with an upper bound above `T`; take the largest optimal stored node `N` (the root is
-//!   one). Its `f` is below the upper bound (the bound is admissible), and it is not dominated
-//!   (a dominating node `Y` has a larger flood, so needs no more moves, and depth at most
-//!   `N`'s, so is optimal — its depth is exactly `N`'s, as less would beat `T` — and larger).
-//!   So `N` is expanded, and its optimal move gives a child (or, by the replacements below and
-//!   the forced moves, a superset at no greater depth) that is optimal and larger than `N`; it
-//!   is stored unless it duplicates a node of no greater depth, which is then optimal and
-//!   larger than `N` too — a contradiction either way. Nodes whose
-//!   `f` reached the upper bound never matter: a dominated state needs at least as many moves
-//!   as its dominator. Pruned states are a large share on bigger boards: many move orders of
-//!   equal length reach nested floods.
+//!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex` finds most such `Y`,
+//!   those of equal depth). Many move orders of equal length reach nested floods, so on larger
+//!   boards this removes most nodes. (Checking children when generated as well costs more than
+//!   it saves: most are never popped.) The search stays exact: call a stored node *optimal*
+//!   if its depth plus the optimum from its flood equals the optimum `T` from the root, and
+//!   order such nodes by (depth, flood size). Suppose the search ends with an upper bound
+//!   above `T`, and take the largest optimal stored node `N` (the root is one). Its `f` is
+//!   below the upper bound (the bound is admissible), so it is popped, and it is not dropped
+//!   as dominated: a dominating `Y` has a larger flood, so needs no more moves, and depth at
+//!   most `N`'s, so it is optimal (with depth exactly `N`'s, as less would beat `T`) and
+//!   larger than `N`. So `N` is expanded, and its optimal move gives a child (after the forced
+//!   moves of `SearchGraph::settle`) that is optimal and larger than `N`; it is stored unless
+//!   it duplicates a node of no greater depth, which is then optimal and larger than `N` too
+//!   — a contradiction either way.
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
 //! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
 //!   whose bound reaches it are dropped, and the search ends once every cheaper node is
@@ -256,9 +235,6 @@ impl SplitMix64 {
 // ---------------------------------------------------------------------------------------------
 // Region graph
 // ---------------------------------------------------------------------------------------------
-
-/// How many of a node's last moves a new move may be swapped in front of (swap dominance).
-const SWAP_DEPTH: usize = 6;
 
 /// Largest colour count for which the precedence refinement of the bound is used
 /// (see [`Evaluator::precedence_raises_bound`]).
@@ -2123,9 +2099,6 @@ impl<'g> SearchGraph<'g> {
         let mut f = (root_moves_len + root_bound) as usize;
         let mut state = vec![0u64; self.stride];
         let mut child = vec![0u64; self.stride];
-        let mut alt = vec![0u64; self.stride];
-        let mut swap_moves: Vec<u8> = Vec::new();
-        let mut swap_states: Vec<u64> = Vec::new();
         let mut played = Vec::new();
         loop {
             // Pop the next node: lowest f, then highest g.
@@ -2170,29 +2143,6 @@ impl<'g> SearchGraph<'g> {
                     }
                 }
                 self.evaluator.prepare_child_refinement();
-            }
-            // Swap context: the last moves of the node's path (at least `SWAP_DEPTH` when the
-            // path is that long, whole `played` lists), from ancestor `swap_from`, and the
-            // states before each of them (replayed; flood and boundary).
-            let mut swap_from = node;
-            swap_moves.clear();
-            while swap_moves.len() < SWAP_DEPTH && self.parent[swap_from as usize] != NO_NODE {
-                let start = self.moves_start[swap_from as usize] as usize;
-                let len = self.moves_len[swap_from as usize] as usize;
-                swap_moves.splice(0..0, self.moves[start..start + len].iter().copied());
-                swap_from = self.parent[swap_from as usize];
-            }
-            let swap_len = swap_moves.len();
-            swap_states.resize(swap_len * self.stride, 0);
-            if swap_len > 0 {
-                let first = &mut swap_states[..self.stride];
-                first[..words].copy_from_slice(self.node_flood(swap_from));
-                self.fill_boundary(first);
-                for i in 1..swap_len {
-                    let (done, rest) = swap_states.split_at_mut(i * self.stride);
-                    rest[..self.stride].copy_from_slice(&done[(i - 1) * self.stride..]);
-                    Self::play(self.graph, &mut rest[..self.stride], swap_moves[i - 1] as usize);
-                }
             }
             let colour_set: Vec<u8> = if shared_analysis {
                 Vec::new()
@@ -2247,44 +2197,9 @@ impl<'g> SearchGraph<'g> {
                 if !Self::play(self.graph, &mut child, colour as usize) {
                     continue;
                 }
-                // Swap dominance (see the module docs): when this move takes nothing the last
-                // moves exposed, playing it before them reaches a superset; use that state
-                // instead when it is larger. `earliest`: the first of the last moves it can
-                // precede.
-                let mut child_parent = node;
-                let mask = self.graph.colour_mask(colour as usize);
-                let mut earliest = swap_len;
-                while earliest > 0 {
-                    let before = &swap_states[(earliest - 1) * self.stride..earliest * self.stride];
-                    if (0..words).all(|w| state[words + w] & mask[w] & !before[words + w] == 0) {
-                        earliest -= 1;
-                    } else {
-                        break;
-                    }
-                }
-                if earliest < swap_len {
-                    alt.copy_from_slice(&swap_states[earliest * self.stride..(earliest + 1) * self.stride]);
-                    Self::play(self.graph, &mut alt, colour as usize);
-                    for &m in &swap_moves[earliest..] {
-                        Self::play(self.graph, &mut alt, m as usize);
-                    }
-                    debug_assert!((0..words).all(|w| child[w] & !alt[w] == 0));
-                    if alt[..words] != child[..words] {
-                        child.copy_from_slice(&alt);
-                        played.clear();
-                        played.extend_from_slice(&swap_moves[..earliest]);
-                        played.push(colour);
-                        played.extend_from_slice(&swap_moves[earliest..]);
-                        child_parent = swap_from;
-                        known = None;
-                        to_refine = None;
-                    }
-                }
-                // Depth of the child's path: from the node, or from the ancestor when swapped.
-                let base_g = if child_parent == node { g } else { g - swap_len as u32 };
                 // Transposition check before paying for any evaluation.
                 let (mut slot, mut existing, mut tag) = self.table_slot(&child[..words]);
-                if existing != NO_NODE && self.depth[existing as usize] <= base_g + played.len() as u32 {
+                if existing != NO_NODE && self.depth[existing as usize] <= g + 1 {
                     continue;
                 }
                 if let Some(bound) = to_refine {
@@ -2297,20 +2212,19 @@ impl<'g> SearchGraph<'g> {
                 let bound = match known {
                     Some(bound) => bound,
                     None => {
-                        let before_settle = played.len();
                         let bound = self.settle(&mut child, &mut played);
-                        if played.len() > before_settle {
+                        if played.len() > 1 {
                             (slot, existing, tag) = self.table_slot(&child[..words]);
                         }
                         bound
                     }
                 };
-                let child_g = base_g + played.len() as u32;
+                let child_g = g + played.len() as u32;
                 if child_g + bound >= upper {
                     continue;
                 }
                 if self.is_full(&child[..words]) {
-                    best = self.path(child_parent, &played);
+                    best = self.path(node, &played);
                     upper = child_g;
                     continue;
                 }
@@ -2320,7 +2234,7 @@ impl<'g> SearchGraph<'g> {
                     }
                     // Reached by a shorter path: re-link and reopen.
                     let e = existing as usize;
-                    self.parent[e] = child_parent;
+                    self.parent[e] = node;
                     self.depth[e] = child_g;
                     self.moves_start[e] = self.moves.len() as u32;
                     self.moves_len[e] = played.len() as u16;
@@ -2330,7 +2244,7 @@ impl<'g> SearchGraph<'g> {
                     f = f.min((child_g + bound) as usize);
                     continue;
                 }
-                let id = self.add_node(&child, child_parent, child_g, &played);
+                let id = self.add_node(&child, node, child_g, &played);
                 self.refined[id as usize] = known.is_some();
                 self.table[slot] = tag | u64::from(id);
                 self.table_used += 1;
