@@ -2587,6 +2587,101 @@ mod tests {
         check_solution(100, 90, &cells, &solution.moves).unwrap();
     }
 
+    /// More small boards against the brute force, with colour counts where dominance pruning
+    /// (many nested floods) matters most.
+    #[test]
+    fn matches_brute_force_with_dominance_pruning() {
+        for &(width, height, colours, seeds) in &[(6, 6, 3, 40), (6, 6, 4, 40), (4, 7, 5, 40), (5, 6, 6, 25)] {
+            for seed in 0..seeds {
+                let cells = random_board(width, height, colours, 31_000 + seed);
+                assert_optimal(width, height, &cells, &format!("{width}x{height} c{colours} s{seed}"));
+            }
+        }
+    }
+
+    /// Mid-size boards with fewer and more colours against the reference A*.
+    #[test]
+    fn matches_reference_search_with_other_colour_counts() {
+        for &(width, height, colours, seeds) in &[(10, 10, 4, 15), (11, 11, 5, 10), (9, 9, 7, 8), (10, 8, 8, 6)] {
+            for seed in 0..seeds {
+                let cells = random_board(width, height, colours, 52_000 + seed);
+                let solution = solve(width, height, &cells, &unlimited());
+                check_solution(width, height, &cells, &solution.moves).unwrap();
+                assert!(solution.optimal);
+                assert_eq!(
+                    solution.moves.len(),
+                    reference_minimum(width, height, &cells),
+                    "{width}x{height} c{colours} s{seed}"
+                );
+            }
+        }
+    }
+
+    /// The dominance index reports only strict supersets of the same or smaller depth, and
+    /// finds one that differs from the query in regions of one colour only.
+    #[test]
+    fn dominance_index_reports_only_strict_supersets() {
+        let (width, height) = (9, 9);
+        for seed in 0..6 {
+            let cells = random_board(width, height, 5, 90_000 + seed);
+            let graph = RegionGraph::build(width, height, &cells);
+            let search = SearchGraph::new(&graph);
+            let words = graph.words;
+            let mut index = DominanceIndex::new(&graph);
+            let mut rng = SplitMix64(seed);
+            // Floods of random move sequences, stored with their lengths as depths.
+            let mut states: Vec<u64> = Vec::new();
+            let mut depths = Vec::new();
+            for _ in 0..60 {
+                let mut state = search.root_state();
+                let length = (rng.next() % 8) as u32;
+                for _ in 0..length {
+                    let colours = search.boundary_colours(&state);
+                    if colours.is_empty() {
+                        break;
+                    }
+                    let c = colours[(rng.next() % colours.len() as u64) as usize];
+                    SearchGraph::play(&graph, &mut state, c as usize);
+                }
+                let id = depths.len() as u32;
+                states.extend_from_slice(&state[..words]);
+                depths.push(length);
+                index.insert(&state[..words], id, length);
+            }
+            let stored = depths.len();
+            for i in 0..stored {
+                let flood = states[i * words..(i + 1) * words].to_vec();
+                // Queries: each stored flood, and each with its regions of one colour removed
+                // (keeping region 0), at depths 0..=8.
+                let mut queries = vec![flood.clone()];
+                for c in 0..graph.palette.len() {
+                    let mut smaller = flood.clone();
+                    for (w, word) in smaller.iter_mut().enumerate() {
+                        *word &= !graph.colour_mask(c)[w];
+                    }
+                    set_bit(&mut smaller, 0);
+                    queries.push(smaller);
+                }
+                for query in &queries {
+                    for depth in 0..=8 {
+                        let expected = (0..stored).any(|j| {
+                            let other = &states[j * words..(j + 1) * words];
+                            depths[j] <= depth
+                                && query.iter().zip(other).all(|(q, o)| q & !o == 0)
+                                && query[..] != other[..]
+                        });
+                        let found = index.dominated(&states, query, depth);
+                        assert!(!found || expected, "seed {seed}: false dominance");
+                        if query[..] != flood[..] && depth == depths[i] && expected {
+                            // Differs from stored flood i in one colour's regions: found.
+                            assert!(found, "seed {seed}: missed a one-colour superset");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Plays random moves at region level and checks, at each state, that the bitset and
     /// list evaluations agree and that the shared child analysis predicts every child exactly.
     #[test]
