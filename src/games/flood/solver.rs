@@ -1516,7 +1516,10 @@ impl DominanceIndex {
         let mut group_masks = vec![0u64; groups * words];
         for c in 0..colours {
             let g = c % groups;
-            or_assign(&mut group_masks[g * words..(g + 1) * words], graph.colour_mask(c));
+            or_assign(
+                &mut group_masks[g * words..(g + 1) * words],
+                graph.colour_mask(c),
+            );
         }
         DominanceIndex {
             groups,
@@ -1539,7 +1542,10 @@ impl DominanceIndex {
         const CLASS: u64 = 0x0101_0101_0101_0101;
         let mut fingerprint = 0u64;
         for class in 0..8 {
-            let count: u32 = flood.iter().map(|&w| (w & CLASS << class).count_ones()).sum();
+            let count: u32 = flood
+                .iter()
+                .map(|&w| (w & CLASS << class).count_ones())
+                .sum();
             fingerprint |= u64::from(count.min(127)) << (8 * class);
         }
         fingerprint
@@ -2591,10 +2597,17 @@ mod tests {
     /// (many nested floods) matters most.
     #[test]
     fn matches_brute_force_with_dominance_pruning() {
-        for &(width, height, colours, seeds) in &[(6, 6, 3, 40), (6, 6, 4, 40), (4, 7, 5, 40), (5, 6, 6, 25)] {
+        for &(width, height, colours, seeds) in
+            &[(6, 6, 3, 40), (6, 6, 4, 40), (4, 7, 5, 40), (5, 6, 6, 25)]
+        {
             for seed in 0..seeds {
                 let cells = random_board(width, height, colours, 31_000 + seed);
-                assert_optimal(width, height, &cells, &format!("{width}x{height} c{colours} s{seed}"));
+                assert_optimal(
+                    width,
+                    height,
+                    &cells,
+                    &format!("{width}x{height} c{colours} s{seed}"),
+                );
             }
         }
     }
@@ -2602,7 +2615,12 @@ mod tests {
     /// Mid-size boards with fewer and more colours against the reference A*.
     #[test]
     fn matches_reference_search_with_other_colour_counts() {
-        for &(width, height, colours, seeds) in &[(10, 10, 4, 15), (11, 11, 5, 10), (9, 9, 7, 8), (10, 8, 8, 6)] {
+        for &(width, height, colours, seeds) in &[
+            (10, 10, 4, 15),
+            (11, 11, 5, 10),
+            (9, 9, 7, 8),
+            (10, 8, 8, 6),
+        ] {
             for seed in 0..seeds {
                 let cells = random_board(width, height, colours, 52_000 + seed);
                 let solution = solve(width, height, &cells, &unlimited());
