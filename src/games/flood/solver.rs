@@ -26,11 +26,12 @@
 //!   an order feasible); a child's refinement is computed only after its transposition check.
 //! * Safe pruning: a move that removes a colour from the board is played at once and alone
 //!   (`SearchGraph::settle`); a move that exposes no new region is never tried.
-//! * Dominance pruning: a node `X` is dropped when popped if a stored node `Y` of depth at
-//!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex` finds most such `Y`,
-//!   those of equal depth). Many move orders of equal length reach nested floods, so on larger
-//!   boards this removes most nodes. (Checking children when generated as well costs more than
-//!   it saves: most are never popped.) The search stays exact: call a stored node *optimal*
+//! * Dominance pruning: a node `X` is dropped when popped if an expanded node `Y` of depth at
+//!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex`, which holds the
+//!   expanded nodes, finds most such `Y`: those of equal depth). Many move orders of equal
+//!   length reach nested floods, so on larger boards this removes most nodes. (Checking
+//!   children when generated, or indexing every stored node, costs more than it saves.) The
+//!   search stays exact: call a stored node *optimal*
 //!   if its depth plus the optimum from its flood equals the optimum `T` from the root, and
 //!   order such nodes by (depth, flood size). Suppose the search ends with an upper bound
 //!   above `T`, and take the largest optimal stored node `N` (the root is one). Its `f` is
@@ -1482,10 +1483,10 @@ const MEMORY_BUDGET: usize = 1 << 31;
 const NO_NODE: u32 = u32::MAX;
 const EMPTY_SLOT: u64 = u64::MAX;
 
-/// An index over stored floods for dominance checks: is some stored flood, of depth at most
+/// An index over node floods for dominance checks: is some indexed flood, of depth at most
 /// `d`, a strict superset of `X`?
 ///
-/// The colours are split into up to [`DOMINANCE_GROUPS`] groups; for each group, stored nodes
+/// The colours are split into up to [`DOMINANCE_GROUPS`] groups; for each group, indexed nodes
 /// are bucketed by their depth and the part of their flood of that group's colours. A
 /// dominating flood `Y ⊋ X` of the same depth shares the bucket of `X` for every group with
 /// no colour among the regions of `Y \ X`, which is usually small, so usually some bucket
@@ -1582,7 +1583,7 @@ impl DominanceIndex {
         slot
     }
 
-    /// Adds node `id` with flood `flood`, stored at depth `depth`.
+    /// Adds node `id` with flood `flood`, at depth `depth`.
     fn insert(&mut self, flood: &[u64], id: u32, depth: u32) {
         let fingerprint = Self::fingerprint(flood);
         for group in 0..self.groups {
@@ -1654,7 +1655,7 @@ struct SearchGraph<'g> {
     expanded: u64,
     /// Per node: whether its bound already includes the refinement (or it was tried).
     refined: Vec<bool>,
-    /// Finds stored nodes whose flood strictly contains a given one.
+    /// The expanded nodes, to find one whose flood strictly contains a given one.
     dominance: DominanceIndex,
 }
 
@@ -1857,14 +1858,11 @@ impl<'g> SearchGraph<'g> {
         self.moves_start.push(self.moves.len() as u32);
         self.moves_len.push(played.len() as u16);
         self.moves.extend_from_slice(played);
-        let words = self.graph.words;
-        let flood = &self.states[id as usize * words..(id as usize + 1) * words];
-        self.dominance.insert(flood, id, depth);
         id
     }
 
-    /// Whether a stored node of depth at most `depth` has a flood strictly containing `flood`
-    /// (found through [`DominanceIndex`]; see the module docs).
+    /// Whether an expanded node of depth at most `depth` has a flood strictly containing
+    /// `flood` (found through [`DominanceIndex`]; see the module docs).
     fn dominated(&self, flood: &[u64], depth: u32) -> bool {
         self.dominance.dominated(&self.states, flood, depth)
     }
@@ -2150,6 +2148,8 @@ impl<'g> SearchGraph<'g> {
                 }
                 self.evaluator.prepare_child_refinement();
             }
+            // Indexed once its children are about to be generated (so once per depth).
+            self.dominance.insert(&state[..words], node, g);
             let colour_set: Vec<u8> = if shared_analysis {
                 Vec::new()
             } else {
