@@ -30,18 +30,18 @@
 //!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex`, which holds the
 //!   expanded nodes, finds most such `Y`: those of equal depth). Many move orders of equal
 //!   length reach nested floods, so on larger boards this removes most nodes. (Checking
-//!   children when generated, or indexing every stored node, costs more than it saves.) The
-//!   search stays exact: call a stored node *optimal*
-//!   if its depth plus the optimum from its flood equals the optimum `T` from the root, and
-//!   order such nodes by (depth, flood size). Suppose the search ends with an upper bound
-//!   above `T`, and take the largest optimal stored node `N` (the root is one). Its `f` is
-//!   below the upper bound (the bound is admissible), so it is popped, and it is not dropped
-//!   as dominated: a dominating `Y` has a larger flood, so needs no more moves, and depth at
-//!   most `N`'s, so it is optimal (with depth exactly `N`'s, as less would beat `T`) and
-//!   larger than `N`. So `N` is expanded, and its optimal move gives a child (after the forced
-//!   moves of `SearchGraph::settle`) that is optimal and larger than `N`; it is stored unless
-//!   it duplicates a node of no greater depth, which is then optimal and larger than `N` too
-//!   — a contradiction either way.
+//!   children when generated, or indexing every stored node, costs more than it saves.)
+//!   The search stays exact: call a stored node *optimal* if its depth plus the optimum from
+//!   its flood equals the optimum `T` from the root, and order such nodes by (depth, flood
+//!   size). Suppose the search ends with an upper bound above `T`, and take the largest
+//!   optimal stored node `N` (the root is one). Its `f` is below the upper bound (the bound is
+//!   admissible), so it is popped, and it is not dropped as dominated: a dominating `Y` has a
+//!   larger flood, so needs no more moves (flood growth is monotone), and depth at most `N`'s,
+//!   so it is optimal (with depth exactly `N`'s, as less would beat `T`) and larger than `N`.
+//!   So `N` is expanded, and its optimal move (which exposes a region, see above) gives a
+//!   child (after the forced moves of `SearchGraph::settle`) that is optimal and larger than
+//!   `N`; it is stored unless it duplicates a node of no greater depth, which is then optimal
+//!   and larger than `N` too — a contradiction either way.
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
 //! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
 //!   whose bound reaches it are dropped, and the search ends once every cheaper node is
