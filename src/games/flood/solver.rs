@@ -1501,7 +1501,7 @@ struct DominanceIndex {
     table: Vec<(u64, u32)>,
     used: usize,
     /// Buckets: the nodes with their fingerprints (see [`Self::fingerprint`]).
-    buckets: Vec<Vec<(u32, u64)>>,
+    buckets: Vec<Vec<(u32, [u64; 2])>>,
     /// Total capacity of the buckets, for the memory estimate.
     entries: usize,
 }
@@ -1534,20 +1534,20 @@ impl DominanceIndex {
     }
 
     fn memory(&self) -> usize {
-        self.table.len() * 16 + self.buckets.capacity() * 24 + self.entries * 16
+        self.table.len() * 16 + self.buckets.capacity() * 24 + self.entries * 24
     }
 
-    /// A flood's region counts in eight classes (region id mod 8), each capped at 127, one
+    /// A flood's region counts in sixteen classes (region id mod 16), each capped at 127, one
     /// per byte: a superset has every count at least as large.
-    fn fingerprint(flood: &[u64]) -> u64 {
-        const CLASS: u64 = 0x0101_0101_0101_0101;
-        let mut fingerprint = 0u64;
-        for class in 0..8 {
+    fn fingerprint(flood: &[u64]) -> [u64; 2] {
+        const CLASS: u64 = 0x0001_0001_0001_0001;
+        let mut fingerprint = [0u64; 2];
+        for class in 0..16 {
             let count: u32 = flood
                 .iter()
                 .map(|&w| (w & CLASS << class).count_ones())
                 .sum();
-            fingerprint |= u64::from(count.min(127)) << (8 * class);
+            fingerprint[class / 8] |= u64::from(count.min(127)) << (8 * (class % 8));
         }
         fingerprint
     }
@@ -1621,7 +1621,9 @@ impl DominanceIndex {
                 continue;
             }
             for &(y, other_fingerprint) in &self.buckets[self.table[slot].1 as usize] {
-                if Self::covers(other_fingerprint, fingerprint) {
+                if Self::covers(other_fingerprint[0], fingerprint[0])
+                    && Self::covers(other_fingerprint[1], fingerprint[1])
+                {
                     let other = &states[y as usize * words..(y as usize + 1) * words];
                     if flood.iter().zip(other).all(|(x, o)| x & !o == 0) && flood != other {
                         return true;
