@@ -26,6 +26,22 @@
 //!   an order feasible); a child's refinement is computed only after its transposition check.
 //! * Safe pruning: a move that removes a colour from the board is played at once and alone
 //!   (`SearchGraph::settle`); a move that exposes no new region is never tried.
+//! * Dominance pruning: a node `X` is dropped when popped if an expanded node `Y` of depth at
+//!   most `X`'s has a flood strictly containing `X`'s (`DominanceIndex`, which holds the
+//!   expanded nodes, finds most such `Y`: those of equal depth). Many move orders of equal
+//!   length reach nested floods, so on larger boards this removes most nodes. (Checking
+//!   children when generated, or indexing every stored node, costs more than it saves.)
+//!   The search stays exact: call a stored node *optimal* if its depth plus the optimum from
+//!   its flood equals the optimum `T` from the root, and order such nodes by (depth, flood
+//!   size). Suppose the search ends with an upper bound above `T`, and take the largest
+//!   optimal stored node `N` (the root is one). Its `f` is below the upper bound (the bound is
+//!   admissible), so it is popped, and it is not dropped as dominated: a dominating `Y` has a
+//!   larger flood, so needs no more moves (flood growth is monotone), and depth at most `N`'s,
+//!   so it is optimal (with depth exactly `N`'s, as less would beat `T`) and larger than `N`.
+//!   So `N` is expanded, and its optimal move (which exposes a region, see above) gives a
+//!   child (after the forced moves of `SearchGraph::settle`) that is optimal and larger than
+//!   `N`; it is stored unless it duplicates a node of no greater depth, which is then optimal
+//!   and larger than `N` too — a contradiction either way.
 //! * A transposition table keyed on the flood bitset (open addressing, node arena).
 //! * An upper bound from a greedy pass and a beam search, shortened by deleting moves; nodes
 //!   whose bound reaches it are dropped, and the search ends once every cheaper node is
@@ -1467,6 +1483,158 @@ const MEMORY_BUDGET: usize = 1 << 31;
 const NO_NODE: u32 = u32::MAX;
 const EMPTY_SLOT: u64 = u64::MAX;
 
+/// An index over node floods for dominance checks: is some indexed flood, of depth at most
+/// `d`, a strict superset of `X`?
+///
+/// The colours are split into up to [`DOMINANCE_GROUPS`] groups; for each group, indexed nodes
+/// are bucketed by their depth and the part of their flood of that group's colours. A
+/// dominating flood `Y ⊋ X` of the same depth shares the bucket of `X` for every group with
+/// no colour among the regions of `Y \ X`, which is usually small, so usually some bucket
+/// holds it. Only floods of the same depth are found, and not all of them, which costs
+/// pruning, never correctness: every hit is checked as a strict superset.
+struct DominanceIndex {
+    groups: usize,
+    words: usize,
+    /// Per group, the bitset of the regions of its colours.
+    group_masks: Vec<u64>,
+    /// Open addressing: (key, bucket index); key 0 marks an empty slot.
+    table: Vec<(u64, u32)>,
+    used: usize,
+    /// Buckets: the nodes with their fingerprints (see [`Self::fingerprint`]).
+    buckets: Vec<Vec<(u32, [u64; 2])>>,
+    /// Total capacity of the buckets, for the memory estimate.
+    entries: usize,
+}
+
+/// Largest number of colour groups of [`DominanceIndex`].
+const DOMINANCE_GROUPS: usize = 6;
+
+impl DominanceIndex {
+    fn new(graph: &RegionGraph) -> Self {
+        let colours = graph.palette.len();
+        let groups = colours.clamp(1, DOMINANCE_GROUPS);
+        let words = graph.words;
+        let mut group_masks = vec![0u64; groups * words];
+        for c in 0..colours {
+            let g = c % groups;
+            or_assign(
+                &mut group_masks[g * words..(g + 1) * words],
+                graph.colour_mask(c),
+            );
+        }
+        DominanceIndex {
+            groups,
+            words,
+            group_masks,
+            table: vec![(0, NO_NODE); 1024],
+            used: 0,
+            buckets: Vec::new(),
+            entries: 0,
+        }
+    }
+
+    fn memory(&self) -> usize {
+        self.table.len() * 16 + self.buckets.capacity() * 24 + self.entries * 24
+    }
+
+    /// A flood's region counts in sixteen classes (region id mod 16), each capped at 127, one
+    /// per byte: a superset has every count at least as large.
+    fn fingerprint(flood: &[u64]) -> [u64; 2] {
+        const CLASS: u64 = 0x0001_0001_0001_0001;
+        let mut fingerprint = [0u64; 2];
+        for class in 0..16 {
+            let count: u32 = flood
+                .iter()
+                .map(|&w| (w & CLASS << class).count_ones())
+                .sum();
+            fingerprint[class / 8] |= u64::from(count.min(127)) << (8 * (class % 8));
+        }
+        fingerprint
+    }
+
+    /// Whether every byte of `larger` is at least the same byte of `smaller` (bytes below 128).
+    fn covers(larger: u64, smaller: u64) -> bool {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        ((larger | HIGH) - smaller) & HIGH == HIGH
+    }
+
+    /// The bucket key of `flood` for `group` and `depth`.
+    fn key(&self, flood: &[u64], group: usize, depth: u32) -> u64 {
+        let mask = &self.group_masks[group * self.words..(group + 1) * self.words];
+        let mut h = u64::from(depth)
+            .wrapping_add(0x243F_6A88_85A3_08D3)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for (&f, &m) in flood.iter().zip(mask) {
+            h = (h ^ (f & m)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        // The low bits name the group (so buckets of different groups never share a key) and
+        // keep the key from being 0 (an empty slot).
+        (h ^ (h >> 32)) & !0xF | (group as u64 + 1)
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        let mask = self.table.len() - 1;
+        let mut slot = key as usize & mask;
+        while self.table[slot].0 != 0 && self.table[slot].0 != key {
+            slot = (slot + 1) & mask;
+        }
+        slot
+    }
+
+    /// Adds node `id` with flood `flood`, at depth `depth`.
+    fn insert(&mut self, flood: &[u64], id: u32, depth: u32) {
+        let fingerprint = Self::fingerprint(flood);
+        for group in 0..self.groups {
+            let key = self.key(flood, group, depth);
+            let slot = self.slot(key);
+            if self.table[slot].0 != key {
+                self.table[slot] = (key, self.buckets.len() as u32);
+                self.buckets.push(Vec::new());
+                self.used += 1;
+            }
+            let bucket = &mut self.buckets[self.table[slot].1 as usize];
+            let capacity = bucket.capacity();
+            bucket.push((id, fingerprint));
+            self.entries += bucket.capacity() - capacity;
+        }
+        if self.used * 2 > self.table.len() {
+            let len = self.table.len() * 2;
+            let old = std::mem::replace(&mut self.table, vec![(0, NO_NODE); len]);
+            for (key, bucket) in old.into_iter().filter(|e| e.0 != 0) {
+                let slot = self.slot(key);
+                self.table[slot] = (key, bucket);
+            }
+        }
+    }
+
+    /// Whether a node of the index stored at depth `depth` has a flood strictly containing
+    /// `flood` (`states`: the node arena's floods).
+    fn dominated(&self, states: &[u64], flood: &[u64], depth: u32) -> bool {
+        let words = self.words;
+        let fingerprint = Self::fingerprint(flood);
+        for group in 0..self.groups {
+            let key = self.key(flood, group, depth);
+            let slot = self.slot(key);
+            if self.table[slot].0 != key {
+                continue;
+            }
+            for &(y, other_fingerprint) in &self.buckets[self.table[slot].1 as usize] {
+                if Self::covers(other_fingerprint[0], fingerprint[0])
+                    && Self::covers(other_fingerprint[1], fingerprint[1])
+                {
+                    let other = &states[y as usize * words..(y as usize + 1) * words];
+                    if flood.iter().zip(other).all(|(x, o)| x & !o == 0) && flood != other {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
 /// A* over flood states with a transposition table.
 struct SearchGraph<'g> {
     graph: &'g RegionGraph,
@@ -1489,6 +1657,8 @@ struct SearchGraph<'g> {
     expanded: u64,
     /// Per node: whether its bound already includes the refinement (or it was tried).
     refined: Vec<bool>,
+    /// The expanded nodes, to find one whose flood strictly contains a given one.
+    dominance: DominanceIndex,
 }
 
 impl<'g> SearchGraph<'g> {
@@ -1507,6 +1677,7 @@ impl<'g> SearchGraph<'g> {
             table_used: 0,
             expanded: 0,
             refined: Vec::new(),
+            dominance: DominanceIndex::new(graph),
         }
     }
 
@@ -1594,7 +1765,8 @@ impl<'g> SearchGraph<'g> {
     /// add 4 bytes per node and are counted per node).
     fn memory_estimate(&self) -> usize {
         self.states.capacity() * 8
-            + self.parent.capacity() * (4 + 4 + 4 + 2 + 4)
+            + self.parent.capacity() * (4 + 4 + 4 + 2 + 4 + 1)
+            + self.dominance.memory()
             + self.moves.capacity()
             + self.table.len() * 8
     }
@@ -1689,6 +1861,12 @@ impl<'g> SearchGraph<'g> {
         self.moves_len.push(played.len() as u16);
         self.moves.extend_from_slice(played);
         id
+    }
+
+    /// Whether an expanded node of depth at most `depth` has a flood strictly containing
+    /// `flood` (found through [`DominanceIndex`]; see the module docs).
+    fn dominated(&self, flood: &[u64], depth: u32) -> bool {
+        self.dominance.dominated(&self.states, flood, depth)
     }
 
     /// Moves from the root to `node` followed by `tail`.
@@ -1947,6 +2125,9 @@ impl<'g> SearchGraph<'g> {
             if out_of_limits(self) {
                 return (best, false, self.expanded);
             }
+            if self.dominated(self.node_flood(node), g) {
+                continue;
+            }
             self.expanded += 1;
             state[..words].copy_from_slice(self.node_flood(node));
             self.fill_boundary(&mut state);
@@ -1969,6 +2150,8 @@ impl<'g> SearchGraph<'g> {
                 }
                 self.evaluator.prepare_child_refinement();
             }
+            // Indexed once its children are about to be generated (so once per depth).
+            self.dominance.insert(&state[..words], node, g);
             let colour_set: Vec<u8> = if shared_analysis {
                 Vec::new()
             } else {
@@ -2410,6 +2593,113 @@ mod tests {
         };
         let solution = solve(100, 90, &cells, &limits);
         check_solution(100, 90, &cells, &solution.moves).unwrap();
+    }
+
+    /// More small boards against the brute force, with colour counts where dominance pruning
+    /// (many nested floods) matters most.
+    #[test]
+    fn matches_brute_force_with_dominance_pruning() {
+        for &(width, height, colours, seeds) in
+            &[(6, 6, 3, 40), (6, 6, 4, 40), (4, 7, 5, 40), (5, 6, 6, 25)]
+        {
+            for seed in 0..seeds {
+                let cells = random_board(width, height, colours, 31_000 + seed);
+                assert_optimal(
+                    width,
+                    height,
+                    &cells,
+                    &format!("{width}x{height} c{colours} s{seed}"),
+                );
+            }
+        }
+    }
+
+    /// Mid-size boards with fewer and more colours against the reference A*.
+    #[test]
+    fn matches_reference_search_with_other_colour_counts() {
+        for &(width, height, colours, seeds) in &[
+            (10, 10, 4, 15),
+            (11, 11, 5, 10),
+            (9, 9, 7, 8),
+            (10, 8, 8, 6),
+        ] {
+            for seed in 0..seeds {
+                let cells = random_board(width, height, colours, 52_000 + seed);
+                let solution = solve(width, height, &cells, &unlimited());
+                check_solution(width, height, &cells, &solution.moves).unwrap();
+                assert!(solution.optimal);
+                assert_eq!(
+                    solution.moves.len(),
+                    reference_minimum(width, height, &cells),
+                    "{width}x{height} c{colours} s{seed}"
+                );
+            }
+        }
+    }
+
+    /// The dominance index reports only strict supersets of the same or smaller depth, and
+    /// finds one that differs from the query in regions of one colour only.
+    #[test]
+    fn dominance_index_reports_only_strict_supersets() {
+        let (width, height) = (9, 9);
+        for seed in 0..6 {
+            let cells = random_board(width, height, 5, 90_000 + seed);
+            let graph = RegionGraph::build(width, height, &cells);
+            let search = SearchGraph::new(&graph);
+            let words = graph.words;
+            let mut index = DominanceIndex::new(&graph);
+            let mut rng = SplitMix64(seed);
+            // Floods of random move sequences, stored with their lengths as depths.
+            let mut states: Vec<u64> = Vec::new();
+            let mut depths = Vec::new();
+            for _ in 0..60 {
+                let mut state = search.root_state();
+                let length = (rng.next() % 8) as u32;
+                for _ in 0..length {
+                    let colours = search.boundary_colours(&state);
+                    if colours.is_empty() {
+                        break;
+                    }
+                    let c = colours[(rng.next() % colours.len() as u64) as usize];
+                    SearchGraph::play(&graph, &mut state, c as usize);
+                }
+                let id = depths.len() as u32;
+                states.extend_from_slice(&state[..words]);
+                depths.push(length);
+                index.insert(&state[..words], id, length);
+            }
+            let stored = depths.len();
+            for i in 0..stored {
+                let flood = states[i * words..(i + 1) * words].to_vec();
+                // Queries: each stored flood, and each with its regions of one colour removed
+                // (keeping region 0), at depths 0..=8.
+                let mut queries = vec![flood.clone()];
+                for c in 0..graph.palette.len() {
+                    let mut smaller = flood.clone();
+                    for (w, word) in smaller.iter_mut().enumerate() {
+                        *word &= !graph.colour_mask(c)[w];
+                    }
+                    set_bit(&mut smaller, 0);
+                    queries.push(smaller);
+                }
+                for query in &queries {
+                    for depth in 0..=8 {
+                        let expected = (0..stored).any(|j| {
+                            let other = &states[j * words..(j + 1) * words];
+                            depths[j] <= depth
+                                && query.iter().zip(other).all(|(q, o)| q & !o == 0)
+                                && query[..] != other[..]
+                        });
+                        let found = index.dominated(&states, query, depth);
+                        assert!(!found || expected, "seed {seed}: false dominance");
+                        if query[..] != flood[..] && depth == depths[i] && expected {
+                            // Differs from stored flood i in one colour's regions: found.
+                            assert!(found, "seed {seed}: missed a one-colour superset");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Plays random moves at region level and checks, at each state, that the bitset and
