@@ -37,9 +37,9 @@
 //! `U` is a backward dynamic programme over the positions `c` in increasing mixed-radix index order (a
 //! successor `c - e_j` has a smaller index). For each position and `(jl, jp)` the values of all totals are one
 //! row of 32 bytes (lane `t`), so a move is a shift of the successor row by the card's value plus a points row
-//! (precomputed once per process: per `(r1, r2, x, triple)`, and for runs per `(r1, r2, x, r3, r4)`, stored
-//! once per distinct row), maxed over the moves: data-parallel byte operations (AVX2 when the CPU has it, else
-//! SSE2). Lanes where no card fits take the value of the empty stack at the same position. Every slot's row is
+//! (precomputed once per process per `(r1, r2, x, triple)`; for runs, the max of step rows over the ranges the
+//! candidates for `r3`, `r4` allow, checked with rank masks), maxed over the moves: data-parallel byte
+//! operations (AVX2 when the CPU has it, else SSE2). Lanes where no card fits take the value of the empty stack at the same position. Every slot's row is
 //! at least the row of `SINGLE` (each move scored as over `r1` alone: the slot's own points are at least those,
 //! and a set state's successor at least the pair state's), so that row is computed once per `jl` and the other
 //! slots only add their set and run moves. Values fit a byte (well under 255 from 52 cards).
@@ -139,102 +139,59 @@ pub(super) fn relaxed_points(r1: u32, r2: u32, x: u32, t: u32, triple: bool) -> 
     points
 }
 
-/// The relaxed points (15/31 and runs) of playing rank `x` onto a stack of total `t` whose top four ranks are
-/// `r1`, `r2`, `r3`, `r4` (13: the stack holds fewer cards), where `x`, `r1`, `r2` are distinct and span at most
-/// 7 ranks (so no set scores). A run of 3 needs `{x, r1, r2}` consecutive; a run of 4 also holds `r3`, a longer
-/// one `r3` and `r4` (all distinct), its other ranks lying below `r4`: all the ranks of the run but `x`, `r1`,
-/// `r2` have values summing to at most `t - v(r1) - v(r2)`, the total below `r2`. 0 when `x` does not fit.
-fn run_points(r1: u32, r2: u32, x: u32, r3: u32, r4: u32) -> Row {
-    let three = 1u32 << r1 | 1 << r2 | 1 << x;
-    let in_run = |range: u32, r: u32| r as usize != NO_R2 && range & (1 << r) != 0;
-    // The runs possible whatever the total: (length, values of the ranks but x, r1, r2).
-    let mut runs = Vec::new();
-    for n in 3..=7u32 {
-        for lo in 0..=(13 - n) {
-            let range = ((1u32 << n) - 1) << lo;
-            if range & three != three {
-                continue;
-            }
-            if n > 3 && (!in_run(range, r3) || three & (1 << r3) != 0) {
-                continue;
-            }
-            if n > 4 && (!in_run(range, r4) || (three | 1 << r3) & (1 << r4) != 0) {
-                continue;
-            }
-            let others: u32 = (lo..lo + n)
-                .filter(|&r| three & (1 << r) == 0)
-                .map(rank_value)
-                .sum();
-            runs.push((n, others));
-        }
-    }
-    let mut row = [0u8; LANES];
-    for t in 0..LANES as u32 {
-        let t2 = t + rank_value(x);
-        if t2 > LIMIT {
-            continue;
-        }
-        let below = t as i32 - rank_value(r1) as i32 - rank_value(r2) as i32;
-        let run = runs
-            .iter()
-            .filter(|&&(_, others)| others as i32 <= below)
-            .map(|&(n, _)| n)
-            .max()
-            .unwrap_or(0);
-        row[t as usize] = (run + if t2 == 15 || t2 == LIMIT { 2 } else { 0 }) as u8;
-    }
-    row
-}
-
-/// The rows of `run_points` for the triples `(r1, r2, x)` that can make a run (distinct, spanning at most 7
-/// ranks): `index[(r1 * 13 + r2) * 13 + x]` is the first of 14 × 14 row numbers (by `r3` then `r4`, 13 for
-/// none) in `block`, or `u16::MAX`; the rows are stored once each in `rows` (few are distinct, so the table
-/// stays in the cache).
+/// The runs `x` can complete over `r1`, `r2` (distinct, spanning at most 7 ranks), for the relaxed points.
+///
+/// A run of `n` cards at the top after `x` is a consecutive range `R` of `n` ranks holding `x`, `r1`, `r2` (a run
+/// of 4 also the third card `r3`, a longer one `r3` and the fourth card `r4`, all distinct), whose ranks other
+/// than `x` lie on the stack: their values, `Σ v(R) - v(x)`, sum to at most the total `t`. For each triple,
+/// `ranges` lists every such `R` as `(R minus the triple, n, Σ v(R) - v(x))` (those with a sum over 31 left
+/// out); `steps[n][s]` is the row `n` in the lanes `t ≥ s`.
 struct RunTable {
-    index: Vec<u16>,
-    /// `near[(r1 * 13 + r2) * 13 + x]`: the ranks (a mask) that fit in a range of 7 with `r1`, `r2`, `x`.
-    near: Vec<u16>,
-    block: Vec<u16>,
-    rows: Vec<Row>,
+    /// `index[(r1 * 13 + r2) * 13 + x]`: the triple's ranges, `ranges[start..end]` (empty if none).
+    index: Vec<(u16, u16)>,
+    ranges: Vec<(u16, u8, u8)>,
+    steps: [[Row; LANES]; 8],
 }
 
 fn run_table() -> &'static RunTable {
     static TABLE: OnceLock<RunTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut index = vec![u16::MAX; 13 * 13 * 13];
-        let mut near = vec![0u16; 13 * 13 * 13];
-        let mut block = Vec::new();
-        let mut rows: Vec<Row> = Vec::new();
-        let mut known = std::collections::HashMap::new();
+        let mut index = vec![(0u16, 0u16); 13 * 13 * 13];
+        let mut ranges = Vec::new();
         for r1 in 0..13u32 {
             for r2 in 0..13u32 {
                 for x in 0..13u32 {
-                    let (lo, hi) = (r1.min(r2).min(x), r1.max(r2).max(x));
-                    if r1 == r2 || x == r1 || x == r2 || hi - lo > 6 {
+                    let three = 1u32 << r1 | 1 << r2 | 1 << x;
+                    if r1 == r2 || x == r1 || x == r2 {
                         continue;
                     }
-                    index[((r1 * 13 + r2) * 13 + x) as usize] = (block.len() / 196) as u16;
-                    near[((r1 * 13 + r2) * 13 + x) as usize] = (0..13u32)
-                        .filter(|&r| r + 6 >= hi && r <= lo + 6)
-                        .fold(0, |m, r| m | 1 << r);
-                    for r3 in 0..14u32 {
-                        for r4 in 0..14u32 {
-                            let row = run_points(r1, r2, x, r3, r4);
-                            let id = *known.entry(row).or_insert_with(|| {
-                                rows.push(row);
-                                rows.len() - 1
-                            });
-                            block.push(id as u16);
+                    let start = ranges.len() as u16;
+                    for n in 3..=7u32 {
+                        for lo in 0..=(13 - n) {
+                            let range = ((1u32 << n) - 1) << lo;
+                            let sum: u32 =
+                                (lo..lo + n).map(rank_value).sum::<u32>() - rank_value(x);
+                            if range & three == three && sum <= LIMIT {
+                                ranges.push(((range & !three) as u16, n as u8, sum as u8));
+                            }
                         }
                     }
+                    index[((r1 * 13 + r2) * 13 + x) as usize] = (start, ranges.len() as u16);
+                }
+            }
+        }
+        let mut steps = [[[0u8; LANES]; LANES]; 8];
+        for (n, rows) in steps.iter_mut().enumerate() {
+            for (from, row) in rows.iter_mut().enumerate() {
+                for lane in &mut row[from..] {
+                    *lane = n as u8;
                 }
             }
         }
         RunTable {
             index,
-            near,
-            block,
-            rows,
+            ranges,
+            steps,
         }
     })
 }
@@ -368,6 +325,15 @@ impl Bound {
                     }
                 }
             }
+            let taken_bit: [[u16; 4]; 4] = std::array::from_fn(|q| {
+                std::array::from_fn(|d| {
+                    if taken[q][d] == NO_R2 {
+                        0
+                    } else {
+                        1 << taken[q][d]
+                    }
+                })
+            });
             // The playable cards: (column, rank, value, successor index).
             let mut moves = [(0usize, 0usize, 0usize, 0usize); 4];
             let mut m = 0;
@@ -442,38 +408,49 @@ impl Bound {
                         // Runs: the third card from the top is the last card taken from some column before
                         // the top two (r3 = third[q3]), and the fourth the last one before those three
                         // (third[q4] from another column, or fourth[q3] from the same).
+                        let run_moves: [(u16, u16); 4] =
+                            std::array::from_fn(|mi| runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]);
+                        if run_moves[..m].iter().all(|&(start, end)| start == end) {
+                            L::store_at(&mut self.rows, slot + jp * LANES, out);
+                            continue;
+                        }
                         let depth = |q: usize| usize::from(q == jl) + usize::from(q == jp);
-                        let third: [usize; 4] = std::array::from_fn(|q| taken[q][depth(q)]);
-                        let fourth: [usize; 4] = std::array::from_fn(|q| taken[q][depth(q) + 1]);
-                        for (mi, &(_, x, _, _)) in moves[..m].iter().enumerate() {
-                            let block = runs.index[(r1 * 13 + r2) * 13 + x];
-                            if block == u16::MAX {
-                                continue;
-                            }
-                            let block: &[u16; 196] = runs.block[block as usize * 196..][..196]
-                                .try_into()
-                                .expect("196 row numbers");
-                            let rows = &runs.rows[..];
-                            // r3, r4 < 14 (ranks or NO_R2) and the row numbers index `rows` by construction.
-                            let row = |r3: usize, r4: usize| {
-                                L::load(&rows[usize::from(block[(r3 * 14 + r4) % 196])])
-                            };
-                            // Only ranks within 6 of all of x, r1, r2 can join their run.
-                            let near = runs.near[(r1 * 13 + r2) * 13 + x];
-                            let mut p = row(NO_R2, NO_R2);
-                            for (q3, &r3) in third.iter().enumerate() {
-                                if r3 == NO_R2 || near >> r3 & 1 == 0 {
-                                    continue;
-                                }
-                                p = L::max(p, row(r3, NO_R2));
-                                for (q4, &next) in third.iter().enumerate() {
-                                    let r4 = if q4 == q3 { fourth[q3] } else { next };
-                                    if r4 != NO_R2 && near >> r4 & 1 != 0 {
-                                        p = L::max(p, row(r3, r4));
-                                    }
+                        let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth(q)]);
+                        let thirds = third[0] | third[1] | third[2] | third[3];
+                        let fourth: [u16; 4] = std::array::from_fn(|q| {
+                            taken_bit[q][depth(q) + 1] | (thirds & !third[q])
+                        });
+                        for (mi, &(_, x, v, _)) in moves[..m].iter().enumerate() {
+                            let (start, end) = run_moves[mi];
+                            let mut run = L::zero();
+                            let mut any = false;
+                            for &(others, n, sum) in
+                                &runs.ranges[usize::from(start)..usize::from(end)]
+                            {
+                                let possible = match n {
+                                    3 => true,
+                                    4 => thirds & others != 0,
+                                    _ => (0..4).any(|q| {
+                                        third[q] & others != 0
+                                            && fourth[q] & others & !third[q] != 0
+                                    }),
+                                };
+                                if possible {
+                                    run = L::max(
+                                        run,
+                                        L::load(&runs.steps[usize::from(n)][usize::from(sum)]),
+                                    );
+                                    any = true;
                                 }
                             }
-                            out = L::max(out, L::adds(p, shifted[mi]));
+                            if any {
+                                // The points over r1 alone (15/31) plus the run, where x fits.
+                                let p = L::adds(
+                                    points_of(r1, NO_R2, x, false),
+                                    L::and(run, L::load(&SHIFT_MASK[v])),
+                                );
+                                out = L::max(out, L::adds(p, shifted[mi]));
+                            }
                         }
                     }
                     L::store_at(&mut self.rows, slot + jp * LANES, out);
