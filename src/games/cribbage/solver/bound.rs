@@ -116,8 +116,8 @@ fn points_table() -> &'static [Row] {
 }
 
 /// The relaxed points of playing rank `x` onto a non-empty stack of total `t` with top ranks `r1`, `r2`
-/// (`r2 = 13`: the stack holds `r1` alone), runs left out (see `run_points`). 0 when `x` does not fit.
-pub(super) fn relaxed_points(r1: u32, r2: u32, x: u32, t: u32, triple: bool) -> u32 {
+/// (`r2 = 13`: the stack holds `r1` alone), runs left out (see `RunTable`). 0 when `x` does not fit.
+fn relaxed_points(r1: u32, r2: u32, x: u32, t: u32, triple: bool) -> u32 {
     let v = rank_value(x);
     let t2 = t + v;
     if t2 > LIMIT {
@@ -209,7 +209,7 @@ impl Bound {
     /// from column `jl` and the one below from column `jp` (`SINGLE` when the stack holds one card, `TRIPLE`
     /// over three or more of a kind).
     #[inline(always)]
-    pub(super) fn offset(idx: usize, t: usize, jl: usize, jp: usize) -> usize {
+    fn offset(idx: usize, t: usize, jl: usize, jp: usize) -> usize {
         if t == 0 {
             // The empty stack's bound is kept in the unused lane 0 of a row.
             (idx * SLOTS + SINGLE) * LANES
@@ -220,7 +220,7 @@ impl Bound {
 
     /// The bound kept at `offset`.
     #[inline(always)]
-    pub(super) fn at(&self, offset: usize) -> u32 {
+    fn at(&self, offset: usize) -> u32 {
         u32::from(self.rows[offset])
     }
 
