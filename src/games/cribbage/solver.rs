@@ -394,8 +394,6 @@ struct Workspace {
     position: Vec<[u8; 4]>,
 }
 
-/// How many positions ahead of the one being built the bound table is brought into the cache.
-const PREFETCH_AHEAD: usize = 3;
 /// The width of the beam search for a line after a failed pass.
 const BEAM_WIDTH: usize = 32;
 
@@ -530,10 +528,6 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
         });
         ws.count[n - 1] = 1;
         for idx in (0..n - 1).rev() {
-            // The bounds of the positions a little ahead: the table is too large for the cache.
-            if idx >= PREFETCH_AHEAD {
-                ws.bound.prefetch_position(idx - PREFETCH_AHEAD);
-            }
             let c = ws.position[idx];
             let c: [usize; 4] = std::array::from_fn(|j| usize::from(c[j]));
             let incoming: usize = (0..4)
@@ -633,6 +627,16 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
             }
             drop_dominated(&mut ws.arena, start);
             ws.count[idx] = (ws.arena.len() - start) as u32;
+            // The bounds the next position will look up (the table is too large for the cache): those of the
+            // columns whose predecessor has states, all built by now.
+            if idx > 0 {
+                let next = ws.position[idx - 1];
+                for j in 0..4 {
+                    if usize::from(next[j]) < len[j] && ws.count[idx - 1 + stride[j]] > 0 {
+                        ws.bound.prefetch_slots(idx - 1, j);
+                    }
+                }
+            }
         }
         let (off, cnt) = (ws.offset[0] as usize, ws.count[0] as usize);
         (off..off + cnt).max_by_key(|&e| ws.arena[e].score)

@@ -224,22 +224,25 @@ impl Bound {
         u32::from(self.rows[offset])
     }
 
-    /// Asks for the bounds of position `idx` to be brought into the cache.
+    /// Asks for the bounds of the states at position `idx` whose top card came from column `jl` (and that of
+    /// the empty stack) to be brought into the cache.
     #[inline(always)]
-    pub(super) fn prefetch_position(&self, idx: usize) {
+    pub(super) fn prefetch_slots(&self, idx: usize, jl: usize) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(bytes) = self
-            .rows
-            .get(idx * SLOTS * LANES..(idx + 1) * SLOTS * LANES)
         {
-            for line in bytes.chunks(64) {
-                // SAFETY: a prefetch has no effect on memory (and SSE is baseline); the address is in the table.
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch(
-                        line.as_ptr() as *const i8,
-                        std::arch::x86_64::_MM_HINT_T0,
-                    )
-                };
+            let from = (idx * SLOTS + jl * 6) * LANES;
+            let fresh = Self::offset(idx, 0, 0, 0);
+            for at in [from, from + 64, from + 128, fresh] {
+                if let Some(byte) = self.rows.get(at) {
+                    // SAFETY: a prefetch has no effect on memory (and SSE is baseline); the address is in the
+                    // table.
+                    unsafe {
+                        std::arch::x86_64::_mm_prefetch(
+                            byte as *const u8 as *const i8,
+                            std::arch::x86_64::_MM_HINT_T0,
+                        )
+                    };
+                }
             }
         }
     }
