@@ -173,7 +173,7 @@ fn summary_text(first: u64, last: u64, s: &Summary) -> String {
 
 /// `autoplay solve cribbage (--deal N | --deals A-B | FILE|-) [--json]`.
 ///
-/// Every score is proven optimal (exhaustive dynamic programming, see [`solve`]).
+/// Every score is proven optimal (dynamic programming pruned by an admissible bound, see [`solve`]).
 ///
 /// Text output:
 /// - one deal: `deal N: SCORE LINE`;
