@@ -644,9 +644,37 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
 
     // A real line from the entries of the last pass with the fewest cards left: a beam search from them down
     // to the end (each level keeping the best states by score plus bound), the best final score.
-    let beam_from = |ws: &Workspace, mut level: Vec<BeamState>, width: usize| -> u32 {
+    let beam = |ws: &Workspace| -> u32 {
+        // (cards left, position, arena entry) of the deepest entries.
+        let mut level: Vec<BeamState> = Vec::new();
+        let mut deepest = usize::MAX;
+        for idx in 0..n {
+            let (off, cnt) = (ws.offset[idx] as usize, ws.count[idx] as usize);
+            if cnt == 0 {
+                continue;
+            }
+            let left: usize = ws.position[idx].iter().map(|&k| usize::from(k)).sum();
+            if left > deepest {
+                continue;
+            }
+            if left < deepest {
+                deepest = left;
+                level.clear();
+            }
+            for e in off..off + cnt {
+                let entry = ws.arena[e];
+                level.push(BeamState {
+                    idx,
+                    key: entry.key,
+                    own: entry.own,
+                    top: usize::from(entry.col),
+                    score: u32::from(entry.score),
+                    priority: u32::from(entry.score),
+                });
+            }
+        }
         level.sort_unstable_by_key(|s| std::cmp::Reverse(s.priority));
-        level.truncate(width);
+        level.truncate(BEAM_WIDTH);
         let mut next: Vec<BeamState> = Vec::new();
         while level.first().is_some_and(|s| s.idx > 0) {
             next.clear();
@@ -690,40 +718,9 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
             next.sort_unstable_by_key(|s| std::cmp::Reverse((s.priority, s.score)));
             next.dedup_by(|a, b| a.idx == b.idx && a.key == b.key);
             level.clear();
-            level.extend(next.iter().take(width));
+            level.extend(next.iter().take(BEAM_WIDTH));
         }
         level.iter().map(|s| s.score).max().unwrap_or(0)
-    };
-    let beam = |ws: &Workspace| -> u32 {
-        // (cards left, position, arena entry) of the deepest entries.
-        let mut level: Vec<BeamState> = Vec::new();
-        let mut deepest = usize::MAX;
-        for idx in 0..n {
-            let (off, cnt) = (ws.offset[idx] as usize, ws.count[idx] as usize);
-            if cnt == 0 {
-                continue;
-            }
-            let left: usize = ws.position[idx].iter().map(|&k| usize::from(k)).sum();
-            if left > deepest {
-                continue;
-            }
-            if left < deepest {
-                deepest = left;
-                level.clear();
-            }
-            for e in off..off + cnt {
-                let entry = ws.arena[e];
-                level.push(BeamState {
-                    idx,
-                    key: entry.key,
-                    own: entry.own,
-                    top: usize::from(entry.col),
-                    score: u32::from(entry.score),
-                    priority: u32::from(entry.score),
-                });
-            }
-        }
-        beam_from(ws, level, BEAM_WIDTH)
     };
 
     // Floors under the bound of the start (see the module docs): a pass whose best line reaches its floor is
@@ -732,17 +729,7 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
     // first pass only gathers the completions of that stack for the beam search).
     let mut nodes = 0u64;
     let mut floor = if start_key == 0 {
-        let top = ws.bound.get(n - 1, 0, 0, 0);
-        let w: usize = std::env::var("CRIB_W").ok().map_or(0, |s| s.parse().unwrap());
-        let g: u32 = std::env::var("CRIB_G").ok().map_or(FIRST_GAP, |s| s.parse().unwrap());
-        if w > 0 {
-            let start = BeamState { idx: n - 1, key: 0, own: true, top: 0, score: 0, priority: top };
-            let line = beam_from(ws, vec![start], w);
-            if std::env::var("CRIB_DBG").is_ok() { eprintln!("U {top} beam {line}"); }
-            line.max(top.saturating_sub(g))
-        } else {
-            top.saturating_sub(g)
-        }
+        ws.bound.get(n - 1, 0, 0, 0).saturating_sub(FIRST_GAP)
     } else {
         u32::MAX
     };
