@@ -2396,27 +2396,27 @@ mod tests {
         unreachable!()
     }
 
-    #[test]
-    fn matches_reference_search_on_mid_size_boards() {
-        for &(width, height, colours, seeds) in &[
-            (8, 8, 6, 30),
-            (10, 10, 6, 20),
-            (12, 12, 6, 12),
-            (9, 11, 5, 12),
-        ] {
+    /// Random boards of each (width, height, colours, count), seeded from `first_seed`: proven optimal solutions of
+    /// the reference search's length.
+    fn check_against_reference(cases: &[(usize, usize, u8, u64)], first_seed: u64) {
+        for &(width, height, colours, seeds) in cases {
             for seed in 0..seeds {
-                let cells = random_board(width, height, colours, 7000 + seed);
+                let cells = random_board(width, height, colours, first_seed + seed);
                 let solution = solve(width, height, &cells, &unlimited());
                 check_solution(width, height, &cells, &solution.moves).unwrap();
                 assert!(solution.optimal);
-                let expected = reference_minimum(width, height, &cells);
                 assert_eq!(
                     solution.moves.len(),
-                    expected,
+                    reference_minimum(width, height, &cells),
                     "{width}x{height} c{colours} s{seed}"
                 );
             }
         }
+    }
+
+    #[test]
+    fn matches_reference_search_on_mid_size_boards() {
+        check_against_reference(&[(8, 8, 6, 30), (10, 10, 6, 20), (12, 12, 6, 12), (9, 11, 5, 12)], 7000);
         // The board that exposed a re-opening bug in an earlier version.
         let cells = random_board(12, 12, 6, 1);
         assert_eq!(
@@ -2617,24 +2617,7 @@ mod tests {
     /// Mid-size boards with fewer and more colours against the reference A*.
     #[test]
     fn matches_reference_search_with_other_colour_counts() {
-        for &(width, height, colours, seeds) in &[
-            (10, 10, 4, 15),
-            (11, 11, 5, 10),
-            (9, 9, 7, 8),
-            (10, 8, 8, 6),
-        ] {
-            for seed in 0..seeds {
-                let cells = random_board(width, height, colours, 52_000 + seed);
-                let solution = solve(width, height, &cells, &unlimited());
-                check_solution(width, height, &cells, &solution.moves).unwrap();
-                assert!(solution.optimal);
-                assert_eq!(
-                    solution.moves.len(),
-                    reference_minimum(width, height, &cells),
-                    "{width}x{height} c{colours} s{seed}"
-                );
-            }
-        }
+        check_against_reference(&[(10, 10, 4, 15), (11, 11, 5, 10), (9, 9, 7, 8), (10, 8, 8, 6)], 52_000);
     }
 
     /// The dominance index reports only strict supersets of the same or smaller depth, and
