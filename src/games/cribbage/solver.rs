@@ -1116,6 +1116,50 @@ mod tests {
         }
     }
 
+    /// The same on states of low ranks only (A–8), where runs of 5 to 7 cards are common: the run rule's
+    /// candidate cards `r3`, `r4`, `r5`, `r6` are all exercised.
+    #[test]
+    fn bound_holds_with_long_runs() {
+        let mut rng = DealRng::new(77);
+        let mut checked = 0;
+        while checked < 400 {
+            let low = rng.next(0, 2) as u8;
+            let mut pool: Vec<Card> = (low..low + 7)
+                .flat_map(|r| [Card::new(Rank::new(r).unwrap()); 4])
+                .collect();
+            let mut columns: [Vec<Card>; 4] = Default::default();
+            for column in &mut columns {
+                for _ in 0..rng.next(1, 6) {
+                    let k = rng.next(0, pool.len() as u64) as usize;
+                    column.push(pool.swap_remove(k));
+                }
+            }
+            let start = State {
+                columns,
+                stack: Vec::new(),
+                score: 0,
+            };
+            let mut state = start.clone();
+            let mut moves = Vec::new();
+            while state.cards_left() > 11 || (rng.next(0, 3) > 0 && state.cards_left() > 4) {
+                let legal = state.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.next(0, legal.len() as u64) as usize];
+                state.play(mv).unwrap();
+                moves.push(mv);
+            }
+            let best = brute_force(&state) - state.score;
+            let bound = bound_of(&start, &moves, &state);
+            assert!(
+                bound >= best,
+                "bound {bound} < {best}: {start:?} then {moves:?}"
+            );
+            checked += 1;
+        }
+    }
+
     /// The same late in real deals (a few cards left), and the bound of a whole deal is at least its optimum.
     #[test]
     fn bound_holds_late_in_real_deals() {
