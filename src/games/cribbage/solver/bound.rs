@@ -470,6 +470,10 @@ impl Bound {
                             std::array::from_fn(|q| usize::from(q == jl) + usize::from(q == jp));
                         let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth[q]]);
                         let thirds = third[0] | third[1] | third[2] | third[3];
+                        // Every rank among the next four cards of each column (a quick test before `peel`).
+                        let reach = (0..4).fold(0u16, |acc, q| {
+                            acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k])
+                        });
                         for (mi, &(_, x, v, _)) in moves[..m].iter().enumerate() {
                             let (start, end) = run_moves[mi];
                             let mut run = L::zero();
@@ -490,7 +494,11 @@ impl Bound {
                                                 != 0
                                         }
                                     }),
-                                    _ => thirds & others != 0 && peel(&taken_bit, depth, others),
+                                    _ => {
+                                        thirds & others != 0
+                                            && others & !reach == 0
+                                            && peel(&taken_bit, depth, others)
+                                    }
                                 };
                                 if possible {
                                     run = L::max(
