@@ -154,6 +154,9 @@ fn relaxed_points(r1: u32, r2: u32, x: u32, t: u32, triple: bool) -> u32 {
 struct RunTable {
     /// `index[(r1 * 13 + r2) * 13 + x]`: the triple's ranges, `ranges[start..end]` (empty if none).
     index: Vec<(u16, u16)>,
+    /// `longer[(r1 * 13 + r2) * 13 + x]`: the ranks of all the triple's ranges of 4 or more other than the triple
+    /// (when no candidate for `r3` is among them, only the range of 3, listed first, can count).
+    longer: Vec<u16>,
     ranges: Vec<(u16, u8, u8)>,
     steps: [[Row; LANES]; 8],
 }
@@ -162,6 +165,7 @@ fn run_table() -> &'static RunTable {
     static TABLE: OnceLock<RunTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut index = vec![(0u16, 0u16); 13 * 13 * 13];
+        let mut longer = vec![0u16; 13 * 13 * 13];
         let mut ranges = Vec::new();
         for r1 in 0..13u32 {
             for r2 in 0..13u32 {
@@ -177,6 +181,7 @@ fn run_table() -> &'static RunTable {
                             let sum: u32 =
                                 (lo..lo + n).map(rank_value).sum::<u32>() - rank_value(x);
                             if range & three == three && sum <= LIMIT {
+                                longer[((r1 * 13 + r2) * 13 + x) as usize] |= (range & !three) as u16;
                                 ranges.push(((range & !three) as u16, n as u8, sum as u8));
                             }
                         }
@@ -195,6 +200,7 @@ fn run_table() -> &'static RunTable {
         }
         RunTable {
             index,
+            longer,
             ranges,
             steps,
         }
@@ -475,7 +481,14 @@ impl Bound {
                             acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k])
                         });
                         for (mi, &(_, x, v, _)) in moves[..m].iter().enumerate() {
-                            let (start, end) = run_moves[mi];
+                            let (start, mut end) = run_moves[mi];
+                            if start == end {
+                                continue;
+                            }
+                            if thirds & runs.longer[(r1 * 13 + r2) * 13 + x] == 0 {
+                                // No r3 for a run of 4 or more: at most the run of 3 (listed first).
+                                end = start + u16::from(runs.ranges[usize::from(start)].1 == 3);
+                            }
                             let mut run = L::zero();
                             let mut any = false;
                             for &(others, n, sum) in
