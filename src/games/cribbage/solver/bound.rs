@@ -43,10 +43,14 @@
 //! successor `c - e_j` has a smaller index). For each position and `(jl, jp)` the values of all totals are one
 //! row of 32 bytes (lane `t`), so a move is a shift of the successor row by the card's value plus a points row
 //! (precomputed once per process per `(r1, r2, x, triple)`; for runs, the max of step rows over the ranges the
-//! cards below `r2` allow, checked with rank masks), maxed over the moves: data-parallel byte
-//! operations (AVX2 when the CPU has it, else SSE2). Lanes where no card fits take the value of the empty stack at the same position. Every slot's row is
-//! at least the row of `SINGLE` (each move scored as over `r1` alone: the slot's own points are at least those,
-//! and a set state's successor at least the pair state's), so that row is computed once per `jl` and the other
+//! cards below `r2` allow, checked with rank masks), maxed over the moves: data-parallel byte operations (AVX2
+//! when the CPU has it, else SSE2). Lanes where no card fits take the value of the empty stack at the same
+//! position. Every slot's row is at least the row of `SINGLE` (each move scored as over `r1` alone: the slot's
+//! own points are at least those, and a set state's successor at least the pair state's), so that row is
+//! computed once per `jl` and the other slots only add their set and run moves. A move's run row is the same
+//! for `(jl, jp)` and `(jp, jl)` (it depends on the set `{x, r1, r2}`, on `x` for the sums and on the two
+//! columns for the cards below), so it is found once per pair of columns. The run checks are most of the
+//! build: a move whose triple's longer ranges hold no candidate for `r3` only checks the range of 3.
 //! slots only add their set and run moves. Values fit a byte (well under 255 from 52 cards).
 
 use std::sync::OnceLock;
@@ -64,6 +68,9 @@ const LANES: usize = 32;
 const NO_R2: usize = 13;
 
 type Row = [u8; LANES];
+
+/// `PAIR[a][b]`: the index of the pair of different columns `{a, b}` (0 when `a = b`, unused).
+const PAIR: [[usize; 4]; 4] = [[0, 0, 1, 2], [0, 0, 3, 4], [1, 3, 0, 5], [2, 4, 5, 0]];
 
 /// `NO_FIT_MASK[v]`: all ones in the lanes `t` with `t + v > 31` (no card of value `v` or more fits).
 const NO_FIT_MASK: [Row; 33] = {
@@ -181,7 +188,8 @@ fn run_table() -> &'static RunTable {
                             let sum: u32 =
                                 (lo..lo + n).map(rank_value).sum::<u32>() - rank_value(x);
                             if range & three == three && sum <= LIMIT {
-                                longer[((r1 * 13 + r2) * 13 + x) as usize] |= (range & !three) as u16;
+                                longer[((r1 * 13 + r2) * 13 + x) as usize] |=
+                                    (range & !three) as u16;
                                 ranges.push(((range & !three) as u16, n as u8, sum as u8));
                             }
                         }
@@ -412,6 +420,11 @@ impl Bound {
             }
             // Lanes where no card fits start a new stack.
             let base = L::and(L::splat(fresh), L::load(&NO_FIT_MASK[min_value]));
+            // The run rows of the moves over the top two cards from two different columns, by pair of columns:
+            // the same for (jl, jp) and (jp, jl) (the runs depend on the set {x, r1, r2}, the sums on x, and
+            // the cards below on the columns the two came from), so computed once; with a bit per move that
+            // has one.
+            let mut shared = [([L::zero(); 4], 0u8); 6];
             for jl in 0..4 {
                 let r1 = taken[jl][0];
                 if r1 == NO_R2 {
@@ -422,6 +435,8 @@ impl Bound {
                 // across into the next row, then masked to 0 beyond 31).
                 let mut shifted = [L::zero(); 4];
                 let mut shifted_set = [L::zero(); 4];
+                // Each move's row scored over r1 alone (15 and 31, a pair if x = r1).
+                let mut plain = [L::zero(); 4];
                 // What every slot of `jl` scores at least: each move scored as over r1 alone (a pair if x = r1,
                 // no run). Every slot's own points are at least these, and a set's successor row at least the
                 // pair's (the pair state's options are the set state's with fewer points).
@@ -434,7 +449,8 @@ impl Bound {
                         let at = (succ * SLOTS + j * 6 + TRIPLE) * LANES + v;
                         shifted_set[mi] = L::and(L::load_at(&self.rows, at), mask);
                     }
-                    common = L::max(common, L::adds(points_of(r1, NO_R2, x, false), shifted[mi]));
+                    plain[mi] = L::adds(points_of(r1, NO_R2, x, false), shifted[mi]);
+                    common = L::max(common, plain[mi]);
                 }
                 let slot = (idx * SLOTS + jl * 6) * LANES;
                 L::store_at(&mut self.rows, slot + SINGLE * LANES, common);
@@ -463,71 +479,90 @@ impl Bound {
                             }
                         }
                     } else {
-                        // Runs: the third card from the top is the last card taken from some column before
-                        // the top two (r3 = third[q3]), and the fourth the last one before those three
-                        // (third[q4] from another column, or fourth[q3] from the same).
+                        // Runs: the cards below the top two, r3, r4, …, are the last ones taken from the
+                        // columns before those two, most recent first (see `peel`).
                         let run_moves: [(u16, u16); 4] =
                             std::array::from_fn(|mi| runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]);
                         if run_moves[..m].iter().all(|&(start, end)| start == end) {
                             L::store_at(&mut self.rows, slot + jp * LANES, out);
                             continue;
                         }
-                        let depth: [usize; 4] =
-                            std::array::from_fn(|q| usize::from(q == jl) + usize::from(q == jp));
-                        let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth[q]]);
-                        let thirds = third[0] | third[1] | third[2] | third[3];
-                        // Every rank among the next four cards of each column (a quick test before `peel`).
-                        let reach = (0..4).fold(0u16, |acc, q| {
-                            acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k])
-                        });
-                        for (mi, &(_, x, v, _)) in moves[..m].iter().enumerate() {
-                            let (start, mut end) = run_moves[mi];
-                            if start == end {
-                                continue;
-                            }
-                            if thirds & runs.longer[(r1 * 13 + r2) * 13 + x] == 0 {
-                                // No r3 for a run of 4 or more: at most the run of 3 (listed first).
-                                end = start + u16::from(runs.ranges[usize::from(start)].1 == 3);
-                            }
-                            let mut run = L::zero();
-                            let mut any = false;
-                            for &(others, n, sum) in
-                                &runs.ranges[usize::from(start)..usize::from(end)]
-                            {
-                                // r3, r4, … must be real cards making up the rest of the range (for 4 and 5
-                                // cards, `peel` unrolled).
-                                let possible = match n {
-                                    3 => true,
-                                    4 => thirds & others != 0,
-                                    5 => (0..4).any(|q| {
-                                        let r3 = third[q];
-                                        r3 & others != 0 && {
-                                            let r4 = others & !r3;
-                                            (taken_bit[q][depth[q] + 1] | (thirds & !r3)) & r4
-                                                != 0
+                        let pair = PAIR[jl][jp];
+                        let (rows_of, has) = if jp < jl {
+                            shared[pair]
+                        } else {
+                            let mut rows_of = [L::zero(); 4];
+                            let mut has = 0u8;
+                            let depth: [usize; 4] = std::array::from_fn(|q| {
+                                usize::from(q == jl) + usize::from(q == jp)
+                            });
+                            let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth[q]]);
+                            let thirds = third[0] | third[1] | third[2] | third[3];
+                            // Every rank among the next four cards of each column (a quick test before `peel`).
+                            let reach = (0..4).fold(0u16, |acc, q| {
+                                acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k])
+                            });
+                            for (mi, &(_, x, _, _)) in moves[..m].iter().enumerate() {
+                                let (start, mut end) = run_moves[mi];
+                                if start == end {
+                                    continue;
+                                }
+                                if thirds & runs.longer[(r1 * 13 + r2) * 13 + x] == 0 {
+                                    // No r3 for a run of 4 or more: at most the run of 3 (listed first).
+                                    end = start + u16::from(runs.ranges[usize::from(start)].1 == 3);
+                                }
+                                let mut run = L::zero();
+                                let mut any = false;
+                                for &(others, n, sum) in
+                                    &runs.ranges[usize::from(start)..usize::from(end)]
+                                {
+                                    // r3, r4, … must be real cards making up the rest of the range (for 4 and 5
+                                    // cards, `peel` unrolled).
+                                    let possible = match n {
+                                        3 => true,
+                                        4 => thirds & others != 0,
+                                        5 => (0..4).any(|q| {
+                                            let r3 = third[q];
+                                            r3 & others != 0 && {
+                                                let r4 = others & !r3;
+                                                (taken_bit[q][depth[q] + 1] | (thirds & !r3)) & r4
+                                                    != 0
+                                            }
+                                        }),
+                                        _ => {
+                                            thirds & others != 0
+                                                && others & !reach == 0
+                                                && peel(&taken_bit, depth, others)
                                         }
-                                    }),
-                                    _ => {
-                                        thirds & others != 0
-                                            && others & !reach == 0
-                                            && peel(&taken_bit, depth, others)
+                                    };
+                                    if possible {
+                                        run = L::max(
+                                            run,
+                                            L::load(&runs.steps[usize::from(n)][usize::from(sum)]),
+                                        );
+                                        any = true;
                                     }
-                                };
-                                if possible {
-                                    run = L::max(
-                                        run,
-                                        L::load(&runs.steps[usize::from(n)][usize::from(sum)]),
-                                    );
-                                    any = true;
+                                }
+                                if any {
+                                    rows_of[mi] = run;
+                                    has |= 1 << mi;
                                 }
                             }
-                            if any {
+                            if jp != jl {
+                                shared[pair] = (rows_of, has);
+                            }
+                            (rows_of, has)
+                        };
+                        for (mi, &(_, _, v, _)) in moves[..m].iter().enumerate() {
+                            if has & 1 << mi != 0 {
                                 // The points over r1 alone (15/31) plus the run, where x fits.
-                                let p = L::adds(
-                                    points_of(r1, NO_R2, x, false),
-                                    L::and(run, L::load(&SHIFT_MASK[v])),
+                                out = L::max(
+                                    out,
+                                    L::adds(
+                                        plain[mi],
+                                        L::and(rows_of[mi], L::load(&SHIFT_MASK[v])),
+                                    ),
                                 );
-                                out = L::max(out, L::adds(p, shifted[mi]));
                             }
                         }
                     }
