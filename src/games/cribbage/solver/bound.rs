@@ -50,8 +50,8 @@
 //! computed once per `jl` and the other slots only add their set and run moves. A move's run row is the same
 //! for `(jl, jp)` and `(jp, jl)` (it depends on the set `{x, r1, r2}`, on `x` for the sums and on the two
 //! columns for the cards below), so it is found once per pair of columns. The run checks are most of the
-//! build: a move whose triple's longer ranges hold no candidate for `r3` only checks the range of 3.
-//! slots only add their set and run moves. Values fit a byte (well under 255 from 52 cards).
+//! build: a move whose triple's longer ranges hold no candidate for `r3` only checks the range of 3. Values
+//! fit a byte (well under 255 from 52 cards).
 
 use std::sync::OnceLock;
 
