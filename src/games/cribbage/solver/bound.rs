@@ -481,16 +481,20 @@ impl Bound {
                     } else {
                         // Runs: the cards below the top two, r3, r4, …, are the last ones taken from the
                         // columns before those two, most recent first (see `peel`).
-                        let run_moves: [(u16, u16); 4] =
-                            std::array::from_fn(|mi| runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]);
-                        if run_moves[..m].iter().all(|&(start, end)| start == end) {
-                            L::store_at(&mut self.rows, slot + jp * LANES, out);
-                            continue;
-                        }
                         let pair = PAIR[jl][jp];
                         let (rows_of, has) = if jp < jl {
                             shared[pair]
                         } else {
+                            let run_moves: [(u16, u16); 4] = std::array::from_fn(|mi| {
+                                runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]
+                            });
+                            if run_moves[..m].iter().all(|&(start, end)| start == end) {
+                                if jp != jl {
+                                    shared[pair].1 = 0;
+                                }
+                                L::store_at(&mut self.rows, slot + jp * LANES, out);
+                                continue;
+                            }
                             let mut rows_of = [L::zero(); 4];
                             let mut has = 0u8;
                             let depth: [usize; 4] = std::array::from_fn(|q| {
