@@ -81,8 +81,8 @@
 //! pass at the next floor, and the wide beam itself costs 5–15 ms); with the looser bound, floor steps of 3 or
 //! 4 instead of 6 (20% and 11% more states) and first gaps of 8–16 (within 5% of 10); beam widths of 128 or
 //! 512 after a failed pass (no floor changes); a branch-free run-range loop in the bound table (no gain with
-//! the old run rule, 8% slower with the new one); skipping a move's run checks when even its longest run could not raise the row
-//! (no gain); prefetching the successor rows 4 or 16 positions ahead instead of 8 (no change).
+//! the old run rule, 8% slower with the new one); skipping a move's run checks when even its longest run
+//! could not raise the row (no gain); prefetching the successor rows 4 or 16 positions ahead instead of 8 (no change).
 //!
 //! # Tests
 //!
