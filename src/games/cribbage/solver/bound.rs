@@ -18,18 +18,23 @@
 //! * Sets: exact. A card `x` scores 2 when `x = r1 ≠ r2`, 6 when `x = r1 = r2` without `triple`, 12 with it
 //!   (and then the new state has `triple`).
 //! * Runs: a run of `n ≥ 3` cards at the top after `x` holds `x`, `r1` and `r2`, so there is none when two of
-//!   them share a rank or span more than 7 ranks. A run of 4 or more also holds the third card `r3`, and one of
-//!   5 or more the fourth card `r4`. The third card is the last card taken from its column before `r1` and
-//!   `r2` were (no other card was taken after it): it is one of the four candidates `cols[q][c[q] + d_q]`,
-//!   `d_q` counting `r1`, `r2` among the cards taken from column `q`. Likewise `r4` is, for `r3` from column
-//!   `q3`, one of `cols[q][c[q] + d_q + [q = q3]]`. The relaxation grants the best over these candidate pairs
-//!   of the longest consecutive range of 3 to 7 ranks holding `x, r1, r2` (and `r3` if longer than 3, and
-//!   `r4` if longer than 4, all distinct) whose ranks other than `x, r1, r2` have values summing to at most
-//!   `t - v(r1) - v(r2)` (the total below `r2`). Deeper cards are not checked. (With one card on the stack no
-//!   run is possible yet.)
+//!   them share a rank or span more than 7 ranks. A run of `n ≥ 4` also holds the `n - 3` cards `r3`, `r4`, …
+//!   below `r2`, all of distinct ranks. Those are real cards, the last ones taken from the columns before `r1`
+//!   and `r2` (every card of the stack came from the columns, and nothing else was taken since): an
+//!   interleaving of a prefix of each column's taken cards, most recent first, column `q`'s starting at
+//!   `cols[q][c[q] + d_q]`, `d_q` counting `r1`, `r2` among the cards taken from column `q` (so `r3` is one
+//!   of the four candidates `cols[q][c[q] + d_q]`, and `r4`, for `r3` from `q3`, one of
+//!   `cols[q][c[q] + d_q + [q = q3]]`). Since the run only needs the set of their ranks, the relaxation
+//!   grants the best of the consecutive ranges of 3 to 7 ranks holding `x, r1, r2` whose other ranks are,
+//!   each once, the ranks of such prefixes (some prefix lengths `k_q` with `Σ k_q = n - 3`, see `peel`), and
+//!   whose ranks other than `x, r1, r2` have values summing to at most `t - v(r1) - v(r2)` (the total below
+//!   `r2`). (With one card on the stack no run is possible yet.) The real run below `r2` is such a choice of
+//!   prefixes, so this never grants less than the real run. (Up to commit 7aa0d36 only `r3` and `r4` were
+//!   checked, and runs of 6 and 7 were credited on `r3`, `r4` alone: the start's bound was 18 above the
+//!   optimum on average on deals 1–100, 30 on deals 62 and 619.)
 //!
 //! Every real line from a real state is a line of the relaxed game from its abstraction scoring at least as
-//! much card by card (its actual `r3`, `r4` are among the candidates and its run satisfies the conditions), so
+//! much card by card (its actual `r3`, `r4`, … are such prefixes and its run satisfies the conditions), so
 //! the relaxed optimum `U` is at least the real optimum of every state with that abstraction.
 //!
 //! # Computation
@@ -38,11 +43,15 @@
 //! successor `c - e_j` has a smaller index). For each position and `(jl, jp)` the values of all totals are one
 //! row of 32 bytes (lane `t`), so a move is a shift of the successor row by the card's value plus a points row
 //! (precomputed once per process per `(r1, r2, x, triple)`; for runs, the max of step rows over the ranges the
-//! candidates for `r3`, `r4` allow, checked with rank masks), maxed over the moves: data-parallel byte
-//! operations (AVX2 when the CPU has it, else SSE2). Lanes where no card fits take the value of the empty stack at the same position. Every slot's row is
-//! at least the row of `SINGLE` (each move scored as over `r1` alone: the slot's own points are at least those,
-//! and a set state's successor at least the pair state's), so that row is computed once per `jl` and the other
-//! slots only add their set and run moves. Values fit a byte (well under 255 from 52 cards).
+//! cards below `r2` allow, checked with rank masks), maxed over the moves: data-parallel byte operations (AVX2
+//! when the CPU has it, else SSE2). Lanes where no card fits take the value of the empty stack at the same
+//! position. Every slot's row is at least the row of `SINGLE` (each move scored as over `r1` alone: the slot's
+//! own points are at least those, and a set state's successor at least the pair state's), so that row is
+//! computed once per `jl` and the other slots only add their set and run moves. A move's run row is the same
+//! for `(jl, jp)` and `(jp, jl)` (it depends on the set `{x, r1, r2}`, on `x` for the sums and on the two
+//! columns for the cards below), so it is found once per pair of columns. The run checks are most of the
+//! build: a move whose triple's longer ranges hold no candidate for `r3` only checks the range of 3. Values
+//! fit a byte (well under 255 from 52 cards).
 
 use std::sync::OnceLock;
 
@@ -59,6 +68,9 @@ const LANES: usize = 32;
 const NO_R2: usize = 13;
 
 type Row = [u8; LANES];
+
+/// `PAIR[a][b]`: the index of the pair of different columns `{a, b}` (0 when `a = b`, unused).
+const PAIR: [[usize; 4]; 4] = [[0, 0, 1, 2], [0, 0, 3, 4], [1, 3, 0, 5], [2, 4, 5, 0]];
 
 /// `NO_FIT_MASK[v]`: all ones in the lanes `t` with `t + v > 31` (no card of value `v` or more fits).
 const NO_FIT_MASK: [Row; 33] = {
@@ -141,14 +153,17 @@ fn relaxed_points(r1: u32, r2: u32, x: u32, t: u32, triple: bool) -> u32 {
 
 /// The runs `x` can complete over `r1`, `r2` (distinct, spanning at most 7 ranks), for the relaxed points.
 ///
-/// A run of `n` cards at the top after `x` is a consecutive range `R` of `n` ranks holding `x`, `r1`, `r2` (a run
-/// of 4 also the third card `r3`, a longer one `r3` and the fourth card `r4`, all distinct), whose ranks other
+/// A run of `n` cards at the top after `x` is a consecutive range `R` of `n` ranks holding `x`, `r1`, `r2` (and
+/// the `n - 3` cards below them, checked in `build` with `peel`), whose ranks other
 /// than `x` lie on the stack: their values, `Σ v(R) - v(x)`, sum to at most the total `t`. For each triple,
 /// `ranges` lists every such `R` as `(R minus the triple, n, Σ v(R) - v(x))` (those with a sum over 31 left
 /// out); `steps[n][s]` is the row `n` in the lanes `t ≥ s`.
 struct RunTable {
     /// `index[(r1 * 13 + r2) * 13 + x]`: the triple's ranges, `ranges[start..end]` (empty if none).
     index: Vec<(u16, u16)>,
+    /// `longer[(r1 * 13 + r2) * 13 + x]`: the ranks of all the triple's ranges of 4 or more other than the triple
+    /// (when no candidate for `r3` is among them, only the range of 3, listed first, can count).
+    longer: Vec<u16>,
     ranges: Vec<(u16, u8, u8)>,
     steps: [[Row; LANES]; 8],
 }
@@ -157,6 +172,7 @@ fn run_table() -> &'static RunTable {
     static TABLE: OnceLock<RunTable> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut index = vec![(0u16, 0u16); 13 * 13 * 13];
+        let mut longer = vec![0u16; 13 * 13 * 13];
         let mut ranges = Vec::new();
         for r1 in 0..13u32 {
             for r2 in 0..13u32 {
@@ -172,6 +188,8 @@ fn run_table() -> &'static RunTable {
                             let sum: u32 =
                                 (lo..lo + n).map(rank_value).sum::<u32>() - rank_value(x);
                             if range & three == three && sum <= LIMIT {
+                                longer[((r1 * 13 + r2) * 13 + x) as usize] |=
+                                    (range & !three) as u16;
                                 ranges.push(((range & !three) as u16, n as u8, sum as u8));
                             }
                         }
@@ -190,10 +208,55 @@ fn run_table() -> &'static RunTable {
         }
         RunTable {
             index,
+            longer,
             ranges,
             steps,
         }
     })
+}
+
+/// Whether the cards below the top two, taken back from the columns most recent first (the next one of column
+/// `q` is `taken_bit[q][depth[q]]`, a rank bit, 0 past the column's end), can have exactly the ranks `others`,
+/// each once: the run check for `r3`, `r4`, … (see the module docs). Those cards are an interleaving of a
+/// prefix of each column's cards from `depth[q]`, so the order does not matter: some prefix lengths `k_q`
+/// must give distinct ranks making up `others` (`Σ k_q = |others|` and the union is `others`).
+fn peel(taken_bit: &[[u16; 8]; 4], depth: [usize; 4], others: u16) -> bool {
+    // prefix[q][k]: the ranks of the first k cards of column q, as long as they are distinct and in `others`.
+    let mut prefix = [[0u16; 5]; 4];
+    let mut longest = [0usize; 4];
+    let mut all = 0;
+    for q in 0..4 {
+        let mut acc = 0;
+        let mut k = 0;
+        while k < 4 {
+            let bit = taken_bit[q][depth[q] + k];
+            if bit & others & !acc == 0 {
+                break;
+            }
+            acc |= bit;
+            k += 1;
+            prefix[q][k] = acc;
+        }
+        longest[q] = k;
+        all |= acc;
+    }
+    if all != others {
+        return false;
+    }
+    let need = others.count_ones() as usize;
+    for k0 in 0..=longest[0] {
+        for k1 in 0..=longest[1] {
+            for k2 in 0..=longest[2] {
+                let k3 = need.wrapping_sub(k0 + k1 + k2);
+                if k3 <= longest[3]
+                    && prefix[0][k0] | prefix[1][k1] | prefix[2][k2] | prefix[3][k3] == others
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The relaxed optimum for every position of one deal (reused between deals).
@@ -320,15 +383,15 @@ impl Bound {
                 }
             }
             // taken[q][d]: the rank of the card taken from column q d cards before its last one (NO_R2 if none).
-            let mut taken = [[NO_R2; 4]; 4];
+            let mut taken = [[NO_R2; 8]; 4];
             for q in 0..4 {
-                for d in 0..4 {
+                for d in 0..8 {
                     if c[q] + d < len[q] {
                         taken[q][d] = cols[q][c[q] + d] as usize;
                     }
                 }
             }
-            let taken_bit: [[u16; 4]; 4] = std::array::from_fn(|q| {
+            let taken_bit: [[u16; 8]; 4] = std::array::from_fn(|q| {
                 std::array::from_fn(|d| {
                     if taken[q][d] == NO_R2 {
                         0
@@ -357,6 +420,11 @@ impl Bound {
             }
             // Lanes where no card fits start a new stack.
             let base = L::and(L::splat(fresh), L::load(&NO_FIT_MASK[min_value]));
+            // The run rows of the moves over the top two cards from two different columns, by pair of columns:
+            // the same for (jl, jp) and (jp, jl) (the runs depend on the set {x, r1, r2}, the sums on x, and
+            // the cards below on the columns the two came from), so computed once; with a bit per move that
+            // has one.
+            let mut shared = [([L::zero(); 4], 0u8); 6];
             for jl in 0..4 {
                 let r1 = taken[jl][0];
                 if r1 == NO_R2 {
@@ -367,6 +435,8 @@ impl Bound {
                 // across into the next row, then masked to 0 beyond 31).
                 let mut shifted = [L::zero(); 4];
                 let mut shifted_set = [L::zero(); 4];
+                // Each move's row scored over r1 alone (15 and 31, a pair if x = r1).
+                let mut plain = [L::zero(); 4];
                 // What every slot of `jl` scores at least: each move scored as over r1 alone (a pair if x = r1,
                 // no run). Every slot's own points are at least these, and a set's successor row at least the
                 // pair's (the pair state's options are the set state's with fewer points).
@@ -379,7 +449,8 @@ impl Bound {
                         let at = (succ * SLOTS + j * 6 + TRIPLE) * LANES + v;
                         shifted_set[mi] = L::and(L::load_at(&self.rows, at), mask);
                     }
-                    common = L::max(common, L::adds(points_of(r1, NO_R2, x, false), shifted[mi]));
+                    plain[mi] = L::adds(points_of(r1, NO_R2, x, false), shifted[mi]);
+                    common = L::max(common, plain[mi]);
                 }
                 let slot = (idx * SLOTS + jl * 6) * LANES;
                 L::store_at(&mut self.rows, slot + SINGLE * LANES, common);
@@ -408,51 +479,94 @@ impl Bound {
                             }
                         }
                     } else {
-                        // Runs: the third card from the top is the last card taken from some column before
-                        // the top two (r3 = third[q3]), and the fourth the last one before those three
-                        // (third[q4] from another column, or fourth[q3] from the same).
-                        let run_moves: [(u16, u16); 4] =
-                            std::array::from_fn(|mi| runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]);
-                        if run_moves[..m].iter().all(|&(start, end)| start == end) {
-                            L::store_at(&mut self.rows, slot + jp * LANES, out);
-                            continue;
-                        }
-                        let depth = |q: usize| usize::from(q == jl) + usize::from(q == jp);
-                        let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth(q)]);
-                        let thirds = third[0] | third[1] | third[2] | third[3];
-                        let fourth: [u16; 4] = std::array::from_fn(|q| {
-                            taken_bit[q][depth(q) + 1] | (thirds & !third[q])
-                        });
-                        for (mi, &(_, x, v, _)) in moves[..m].iter().enumerate() {
-                            let (start, end) = run_moves[mi];
-                            let mut run = L::zero();
-                            let mut any = false;
-                            for &(others, n, sum) in
-                                &runs.ranges[usize::from(start)..usize::from(end)]
-                            {
-                                let possible = match n {
-                                    3 => true,
-                                    4 => thirds & others != 0,
-                                    _ => (0..4).any(|q| {
-                                        third[q] & others != 0
-                                            && fourth[q] & others & !third[q] != 0
-                                    }),
-                                };
-                                if possible {
-                                    run = L::max(
-                                        run,
-                                        L::load(&runs.steps[usize::from(n)][usize::from(sum)]),
-                                    );
-                                    any = true;
+                        // Runs: the cards below the top two, r3, r4, …, are the last ones taken from the
+                        // columns before those two, most recent first (see `peel`).
+                        let pair = PAIR[jl][jp];
+                        let (rows_of, has) = if jp < jl {
+                            shared[pair]
+                        } else {
+                            let run_moves: [(u16, u16); 4] = std::array::from_fn(|mi| {
+                                runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]
+                            });
+                            if run_moves[..m].iter().all(|&(start, end)| start == end) {
+                                if jp != jl {
+                                    shared[pair].1 = 0;
+                                }
+                                L::store_at(&mut self.rows, slot + jp * LANES, out);
+                                continue;
+                            }
+                            let mut rows_of = [L::zero(); 4];
+                            let mut has = 0u8;
+                            let depth: [usize; 4] = std::array::from_fn(|q| {
+                                usize::from(q == jl) + usize::from(q == jp)
+                            });
+                            let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth[q]]);
+                            let thirds = third[0] | third[1] | third[2] | third[3];
+                            // Every rank among the next four cards of each column (a quick test before `peel`).
+                            let reach = (0..4).fold(0u16, |acc, q| {
+                                acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k])
+                            });
+                            for (mi, &(_, x, _, _)) in moves[..m].iter().enumerate() {
+                                let (start, mut end) = run_moves[mi];
+                                if start == end {
+                                    continue;
+                                }
+                                if thirds & runs.longer[(r1 * 13 + r2) * 13 + x] == 0 {
+                                    // No r3 for a run of 4 or more: at most the run of 3 (listed first).
+                                    end = start + u16::from(runs.ranges[usize::from(start)].1 == 3);
+                                }
+                                let mut run = L::zero();
+                                let mut any = false;
+                                for &(others, n, sum) in
+                                    &runs.ranges[usize::from(start)..usize::from(end)]
+                                {
+                                    // r3, r4, … must be real cards making up the rest of the range (for 4 and 5
+                                    // cards, `peel` unrolled).
+                                    let possible = match n {
+                                        3 => true,
+                                        4 => thirds & others != 0,
+                                        5 => (0..4).any(|q| {
+                                            let r3 = third[q];
+                                            r3 & others != 0 && {
+                                                let r4 = others & !r3;
+                                                (taken_bit[q][depth[q] + 1] | (thirds & !r3)) & r4
+                                                    != 0
+                                            }
+                                        }),
+                                        _ => {
+                                            thirds & others != 0
+                                                && others & !reach == 0
+                                                && peel(&taken_bit, depth, others)
+                                        }
+                                    };
+                                    if possible {
+                                        run = L::max(
+                                            run,
+                                            L::load(&runs.steps[usize::from(n)][usize::from(sum)]),
+                                        );
+                                        any = true;
+                                    }
+                                }
+                                if any {
+                                    rows_of[mi] = run;
+                                    has |= 1 << mi;
                                 }
                             }
-                            if any {
+                            if jp != jl {
+                                shared[pair] = (rows_of, has);
+                            }
+                            (rows_of, has)
+                        };
+                        for (mi, &(_, _, v, _)) in moves[..m].iter().enumerate() {
+                            if has & 1 << mi != 0 {
                                 // The points over r1 alone (15/31) plus the run, where x fits.
-                                let p = L::adds(
-                                    points_of(r1, NO_R2, x, false),
-                                    L::and(run, L::load(&SHIFT_MASK[v])),
+                                out = L::max(
+                                    out,
+                                    L::adds(
+                                        plain[mi],
+                                        L::and(rows_of[mi], L::load(&SHIFT_MASK[v])),
+                                    ),
                                 );
-                                out = L::max(out, L::adds(p, shifted[mi]));
                             }
                         }
                     }
