@@ -1087,6 +1087,28 @@ mod tests {
         bound.get(idx, state.total() as usize, stack[n - 1], below)
     }
 
+    /// Plays random legal moves from `state` while `more` says so (and some move is legal); returns them.
+    fn play_randomly(state: &mut State, rng: &mut DealRng, mut more: impl FnMut(&State, &mut DealRng) -> bool) -> Vec<Move> {
+        let mut moves = Vec::new();
+        while more(state, rng) {
+            let legal = state.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.next(0, legal.len() as u64) as usize];
+            state.play(mv).unwrap();
+            moves.push(mv);
+        }
+        moves
+    }
+
+    /// The bound after `moves` from `start` is at least the best score still to make (exhaustive search).
+    fn assert_bound_holds(start: &State, moves: &[Move], state: &State, what: &str) {
+        let best = brute_force(state) - state.score;
+        let bound = bound_of(start, moves, state);
+        assert!(bound >= best, "{what}: bound {bound} < {best}: {start:?} then {moves:?}");
+    }
+
     /// The bound of a state is at least the most points still to score from it (exhaustive search), on random
     /// small states after random legal prefixes (mid-stack, on sets and runs, or at stack boundaries).
     #[test]
@@ -1096,25 +1118,16 @@ mod tests {
         while checked < 300 {
             let start = random_state(&mut rng, 12);
             let mut state = start.clone();
-            let mut moves = Vec::new();
-            for _ in 0..rng.next(0, 9) {
-                let legal = state.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal[rng.next(0, legal.len() as u64) as usize];
-                state.play(mv).unwrap();
-                moves.push(mv);
-            }
+            let steps = rng.next(0, 9);
+            let mut played = 0;
+            let moves = play_randomly(&mut state, &mut rng, |_, _| {
+                played += 1;
+                played <= steps
+            });
             if state.cards_left() > 10 {
                 continue;
             }
-            let best = brute_force(&state) - state.score;
-            let bound = bound_of(&start, &moves, &state);
-            assert!(
-                bound >= best,
-                "bound {bound} < {best}: {start:?} then {moves:?}"
-            );
+            assert_bound_holds(&start, &moves, &state, "random small state");
             checked += 1;
         }
     }
@@ -1143,22 +1156,8 @@ mod tests {
                 score: 0,
             };
             let mut state = start.clone();
-            let mut moves = Vec::new();
-            while state.cards_left() > 11 || (rng.next(0, 3) > 0 && state.cards_left() > 4) {
-                let legal = state.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
-                let mv = legal[rng.next(0, legal.len() as u64) as usize];
-                state.play(mv).unwrap();
-                moves.push(mv);
-            }
-            let best = brute_force(&state) - state.score;
-            let bound = bound_of(&start, &moves, &state);
-            assert!(
-                bound >= best,
-                "bound {bound} < {best}: {start:?} then {moves:?}"
-            );
+            let moves = play_randomly(&mut state, &mut rng, |s, rng| s.cards_left() > 11 || (rng.next(0, 3) > 0 && s.cards_left() > 4));
+            assert_bound_holds(&start, &moves, &state, "low ranks");
             checked += 1;
         }
     }
@@ -1170,19 +1169,8 @@ mod tests {
         for n in 1..=40 {
             let start = State::from(&deal(n));
             let mut state = start.clone();
-            let mut moves = Vec::new();
-            while state.cards_left() > 9 {
-                let legal = state.legal_moves();
-                let mv = legal[rng.next(0, legal.len() as u64) as usize];
-                state.play(mv).unwrap();
-                moves.push(mv);
-            }
-            let best = brute_force(&state) - state.score;
-            let bound = bound_of(&start, &moves, &state);
-            assert!(
-                bound >= best,
-                "deal {n}: bound {bound} < {best} after {moves:?}"
-            );
+            let moves = play_randomly(&mut state, &mut rng, |s, _| s.cards_left() > 9);
+            assert_bound_holds(&start, &moves, &state, &format!("deal {n}"));
         }
         for n in [1, 30, 969, 1031] {
             let start = State::from(&deal(n));
