@@ -8,9 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 source scripts/xsession.sh
 games=${1:-10}
-display=:$((150 + RANDOM % 100))
-while [ -e "/tmp/.X${display#:}-lock" ]; do display=:$((150 + RANDOM % 100)); done
-start_xsession "$display"
+start_xsession "$(free_display 150)"
 trap stop_xsession EXIT
 printf '%-8s %8s %14s %10s\n' game entries "last entry ms" "won ms"
 for i in $(seq "$games"); do

@@ -12,9 +12,7 @@ cargo build --release --locked
 params=${DEMO_PARAMS:-14x14c6m0#demo}
 out=demo-output
 mkdir -p "$out"
-display=:$((50 + RANDOM % 100))
-while [ -e "/tmp/.X${display#:}-lock" ]; do display=:$((50 + RANDOM % 100)); done
-start_xsession "$display"
+start_xsession "$(free_display 50)"
 trap stop_xsession EXIT
 
 echo "game: sgt-flood '$params' = $(/usr/games/sgt-flood --generate 1 "$params")"

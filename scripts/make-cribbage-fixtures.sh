@@ -9,9 +9,7 @@ source scripts/env.sh
 source scripts/xsession.sh
 out=fixtures/cribbage
 mkdir -p "$out"
-display=:$((250 + RANDOM % 100))
-while [ -e "/tmp/.X${display#:}-lock" ]; do display=:$((250 + RANDOM % 100)); done
-start_xsession "$display"
+start_xsession "$(free_display 250)"
 profile=$(mktemp -d)
 trap 'stop_xsession; rm -rf "$profile"' EXIT
 

@@ -1,6 +1,15 @@
 # Shell helpers for a virtual desktop: source this file, then `start_xsession :N` starts Xvfb and openbox on
-# display :N, waits until both are ready and exports DISPLAY; `stop_xsession` ends them.
+# display :N (`free_display BASE` picks a free one), waits until both are ready and exports DISPLAY;
+# `stop_xsession` ends them.
 # Xvfb runs with -noreset (xcap opens and closes a connection per capture; without it the server resets).
+
+# free_display BASE: prints a display name :N, N in BASE..BASE+99, whose X lock file does not exist.
+free_display() {
+    local base=$1 n
+    n=$((base + RANDOM % 100))
+    while [ -e "/tmp/.X$n-lock" ]; do n=$((base + RANDOM % 100)); done
+    echo ":$n"
+}
 
 start_xsession() {
     local display=$1 screen=${XSESSION_SCREEN:-1280x1024x24}
