@@ -112,10 +112,10 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-const JACK: u32 = Rank::JACK.index() as u32;
-const SET_POINTS: [u32; 5] = [0, 0, 2, 6, 12];
+pub(super) const JACK: u32 = Rank::JACK.index() as u32;
+pub(super) const SET_POINTS: [u32; 5] = [0, 0, 2, 6, 12];
 
-const fn rank_value(r: u32) -> u32 {
+pub(super) const fn rank_value(r: u32) -> u32 {
     if r >= 9 {
         10
     } else {
@@ -135,11 +135,11 @@ const fn build_valsum() -> [u8; 8192] {
 }
 
 /// Sum of the values of the ranks in a 13-bit mask.
-static VALSUM: [u8; 8192] = build_valsum();
+pub(super) static VALSUM: [u8; 8192] = build_valsum();
 
 // Key layout: bits 0–4 total, 5–7 set count k, 8–11 set rank, 12–14 seq length m, 16.. seq (4 bits a rank,
 // the top card in the lowest nibble).
-const T_MASK: u64 = 31;
+pub(super) const T_MASK: u64 = 31;
 
 /// All ranks (the permissive reach row).
 static ALL_RANKS: [u32; 32] = [0x1FFF; 32];
@@ -986,19 +986,18 @@ mod tests {
         }
     }
 
+    /// The solver and the reference solver give `state` the same best score, and the solver's line reaches it.
+    fn assert_agrees_with_the_reference(state: &State, what: &str) {
+        let reference = super::super::solver_reference::solve(state);
+        let solution = solve(state);
+        assert_eq!(solution.score, reference.score, "{what}");
+        assert_eq!(score_line_from(state, &solution.line), Ok(solution.score), "{what}");
+    }
+
     #[test]
     fn agrees_with_the_reference_solver_on_deals_1_to_50() {
         for n in 1..=50 {
-            let d = deal(n);
-            let state = State::from(&d);
-            let reference = super::super::solver_reference::solve(&state);
-            let solution = solve(&state);
-            assert_eq!(solution.score, reference.score, "deal {n}");
-            assert_eq!(
-                score_line(&d, &solution.line),
-                Ok(solution.score),
-                "deal {n}"
-            );
+            assert_agrees_with_the_reference(&State::from(&deal(n)), &format!("deal {n}"));
         }
     }
 
@@ -1009,19 +1008,12 @@ mod tests {
         for n in 60..75 {
             let mut state = State::from(&deal(n));
             let steps = 5 + rng.next(0, 30);
-            for _ in 0..steps {
-                let moves = state.legal_moves();
-                let mv = moves[rng.next(0, moves.len() as u64) as usize];
-                state.play(mv).unwrap();
-            }
-            let reference = super::super::solver_reference::solve(&state);
-            let solution = solve(&state);
-            assert_eq!(solution.score, reference.score, "deal {n} state {state:?}");
-            assert_eq!(
-                score_line_from(&state, &solution.line),
-                Ok(solution.score),
-                "deal {n} state {state:?}"
-            );
+            let mut played = 0;
+            play_randomly(&mut state, &mut rng, |_, _| {
+                played += 1;
+                played <= steps
+            });
+            assert_agrees_with_the_reference(&state, &format!("deal {n} state {state:?}"));
         }
     }
 

@@ -1,54 +1,15 @@
 //! The previous exact solver, kept (for tests only) as an independent reference for [`super::solver`]: the
 //! same forward dynamic programme over merged `(cards left, total, scoring pattern)` states, without the
-//! dominance rule, with the looser reach test in the run cut and plainer code. Only its score is used.
+//! bound and the dominance rule, with the looser reach test in the run cut and plainer code. Only its score is used.
 
 #![allow(dead_code)]
 
 use std::cell::RefCell;
 
-use super::cards::Rank;
 use super::rules::{State, LIMIT};
 
-/// The best line from a state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
-    /// The best final score, the state's score included.
-    pub score: u32,
-    /// One line reaching it: column digits `1`–`4`, `_` where a new stack starts (a leading `_` when the
-    /// state's stack is non-empty and no card fits it).
-    pub line: String,
-    /// Merged DP states created.
-    pub nodes: u64,
-}
-
-const JACK: u32 = Rank::JACK.index() as u32;
-const SET_POINTS: [u32; 5] = [0, 0, 2, 6, 12];
-
-const fn rank_value(r: u32) -> u32 {
-    if r >= 9 {
-        10
-    } else {
-        r + 1
-    }
-}
-
-const fn build_valsum() -> [u8; 8192] {
-    let mut table = [0u8; 8192];
-    let mut mask = 1usize;
-    while mask < 8192 {
-        let low = mask.trailing_zeros();
-        table[mask] = table[mask & (mask - 1)] + rank_value(low) as u8;
-        mask += 1;
-    }
-    table
-}
-
-/// Sum of the values of the ranks in a 13-bit mask.
-static VALSUM: [u8; 8192] = build_valsum();
-
-// Key layout: bits 0–4 total, 5–7 set count k, 8–11 set rank, 12–14 seq length m, 16.. seq (4 bits a rank,
-// the top card in the lowest nibble).
-const T_MASK: u64 = 31;
+// The plain tables (rank values, set points, the key's total field) and the result type are the solver's own.
+use super::solver::{rank_value, Solution, JACK, SET_POINTS, T_MASK, VALSUM};
 
 /// What the solver knows about a position (the cards left) when cutting stack keys.
 struct Here {
