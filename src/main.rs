@@ -36,6 +36,16 @@ enum ScreenGame {
     Cribbage,
 }
 
+impl ScreenGame {
+    /// The theme `calibrate` creates or refreshes when none is named.
+    fn default_theme(self) -> &'static str {
+        match self {
+            ScreenGame::Flood | ScreenGame::Sudoku => "sgt-default",
+            ScreenGame::Cribbage => "table",
+        }
+    }
+}
+
 /// Games with a solver.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum SolveGame {
@@ -262,9 +272,9 @@ enum Command {
         /// Cribbage: the screenshot shows numbered deal N before any move.
         #[arg(long, conflicts_with = "truth")]
         deal: Option<u64>,
-        /// The theme to create or refresh.
-        #[arg(long, default_value = "sgt-default")]
-        theme: String,
+        /// The theme to create or refresh (default: sgt-default for flood and sudoku, table for cribbage).
+        #[arg(long)]
+        theme: Option<String>,
         /// For a game-ID truth: the symbol of each game colour number 0, 1, 2, … (default: the theme's own, or
         /// another theme's, mapping).
         #[arg(long)]
@@ -504,15 +514,14 @@ fn run(cli: Cli) -> Result<()> {
             let options = play_options(dry_run || image.is_some(), max_moves, move_delay_ms, time_limit)?;
             play_window(&game, window.as_deref(), image.as_deref(), &options, json)?;
         }
-        Command::Calibrate { game: ScreenGame::Sudoku, shot, truth, theme, entered, .. } => {
-            out!("{}", screen::commands::calibrate_command(&root, &shot, &truth.context("sudoku needs --truth")?, &theme, entered.as_deref())?)?
-        }
-        Command::Calibrate { game: ScreenGame::Flood, shot, truth, theme, symbols, .. } => {
-            out!("{}", flood::commands::calibrate_command(&root, &shot, &truth.context("flood needs --truth")?, &theme, symbols.as_deref())?)?
-        }
-        Command::Calibrate { game: ScreenGame::Cribbage, shot, truth, deal, theme, .. } => {
-            let theme = if theme == "sgt-default" { "table".to_string() } else { theme };
-            out!("{}", cribbage_screen::calibrate_command(&root, &shot, truth.as_deref(), deal, &theme)?)?;
+        Command::Calibrate { game, shot, truth, deal, theme, symbols, entered } => {
+            let theme = theme.unwrap_or_else(|| game.default_theme().to_string());
+            let text = match game {
+                ScreenGame::Sudoku => screen::commands::calibrate_command(&root, &shot, &truth.context("sudoku needs --truth")?, &theme, entered.as_deref())?,
+                ScreenGame::Flood => flood::commands::calibrate_command(&root, &shot, &truth.context("flood needs --truth")?, &theme, symbols.as_deref())?,
+                ScreenGame::Cribbage => cribbage_screen::calibrate_command(&root, &shot, truth.as_deref(), deal, &theme)?,
+            };
+            out!("{text}")?;
         }
         Command::Bench { game: BenchGame::Flood, boards, sizes, colours, seed, time_limit, shot, json } => {
             let options = flood::bench::BenchOptions { sizes, colours, boards, seed, time_limit: seconds(time_limit)? };
