@@ -122,9 +122,7 @@ pub fn play<G: Game>(
         reading.theme,
         source.describe()
     ));
-    if let Some(title) = source.title()? {
-        reading.board = game.adopt_title(reading.board, &title);
-    }
+    reading.board = adopt_title(game, source, reading.board)?;
     game.check_playable(&reading)?;
     let mut report = PlayReport {
         won: false,
@@ -216,6 +214,8 @@ pub fn play<G: Game>(
             report.replans += 1;
             plan.clear();
             log(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves));
+            // What is shown replaces what was expected, as at the start: state the picture lacks comes from the title.
+            reading.board = adopt_title(game, source, reading.board)?;
         } else {
             reading.board = game.confirmed(&expected, reading.board);
             check_title(game, source, &reading.board, &settle)?;
@@ -261,6 +261,14 @@ fn await_expected<G: Game>(
         }
     }
     Ok(None)
+}
+
+/// A board read afresh, completed from the window's title (see [`Game::adopt_title`]).
+fn adopt_title<G: Game>(game: &G, source: &mut dyn FrameSource, board: G::Board) -> Result<G::Board> {
+    Ok(match source.title()? {
+        Some(title) => game.adopt_title(board, &title),
+        None => board,
+    })
 }
 
 /// Checks the window title against the board (see [`Game::check_title`]); a title can change a little after
