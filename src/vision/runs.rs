@@ -113,6 +113,33 @@ pub fn components<'a>(width: usize, height: usize, bridge: usize, mut row: impl 
     found
 }
 
+/// Visits, once each, the on pixels 8-connected to the `seeds` in a `w`-wide mask (`on(i)` tells pixel i, row
+/// major), marking them in `seen` (pixels already seen are not visited; seeds that are off are skipped).
+pub fn flood8(w: usize, len: usize, seeds: impl IntoIterator<Item = usize>, on: impl Fn(usize) -> bool, seen: &mut [bool], mut visit: impl FnMut(usize)) {
+    let h = len / w;
+    let mut stack: Vec<usize> = Vec::new();
+    for seed in seeds {
+        if !on(seed) || seen[seed] {
+            continue;
+        }
+        seen[seed] = true;
+        stack.push(seed);
+        while let Some(i) = stack.pop() {
+            visit(i);
+            let (x, y) = (i % w, i / w);
+            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                    let j = ny * w + nx;
+                    if on(j) && !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +159,18 @@ mod tests {
         assert_eq!(bridged.len(), 1);
         assert_eq!(bridged[0].pixels, 6);
         assert!(bridged[0].touches_edge(w, on.len()));
+    }
+
+    #[test]
+    fn flood8_joins_diagonal_neighbours_only_from_its_seeds() {
+        let rows = ["#....", ".#..#", "..#.#", "....."];
+        let (w, on) = grid(&rows);
+        let flat: Vec<bool> = on.concat();
+        let mut seen = vec![false; flat.len()];
+        let mut visited = Vec::new();
+        flood8(w, flat.len(), [0, 3], |i| flat[i], &mut seen, |i| visited.push(i));
+        visited.sort_unstable();
+        assert_eq!(visited, vec![0, 6, 12], "the diagonal from the corner; the off seed 3 is skipped");
+        assert!(!seen[9] && !seen[14], "the other mark is not reached");
     }
 }

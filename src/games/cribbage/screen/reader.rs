@@ -15,7 +15,7 @@ use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
 use crate::vision::glyph;
-use crate::vision::runs::{components, Component};
+use crate::vision::runs::{components, flood8, Component};
 
 /// A pile's share of its bounding box that must be drawn for it to hold cards (an empty slot is an outline).
 const FILLED_PILE: f64 = 0.5;
@@ -195,21 +195,10 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
 /// and its rounded corner, which the corner label never touches (a J's hook may reach the left edge, so that is
 /// no test).
 fn without_outline_ink(mut alpha: Vec<f32>, w: usize) -> Vec<f32> {
-    let h = alpha.len() / w;
-    let mut stack: Vec<usize> = (0..w).filter(|&i| alpha[i] > 0.0).collect();
-    while let Some(i) = stack.pop() {
-        if alpha[i] == 0.0 {
-            continue;
-        }
-        alpha[i] = 0.0;
-        let (x, y) = (i % w, i / w);
-        for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-            for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                if alpha[ny * w + nx] > 0.0 {
-                    stack.push(ny * w + nx);
-                }
-            }
-        }
+    let mut outline = vec![false; alpha.len()];
+    flood8(w, alpha.len(), 0..w, |i| alpha[i] > 0.0, &mut outline, |_| {});
+    for (a, _) in alpha.iter_mut().zip(&outline).filter(|(_, &o)| o) {
+        *a = 0.0;
     }
     alpha
 }

@@ -14,6 +14,7 @@ use crate::game::CellLayout;
 use crate::vision::colour::{max_diff, mode, rgb_at};
 use crate::vision::glyph::{self, GLYPH_SIDE};
 use crate::vision::grid_lines::{find_grid, Grid, GridError};
+use crate::vision::runs::flood8;
 
 /// A Sudoku read from a picture.
 #[derive(Clone, Debug)]
@@ -103,29 +104,15 @@ impl InkRules {
 fn tallest_mark(mask: &[bool], w: usize) -> usize {
     let mut seen = vec![false; mask.len()];
     let mut tallest = 0;
-    let mut stack = Vec::new();
     for start in 0..mask.len() {
-        if !mask[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
         let (mut top, mut bottom) = (usize::MAX, 0);
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
-            top = top.min(y);
-            bottom = bottom.max(y);
-            for ny in y.saturating_sub(1)..=y + 1 {
-                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                    let j = ny * w + nx;
-                    if j < mask.len() && mask[j] && !seen[j] {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
+        flood8(w, mask.len(), [start], |i| mask[i], &mut seen, |i| {
+            top = top.min(i / w);
+            bottom = bottom.max(i / w);
+        });
+        if top != usize::MAX {
+            tallest = tallest.max(bottom - top + 1);
         }
-        tallest = tallest.max(bottom - top + 1);
     }
     tallest
 }
