@@ -76,6 +76,15 @@ fn piles(shapes: &Shapes) -> Result<(Vec<Component>, usize)> {
     Ok((piles, card_width))
 }
 
+/// Pile `p` of [`piles`] in messages: "column 1" to "column 4", then "the stack".
+fn pile_name(p: usize) -> String {
+    if p < 4 {
+        format!("column {}", p + 1)
+    } else {
+        "the stack".into()
+    }
+}
+
 /// The NEXT STACK button: the largest solid shape at least twice as wide as tall, right of the columns.
 fn button(shapes: &Shapes, columns_end: usize, card_width: usize) -> Option<Component> {
     shapes
@@ -249,7 +258,7 @@ impl<'a> Matcher<'a> {
             for (i, card) in cards.iter().enumerate() {
                 let (rank, best, next) = self.classify(&card.glyph);
                 if best > self.theme.max_distance || next - best < self.theme.min_margin {
-                    let place = if p < 4 { format!("column {}", p + 1) } else { "the stack".into() };
+                    let place = pile_name(p);
                     bail!(
                         "card {} of {place} (near ({}, {})) matches no rank well enough (closest '{}' at {best:.3}, limit {:.3}; next at {next:.3})",
                         i + 1,
@@ -317,7 +326,7 @@ pub fn learn(image: &RgbaImage, truth: &State, theme: &mut TableTheme) -> Result
     for (p, pile) in piles.iter().enumerate() {
         let cards = pile_cards(image, &shapes, pile, theme)?;
         if cards.len() != wanted[p].len() {
-            let place = if p < 4 { format!("column {}", p + 1) } else { "the stack".into() };
+            let place = pile_name(p);
             bail!("the picture shows {} card(s) in {place}, the truth {}", cards.len(), wanted[p].len());
         }
         for (card, truth_card) in cards.iter().zip(wanted[p]) {
