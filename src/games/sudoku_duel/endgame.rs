@@ -23,7 +23,13 @@
 //!   generic `W`).
 //! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
 //!   the frame). Results of positions that needed a search go into a flat open-addressing
-//!   table by hash.
+//!   table by hash, of fixed size (by the number of solutions), shared by the threads.
+//! * Threads: the first position, when it has at least [`PARALLEL_MIN`] solutions, hands
+//!   its open moves, in the order below, to one thread per processor (started for this
+//!   search, so that a caller running on a thread pool is never held up by its other
+//!   work), each taking the next move not yet taken and searching it whole; the first
+//!   thread to find a lost move stops the others (through a flag their searches check).
+//!   Splitting large positions deeper down as well measured no faster.
 //! * Closed forms (see [`expand`](Search::expand)): a position with a move keeping one
 //!   solution is won; a position of 2 or 3 solutions always has one, so moves keeping 2 or 3
 //!   lose; a position of 4 or 5 solutions without one is lost (every move keeps 2 or 3). A
@@ -61,7 +67,25 @@
 //!   searched alone, the second most of all first moves (their median is 744); the whole
 //!   search takes 351,028. An ordering by estimated cost would try it late, and even a
 //!   perfect one would keep about a quarter of the nodes.
+//! * Where the nodes go there: the 117 losing first moves cost 288,005 nodes, and within
+//!   them the opponent tries 30 to 78 replies before the one that refutes (267,762 nodes
+//!   in replies that fail, 82,901 in the refuting ones). In positions under 64 solutions
+//!   the first move tried wins almost always; in larger ones 4 (64-127 solutions) to 17
+//!   (512-1023) moves fail first. Refuting replies keep 10-50% of the position, winning
+//!   first moves 17-55%, with no pattern in parity of size, free cells or move count.
+//!   Orders tried to find them sooner, all worse (time over the 12 slowest positions):
+//!   moves of over 64 solutions first (2.3x), largest first or reversed at the root only
+//!   (2.8x), a history table of (cell, digit) moves that won anywhere (as tie-break or
+//!   first key: not done in minutes), a look-ahead of the large moves too (+4% nodes at
+//!   two words, +50% at all widths).
+//! * Probing each move with a node budget (64, growing by 4x) before searching any
+//!   whole, at positions of 128 or more solutions: 3x the nodes.
+//! * Finding a narrow frame's moves from the solutions' digits instead of packing the
+//!   parent's moves: 20% slower. Reading table slots ahead of the lookups: slower.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::game::{Move, CELLS};
@@ -190,28 +214,36 @@ enum Ahead<const W: usize> {
     Narrow(Frame, Vec<usize>, Expansion<1>),
 }
 
-/// Results by position hash: a flat open-addressing table of 64-bit words, bit 0 set in
-/// every used slot, bit 1 the result (won for the player to move), bits 2.. the hash.
+/// Results by position hash, shared by the search threads: a flat open-addressing table
+/// of 64-bit words, bit 0 set in every used slot, bit 1 the result (won for the player to
+/// move), bits 2.. the hash. Its size is fixed; when the slots near a hash are all taken,
+/// the result is not kept (it is a proven fact either way, only work is lost).
 struct Table {
-    slots: Vec<u64>,
-    len: usize,
+    slots: Box<[AtomicU64]>,
 }
 
+/// How far from its home slot an entry may be.
+const PROBES: usize = 16;
+
 impl Table {
-    fn new() -> Table {
-        Table { slots: vec![0; 1 << 16], len: 0 }
+    /// A table with `slots` slots (a power of two).
+    fn new(slots: usize) -> Table {
+        Table { slots: (0..slots).map(|_| AtomicU64::new(0)).collect() }
     }
 
     fn key(hash: u64) -> u64 {
         hash & !3
     }
 
+    fn home(&self, hash: u64) -> usize {
+        (hash >> 20) as usize & (self.slots.len() - 1)
+    }
+
     fn get(&self, hash: u64) -> Option<bool> {
-        let mask = self.slots.len() - 1;
-        let key = Table::key(hash);
-        let mut i = (hash >> 20) as usize & mask;
-        loop {
-            let slot = self.slots[i];
+        let (mask, key) = (self.slots.len() - 1, Table::key(hash));
+        let mut i = self.home(hash);
+        for _ in 0..PROBES {
+            let slot = self.slots[i].load(Relaxed);
             if slot == 0 {
                 return None;
             }
@@ -220,47 +252,38 @@ impl Table {
             }
             i = (i + 1) & mask;
         }
+        None
     }
 
     /// Records `win` for `hash` (keeps an existing entry).
-    fn insert(&mut self, hash: u64, win: bool) {
-        if 2 * (self.len + 1) > self.slots.len() {
-            let size = self.slots.len() * 2;
-            let old = std::mem::replace(&mut self.slots, vec![0; size]);
-            self.len = 0;
-            for slot in old.into_iter().filter(|&s| s != 0) {
-                self.put(slot);
+    fn insert(&self, hash: u64, win: bool) {
+        let (mask, key) = (self.slots.len() - 1, Table::key(hash));
+        let entry = key | 1 | if win { 2 } else { 0 };
+        let mut i = self.home(hash);
+        for _ in 0..PROBES {
+            match self.slots[i].compare_exchange(0, entry, Relaxed, Relaxed) {
+                Ok(_) => return,
+                Err(slot) if slot & !3 == key => return,
+                Err(_) => i = (i + 1) & mask,
             }
-        }
-        self.put(Table::key(hash) | 1 | if win { 2 } else { 0 });
-    }
-
-    fn put(&mut self, entry: u64) {
-        let mask = self.slots.len() - 1;
-        let mut i = (entry >> 20) as usize & mask;
-        loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                self.slots[i] = entry;
-                self.len += 1;
-                return;
-            }
-            if slot & !3 == entry & !3 {
-                return;
-            }
-            i = (i + 1) & mask;
         }
     }
 }
 
+/// One thread's share of a search.
 struct Search<'a> {
     sols: &'a [[u8; CELLS]],
-    ids: Vec<u64>,
-    table: Table,
+    table: &'a Table,
     deadline: Option<Instant>,
+    /// Set when the search (or the part of it this thread works on) is to stop: the
+    /// flags of the parallel positions this thread's work lies under.
+    stops: Vec<&'a AtomicBool>,
     nodes: u64,
     aborted: bool,
 }
+
+/// The first position shares its moves among threads from this many solutions.
+const PARALLEL_MIN: u32 = 256;
 
 fn and<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
     std::array::from_fn(|i| a[i] & b[i])
@@ -343,19 +366,20 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
             z ^ (z >> 31)
         })
         .collect();
-    let mut search = Search { sols: solutions, ids, table: Table::new(), deadline, nodes: 0, aborted: false };
+    let table = Table::new((solutions.len() * 128).clamp(1 << 16, 1 << 23).next_power_of_two());
+    let mut search = Search { sols: solutions, table: &table, deadline, stops: Vec::new(), nodes: 0, aborted: false };
     let (win, cell, digit, count) = match width_for(solutions.len()) {
-        1 => search.root::<1>(),
-        2 => search.root::<2>(),
-        4 => search.root::<4>(),
-        8 => search.root::<8>(),
-        16 => search.root::<16>(),
-        32 => search.root::<32>(),
-        64 => search.root::<64>(),
-        128 => search.root::<128>(),
-        256 => search.root::<256>(),
-        512 => search.root::<512>(),
-        _ => search.root::<MAX_WIDTH>(),
+        1 => search.root::<1>(ids),
+        2 => search.root::<2>(ids),
+        4 => search.root::<4>(ids),
+        8 => search.root::<8>(ids),
+        16 => search.root::<16>(ids),
+        32 => search.root::<32>(ids),
+        64 => search.root::<64>(ids),
+        128 => search.root::<128>(ids),
+        256 => search.root::<256>(ids),
+        512 => search.root::<512>(ids),
+        _ => search.root::<MAX_WIDTH>(ids),
     }?;
     let best = Move::new(cell as usize, digit).with_claim(count == 1);
     Some(EndgameResult { win, best, remaining: count as usize, nodes: search.nodes })
@@ -363,9 +387,9 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
 
 impl Search<'_> {
     /// Solves the whole set (width `W`): (win, cell, digit, count) of the move to play.
-    fn root<const W: usize>(&mut self) -> Option<(bool, u8, u8, u32)> {
+    fn root<const W: usize>(&mut self, ids: Vec<u64>) -> Option<(bool, u8, u8, u32)> {
         let n = self.sols.len();
-        let frame = Frame { ids: self.ids.clone() };
+        let frame = Frame { ids };
         let mut kids = Vec::new();
         let mut masks = [[0u64; W]; 9];
         for cell in 0..CELLS {
@@ -410,7 +434,9 @@ impl Search<'_> {
     /// one-solution move whose every move is settled as won for the opponent is lost.
     fn expand<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t) {
+        if self.nodes.is_multiple_of(256)
+            && (self.stops.iter().any(|s| s.load(Relaxed)) || self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t))
+        {
             self.aborted = true;
         }
         let mut kids = Vec::with_capacity(cands.len());
@@ -464,7 +490,7 @@ impl Search<'_> {
         killer: Option<[u64; W]>,
     ) -> Option<Verdict<W>> {
         let e = self.expand(frame, s, n, cands);
-        self.settle(frame, s, hash, e, killer)
+        self.settle(frame, s, n, hash, e, killer)
     }
 
     /// [`node`](Search::node) from the expansion `e` of `s`.
@@ -472,6 +498,7 @@ impl Search<'_> {
         &mut self,
         frame: &Frame,
         s: &[u64; W],
+        n: u32,
         hash: u64,
         e: Expansion<W>,
         killer: Option<[u64; W]>,
@@ -533,6 +560,12 @@ impl Search<'_> {
                 order[..=p].rotate_right(1);
             }
         }
+        if n >= PARALLEL_MIN && n as usize == self.sols.len() && order.len() > 1 {
+            let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+            if threads > 1 {
+                return self.settle_parallel(frame, hash, &kids, order.into_iter().map(|(o, _)| o).collect(), threads);
+            }
+        }
         let mut killer = None;
         for (o, ahead) in order {
             let (i, h) = (o.index as usize, o.hash);
@@ -548,7 +581,7 @@ impl Search<'_> {
             }
             let reply = match ahead {
                 Ahead::None => self.child(frame, &kid, &kids, h, killer)?,
-                Ahead::Same(e) => match self.settle(frame, &kid.mask, h, e, killer)? {
+                Ahead::Same(e) => match self.settle(frame, &kid.mask, kid.count, h, e, killer)? {
                     Verdict::Win(r) => Some(r.mask),
                     Verdict::Loss => None,
                 },
@@ -560,7 +593,7 @@ impl Search<'_> {
                         }
                         m
                     });
-                    match self.settle(&sub, &first::<1>(kid.count as usize), h, e, killer)? {
+                    match self.settle(&sub, &first::<1>(kid.count as usize), kid.count, h, e, killer)? {
                         Verdict::Win(r) => Some(unpack(&r.mask, &places)),
                         Verdict::Loss => None,
                     }
@@ -570,19 +603,88 @@ impl Search<'_> {
                 self.table.insert(hash, true);
                 return Some(Verdict::Win(kid));
             };
-            // `reply` (a subset of `kid`) refutes `kid`. Every move B with kid ∩ B = reply
-            // and B larger than reply is refuted by `kid` in turn.
-            let r = count(&reply);
-            killer = None;
-            for (j, b) in kids.iter().enumerate() {
-                if and(&b.mask, &kid.mask) == reply {
-                    killer.get_or_insert(b.mask);
-                    if b.count > r && !won[j] {
-                        won[j] = true;
-                        self.table.insert(Search::hash(frame, &b.mask), true);
-                    }
+            killer = self.refuted(frame, &kids, &kid, &reply, &mut won);
+        }
+        self.table.insert(hash, false);
+        Some(Verdict::Loss)
+    }
+
+    /// Records what the refutation of `kid` by `reply` (a subset of it; both moves of a
+    /// position whose moves are `kids`) shows, and returns the move to try first against
+    /// `kid`'s next sibling: every move B with kid ∩ B = reply and B larger than `reply` is
+    /// refuted by `kid` in turn (marked in `won` and the table).
+    fn refuted<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
+        let r = count(reply);
+        let mut killer = None;
+        for (j, b) in kids.iter().enumerate() {
+            if and(&b.mask, &kid.mask) == *reply {
+                killer.get_or_insert(b.mask);
+                if b.count > r && !won[j] {
+                    won[j] = true;
+                    self.table.insert(Search::hash(frame, &b.mask), true);
                 }
             }
+        }
+        killer
+    }
+
+    /// [`settle`](Search::settle) on `threads` threads: they take the open moves `open` in
+    /// order (each searched whole by one thread); the first to find a lost move stops the
+    /// others.
+    fn settle_parallel<const W: usize>(&mut self, frame: &Frame, hash: u64, kids: &[Kid<W>], open: Vec<Open>, threads: usize) -> Option<Verdict<W>> {
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let aborted = AtomicBool::new(false);
+        let winner: Mutex<Option<Kid<W>>> = Mutex::new(None);
+        let nodes = AtomicU64::new(0);
+        let (sols, table, deadline) = (self.sols, self.table, self.deadline);
+        let stops: Vec<&AtomicBool> = self.stops.iter().copied().chain([&stop]).collect();
+        let work = || {
+            let mut search = Search { sols, table, deadline, stops: stops.clone(), nodes: 0, aborted: false };
+            let mut won = vec![false; kids.len()];
+            let mut killer = None;
+            loop {
+                let i = next.fetch_add(1, Relaxed);
+                if i >= open.len() || stop.load(Relaxed) {
+                    break;
+                }
+                let (index, h) = (open[i].index as usize, open[i].hash);
+                let kid = kids[index];
+                let reply = match table.get(h) {
+                    _ if won[index] => continue,
+                    Some(true) => continue,
+                    Some(false) => None,
+                    None => match search.child(frame, &kid, kids, h, killer) {
+                        Some(reply) => reply,
+                        None => {
+                            aborted.store(true, Relaxed);
+                            break;
+                        }
+                    },
+                };
+                let Some(reply) = reply else {
+                    winner.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(kid);
+                    stop.store(true, Relaxed);
+                    break;
+                };
+                killer = search.refuted(frame, kids, &kid, &reply, &mut won);
+            }
+            nodes.fetch_add(search.nodes, Relaxed);
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
+        self.nodes += nodes.into_inner();
+        if let Some(kid) = winner.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            self.table.insert(hash, true);
+            return Some(Verdict::Win(kid));
+        }
+        if aborted.into_inner() {
+            self.aborted = true;
+            return None;
         }
         self.table.insert(hash, false);
         Some(Verdict::Loss)
