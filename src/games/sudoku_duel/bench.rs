@@ -75,9 +75,9 @@ pub fn endgame_positions(lo: usize, hi: usize, count: usize, seed: u64) -> Vec<V
     (0..count).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect()
 }
 
-/// Endgame solve times (ms) over `positions` positions with `lo..=hi` solutions: mean,
-/// median, max, and the mean solution count.
-fn endgame_times(lo: usize, hi: usize, positions: usize, rng: &mut StdRng) -> Result<(f64, f64, f64, f64)> {
+/// Endgame solve times (ms, sorted) over `positions` positions with `lo..=hi` solutions,
+/// and their mean solution count.
+fn endgame_times(lo: usize, hi: usize, positions: usize, rng: &mut StdRng) -> Result<(Vec<f64>, f64)> {
     let mut times = Vec::new();
     let mut sizes = 0usize;
     for _ in 0..positions {
@@ -90,8 +90,8 @@ fn endgame_times(lo: usize, hi: usize, positions: usize, rng: &mut StdRng) -> Re
     }
     ensure!(!times.is_empty(), "no position with {lo}..={hi} solutions found");
     times.sort_by(f64::total_cmp);
-    let mean = times.iter().sum::<f64>() / times.len() as f64;
-    Ok((mean, times[times.len() / 2], times[times.len() - 1], sizes as f64 / times.len() as f64))
+    let size = sizes as f64 / times.len() as f64;
+    Ok((times, size))
 }
 
 fn faults(report: &MatchReport, player: usize) -> usize {
@@ -101,6 +101,9 @@ fn faults(report: &MatchReport, player: usize) -> usize {
         .filter(|g| g.winner != player && !matches!(g.reason, Reason::TrueClaim | Reason::FalseClaim | Reason::ForcedDigit | Reason::NoSolution))
         .count()
 }
+
+/// Positions timed per endgame size.
+const ENDGAME_POSITIONS: usize = 50;
 
 /// Runs the benchmark and returns its report: the engine against the random player over 200
 /// games (win rate, thinking time per game), 100 engine self-play games (timeouts and
@@ -126,11 +129,18 @@ pub fn bench_command() -> Result<String> {
     let _ = writeln!(s, "self-play: {bad} timeouts or protocol faults, {illegal} games not ended by a true claim\n");
 
     let mut rng = StdRng::seed_from_u64(3);
-    for (lo, hi) in [(400, 650), (4_000, 6_500)] {
-        let (mean, median, max, size) = endgame_times(lo, hi, 10, &mut rng)?;
+    for (lo, hi, target) in [(400, 650, 10.0), (4_000, 6_500, 500.0)] {
+        let (times, size) = endgame_times(lo, hi, ENDGAME_POSITIONS, &mut rng)?;
+        let n = times.len();
+        let mean = times.iter().sum::<f64>() / n as f64;
+        let over = times.iter().filter(|&&t| t >= target).count();
         let _ = writeln!(
             s,
-            "endgame, {lo}..={hi} solutions (mean {size:.0}), 10 positions: mean {mean:.2} ms, median {median:.2} ms, max {max:.2} ms"
+            "endgame, {lo}..={hi} solutions (mean {size:.0}), {n} positions: mean {mean:.2} ms, median {:.2} ms, \
+             90th percentile {:.2} ms, max {:.2} ms; {over} of {n} at {target} ms or more",
+            times[n / 2],
+            times[n * 9 / 10],
+            times[n - 1],
         );
     }
     Ok(s)
