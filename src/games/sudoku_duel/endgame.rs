@@ -88,10 +88,11 @@
 //!   rayon's pool): no faster than splitting the first, and a caller's other rayon work
 //!   could then run inside a waiting search (a self-play test lost games on time).
 //! * A depth-first proof-number search (df-pn) over the positions of more than 32 to
-//!   1,024 solutions, smaller ones solved by this search: correct, but as many expansions
-//!   (re-visits included) and 1.5-3.5x the time on the two slowest positions, with proof
-//!   numbers starting at 1 or growing with a move's size, with or without the 1+ε
-//!   threshold trick (ε = 1/4). It would need better starting numbers to pay.
+//!   1,024 solutions, smaller ones solved by this search: correct, but about as many
+//!   expansions (re-visits included) and up to 3.5x the time on the two slowest positions,
+//!   none of the settings faster on both (proof numbers starting at 1 or growing with a
+//!   move's size, with or without the 1+ε threshold trick, ε = 1/4). It would need better
+//!   starting numbers to pay.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
