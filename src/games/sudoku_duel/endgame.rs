@@ -597,13 +597,7 @@ impl Search<'_> {
                     Verdict::Loss => None,
                 },
                 Ahead::Narrow(sub, places, e) => {
-                    let killer = killer.map(|k| {
-                        let mut m = [0u64; 1];
-                        for (q, &p) in places.iter().enumerate() {
-                            m[0] |= (k[p / 64] >> (p % 64) & 1) << q;
-                        }
-                        m
-                    });
+                    let killer = killer.map(|k| repack::<W, 1>(&k, &places));
                     match self.settle(&sub, &first::<1>(kid.count as usize), kid.count, h, e, killer)? {
                         Verdict::Win(r) => Some(unpack(&r.mask, &places)),
                         Verdict::Loss => None,
@@ -763,12 +757,22 @@ impl Search<'_> {
         killer: Option<[u64; W]>,
     ) -> Option<Option<[u64; W]>> {
         let (sub, places, moves) = self.narrow_frame::<W, V>(frame, kid, kids);
-        let killer = killer.map(|k| Packer::new(&kid.mask).pack::<V>(&k));
+        let killer = killer.map(|k| repack::<W, V>(&k, &places));
         Some(match self.node(&sub, &first::<V>(kid.count as usize), kid.count, &moves, hash, killer)? {
             Verdict::Win(r) => Some(unpack(&r.mask, &places)),
             Verdict::Loss => None,
         })
     }
+}
+
+/// The set over a narrower frame, whose position `q` is `places[q]` in a wider one, of
+/// the part of `set` (over the wider frame) at those places: the inverse of [`unpack`].
+fn repack<const W: usize, const V: usize>(set: &[u64; W], places: &[usize]) -> [u64; V] {
+    let mut m = [0u64; V];
+    for (q, &p) in places.iter().enumerate() {
+        m[q / 64] |= (set[p / 64] >> (p % 64) & 1) << (q % 64);
+    }
+    m
 }
 
 /// The set over a wider frame of a set `packed` over a frame whose position `q` is
