@@ -75,23 +75,31 @@ pub fn endgame_positions(lo: usize, hi: usize, count: usize, seed: u64) -> Vec<V
     (0..count).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect()
 }
 
-/// Endgame solve times (ms, sorted) over `positions` positions with `lo..=hi` solutions,
-/// and their mean solution count.
-fn endgame_times(lo: usize, hi: usize, positions: usize, rng: &mut StdRng) -> Result<(Vec<f64>, f64)> {
+/// The benchmark's endgame positions: for each size window (`lo..=hi` solutions, with its
+/// target in ms), [`ENDGAME_POSITIONS`] positions drawn in turn from one generator seeded
+/// with 3, as solution lists.
+pub fn benchmark_endgames() -> Vec<(usize, usize, f64, Vec<Vec<[u8; CELLS]>>)> {
+    let mut rng = StdRng::seed_from_u64(3);
+    [(400, 650, 10.0), (4_000, 6_500, 500.0)]
+        .into_iter()
+        .map(|(lo, hi, target)| {
+            let sets = (0..ENDGAME_POSITIONS).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect();
+            (lo, hi, target, sets)
+        })
+        .collect()
+}
+
+/// Endgame solve times (ms, sorted) over `positions` (solution lists).
+fn endgame_times(positions: &[Vec<[u8; CELLS]>]) -> Result<Vec<f64>> {
     let mut times = Vec::new();
-    let mut sizes = 0usize;
-    for _ in 0..positions {
-        let Some((_, sols)) = position_with_solutions(lo, hi, rng) else { continue };
+    for sols in positions {
         let clock = Instant::now();
-        let r = solve_endgame(&sols, None);
+        let r = solve_endgame(sols, None);
         times.push(clock.elapsed().as_secs_f64() * 1000.0);
         ensure!(r.is_some(), "endgame over {} solutions gave no verdict", sols.len());
-        sizes += sols.len();
     }
-    ensure!(!times.is_empty(), "no position with {lo}..={hi} solutions found");
     times.sort_by(f64::total_cmp);
-    let size = sizes as f64 / times.len() as f64;
-    Ok((times, size))
+    Ok(times)
 }
 
 fn faults(report: &MatchReport, player: usize) -> usize {
@@ -128,9 +136,10 @@ pub fn bench_command() -> Result<String> {
     let illegal = selfplay.games.iter().filter(|g| g.reason != Reason::TrueClaim).count();
     let _ = writeln!(s, "self-play: {bad} timeouts or protocol faults, {illegal} games not ended by a true claim\n");
 
-    let mut rng = StdRng::seed_from_u64(3);
-    for (lo, hi, target) in [(400, 650, 10.0), (4_000, 6_500, 500.0)] {
-        let (times, size) = endgame_times(lo, hi, ENDGAME_POSITIONS, &mut rng)?;
+    for (lo, hi, target, positions) in benchmark_endgames() {
+        ensure!(!positions.is_empty(), "no position with {lo}..={hi} solutions found");
+        let times = endgame_times(&positions)?;
+        let size = positions.iter().map(Vec::len).sum::<usize>() as f64 / positions.len() as f64;
         let n = times.len();
         let mean = times.iter().sum::<f64>() / n as f64;
         let over = times.iter().filter(|&&t| t >= target).count();
