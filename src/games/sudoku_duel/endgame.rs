@@ -145,15 +145,30 @@ static PEXT8: std::sync::LazyLock<Box<[[u8; 256]; 256]>> = std::sync::LazyLock::
 /// Packs subsets of a set `set` into a frame numbering just the elements of `set`: the
 /// element at the `q`-th set bit of `set` goes to bit `q`.
 struct Packer {
+    /// Whether the CPU has BMI2's PEXT: then `words` is filled, otherwise `bytes`.
+    pext: bool,
     /// For each nonzero byte of `set`: its index, its value, and where its bits go.
     bytes: Vec<(u32, u8, u32)>,
+    /// For each nonzero word of `set`: its index, its value, and where its bits go.
+    words: Vec<(u32, u64, u32)>,
 }
 
 impl Packer {
     fn new(set: &[u64]) -> Packer {
-        let mut bytes = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        let pext = std::arch::is_x86_feature_detected!("bmi2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let pext = false;
+        let (mut bytes, mut words) = (Vec::new(), Vec::new());
         let mut at = 0;
         for (j, &w) in set.iter().enumerate() {
+            if pext {
+                if w != 0 {
+                    words.push((j as u32, w, at));
+                    at += w.count_ones();
+                }
+                continue;
+            }
             for b in 0..8 {
                 let m = (w >> (8 * b)) as u8;
                 if m != 0 {
@@ -162,11 +177,16 @@ impl Packer {
                 }
             }
         }
-        Packer { bytes }
+        Packer { bytes, words, pext }
     }
 
     /// `x ∩ set`, packed.
     fn pack<const V: usize>(&self, x: &[u64]) -> [u64; V] {
+        #[cfg(target_arch = "x86_64")]
+        if self.pext {
+            // SAFETY: the CPU has BMI2 (checked in `new`).
+            return unsafe { self.pack_pext(x) };
+        }
         let table = &**PEXT8;
         let mut out = [0u64; V];
         for &(b, m, at) in &self.bytes {
@@ -175,6 +195,22 @@ impl Packer {
             let (j, r) = (at as usize / 64, at % 64);
             out[j] |= v << r;
             if r > 56 && j + 1 < V {
+                out[j + 1] |= v >> (64 - r);
+            }
+        }
+        out
+    }
+
+    /// [`pack`](Packer::pack) with BMI2's PEXT: one instruction a word.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn pack_pext<const V: usize>(&self, x: &[u64]) -> [u64; V] {
+        let mut out = [0u64; V];
+        for &(i, m, at) in &self.words {
+            let v = std::arch::x86_64::_pext_u64(x[i as usize], m);
+            let (j, r) = (at as usize / 64, at % 64);
+            out[j] |= v << r;
+            if r > 0 && j + 1 < V {
                 out[j + 1] |= v >> (64 - r);
             }
         }
@@ -322,9 +358,75 @@ fn has_single<const W: usize>(c: &[u64; W], kids: &[Kid<W>]) -> bool {
     kids.iter().any(|k| single(c, &k.mask))
 }
 
-/// Sorts moves by count and set, keeping one of equal sets.
+/// Whether some `c ∩ m` over the one-word sets `words` has exactly one element (what
+/// [`has_single`] asks of one-word frames, on AVX-512 where the CPU has it: 8 sets a step).
+fn has_single_word(c: u64, words: &[u64]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU supports AVX-512F (just checked).
+        return unsafe { has_single_word_avx512(c, words) };
+    }
+    has_single_word_any(c, words)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn has_single_word_avx512(c: u64, words: &[u64]) -> bool {
+    has_single_word_any(c, words)
+}
+
+/// [`has_single_word`] in plain code, written in blocks of 16 so that it vectorises.
+#[inline(always)]
+fn has_single_word_any(c: u64, words: &[u64]) -> bool {
+    let mut chunks = words.chunks_exact(16);
+    for ch in &mut chunks {
+        let mut f = 0u64;
+        for &w in ch {
+            let t = c & w;
+            f |= ((t != 0) & (t & t.wrapping_sub(1) == 0)) as u64;
+        }
+        if f != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&w| {
+        let t = c & w;
+        t != 0 && t & t.wrapping_sub(1) == 0
+    })
+}
+
+/// Sorts moves by count, keeping one of equal sets.
 fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
-    if W == 1 {
+    if W == 1 && kids.len() <= 384 {
+        // Drop repeats through a small hash set of the sets, then order by count (at most
+        // 64) with a counting sort: no comparisons.
+        let mut seen = [0u64; 512];
+        let mut start = [0u32; 66];
+        kids.retain(|k| {
+            let m = k.mask[0];
+            let mut i = (m.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize;
+            loop {
+                if seen[i] == m {
+                    return false;
+                }
+                if seen[i] == 0 {
+                    seen[i] = m;
+                    start[k.count as usize + 1] += 1;
+                    return true;
+                }
+                i = (i + 1) & 511;
+            }
+        });
+        for c in 1..66 {
+            start[c] += start[c - 1];
+        }
+        let mut placed = kids.clone();
+        for k in kids.iter() {
+            placed[start[k.count as usize] as usize] = *k;
+            start[k.count as usize] += 1;
+        }
+        *kids = placed;
+    } else if W == 1 {
         kids.sort_unstable_by_key(|k| (k.count as u128) << 64 | k.mask[0] as u128);
     } else {
         kids.sort_unstable_by_key(|a| (a.count, a.mask));
@@ -465,8 +567,9 @@ impl Search<'_> {
             return Expansion::Lost;
         }
         let mut open = Vec::new();
+        let words: Vec<u64> = if W == 1 { kids.iter().map(|k| k.mask[0]).collect() } else { Vec::new() };
         for (i, kid) in kids.iter().enumerate() {
-            if kid.count <= 3 || has_single(&kid.mask, &kids) {
+            if kid.count <= 3 || if W == 1 { has_single_word(kid.mask[0], &words) } else { has_single(&kid.mask, &kids) } {
                 continue; // the opponent claims
             }
             if kid.count <= 5 {
@@ -483,7 +586,7 @@ impl Search<'_> {
             return Expansion::Lost;
         }
         // Equal moves: keep one.
-        open.sort_unstable_by(|a, b| (a.rank, kids[a.index as usize].mask).cmp(&(b.rank, kids[b.index as usize].mask)));
+        open.sort_unstable_by_key(|o| (o.rank as u128) << 64 | o.hash as u128);
         open.dedup_by(|a, b| a.hash == b.hash);
         Expansion::Open(kids, open)
     }
@@ -737,9 +840,10 @@ impl Search<'_> {
         let sub = Frame { ids: places.iter().map(|&p| frame.ids[p]).collect() };
         let mut moves = Vec::with_capacity(kids.len());
         for k in kids {
-            let c = count(&and(&kid.mask, &k.mask));
+            let mask = packer.pack::<V>(&k.mask);
+            let c = count(&mask);
             if c > 0 && c < kid.count {
-                moves.push(Kid { mask: packer.pack::<V>(&k.mask), count: c, cell: k.cell, digit: k.digit });
+                moves.push(Kid { mask, count: c, cell: k.cell, digit: k.digit });
             }
         }
         sort_dedup(&mut moves);
