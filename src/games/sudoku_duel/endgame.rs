@@ -159,6 +159,11 @@ impl Packer {
         let pext = std::arch::is_x86_feature_detected!("bmi2");
         #[cfg(not(target_arch = "x86_64"))]
         let pext = false;
+        Packer::with(set, pext)
+    }
+
+    /// A packer using PEXT when `pext` (which the CPU must have).
+    fn with(set: &[u64], pext: bool) -> Packer {
         let (mut bytes, mut words) = (Vec::new(), Vec::new());
         let mut at = 0;
         for (j, &w) in set.iter().enumerate() {
@@ -888,4 +893,55 @@ fn unpack<const V: usize, const W: usize>(packed: &[u64; V], places: &[usize]) -
         m[p / 64] |= 1 << (p % 64);
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A random-ish set of `W` words from a splitmix64 stream, about a quarter of its bits set.
+    fn sparse<const W: usize>(x: &mut u64) -> [u64; W] {
+        std::array::from_fn(|_| {
+            let mut word = !0u64;
+            for _ in 0..2 {
+                *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let z = (*x ^ (*x >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                word &= z ^ (z >> 29);
+            }
+            word
+        })
+    }
+
+    /// Both ways of packing (bytes through the table, words through PEXT where the CPU has
+    /// it) agree with packing bit by bit.
+    #[test]
+    fn packing_agrees_with_bit_by_bit() {
+        let mut x = 7;
+        for _ in 0..200 {
+            let set = sparse::<4>(&mut x);
+            let part = sparse::<4>(&mut x);
+            let places: Vec<usize> = bits(&set).collect();
+            let expected: [u64; 4] = repack(&part, &places);
+            assert_eq!(Packer::with(&set, false).pack::<4>(&part), expected);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("bmi2") {
+                assert_eq!(Packer::with(&set, true).pack::<4>(&part), expected);
+            }
+        }
+    }
+
+    /// The one-word single test (vectorised where it can be) agrees with the general one.
+    #[test]
+    fn one_word_single_test_agrees() {
+        let mut x = 11;
+        for len in 0..40 {
+            let kids: Vec<Kid<1>> = (0..len).map(|_| Kid { mask: sparse::<1>(&mut x), count: 0, cell: 0, digit: 0 }).collect();
+            let words: Vec<u64> = kids.iter().map(|k| k.mask[0]).collect();
+            for _ in 0..20 {
+                let c = sparse::<1>(&mut x);
+                assert_eq!(has_single_word(c[0], &words), has_single(&c, &kids));
+                assert_eq!(has_single_word_any(c[0], &words), has_single(&c, &kids));
+            }
+        }
+    }
 }
