@@ -94,6 +94,7 @@
 //!   move's size, with or without the 1+ε threshold trick, ε = 1/4). It would need better
 //!   starting numbers to pay.
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
@@ -330,6 +331,10 @@ struct Search<'a> {
     /// Set when the search (or the part of it this thread works on) is to stop: the
     /// flags of the parallel positions this thread's work lies under.
     stops: Vec<&'a AtomicBool>,
+    /// Claims shared with the other threads for the next position settled (the moves of
+    /// a first move being searched by more than one thread): a thread searches a move it
+    /// claims first and leaves the others' claims for last.
+    share: Option<&'a Mutex<HashSet<u64>>>,
     nodes: u64,
     aborted: bool,
 }
@@ -485,7 +490,7 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
         })
         .collect();
     let table = Table::new((solutions.len() * 128).clamp(1 << 16, 1 << 23).next_power_of_two());
-    let mut search = Search { sols: solutions, table: &table, deadline, stops: Vec::new(), nodes: 0, aborted: false };
+    let mut search = Search { sols: solutions, table: &table, deadline, stops: Vec::new(), share: None, nodes: 0, aborted: false };
     let (win, cell, digit, count) = match width_for(solutions.len()) {
         1 => search.root::<1>(ids),
         2 => search.root::<2>(ids),
@@ -622,6 +627,7 @@ impl Search<'_> {
         e: Expansion<W>,
         killer: Option<[u64; W]>,
     ) -> Option<Verdict<W>> {
+        let share = self.share.take();
         if self.aborted {
             return None;
         }
@@ -686,7 +692,9 @@ impl Search<'_> {
             }
         }
         let mut killer = None;
-        for (o, ahead) in order {
+        let mut deferred = Vec::new();
+        let mut order = order.into_iter();
+        while let Some((o, ahead)) = order.next().or_else(|| deferred.pop()) {
             let (i, h) = (o.index as usize, o.hash);
             let kid = kids[i];
             match self.table.get(h) {
@@ -697,6 +705,13 @@ impl Search<'_> {
                     return Some(Verdict::Win(kid));
                 }
                 None => {}
+            }
+            if let Some(claims) = share {
+                let claimed = claims.lock().unwrap_or_else(|e| e.into_inner()).insert(h);
+                if !claimed && order.len() > 0 {
+                    deferred.insert(0, (o, ahead)); // another thread's: after the rest
+                    continue;
+                }
             }
             let reply = match ahead {
                 Ahead::None => self.child(frame, &kid, &kids, h, killer)?,
@@ -742,53 +757,89 @@ impl Search<'_> {
     }
 
     /// [`settle`](Search::settle) on `threads` threads: they take the open moves `open` in
-    /// order (each searched whole by one thread); the first to find a lost move stops the
-    /// others.
+    /// order (each searched whole); a thread finding none left to take joins a move another
+    /// thread is searching, the two sharing its replies by claims (see [`Search::share`]);
+    /// a move settled by one thread stops the others' search of it, and the first thread
+    /// to find a lost move stops them all.
     fn settle_parallel<const W: usize>(&mut self, frame: &Frame, hash: u64, kids: &[Kid<W>], open: Vec<Open>, threads: usize) -> Option<Verdict<W>> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let aborted = AtomicBool::new(false);
         let winner: Mutex<Option<Kid<W>>> = Mutex::new(None);
         let nodes = AtomicU64::new(0);
+        // Per open move: settled (by any thread), and the claims on its replies.
+        let done: Vec<AtomicBool> = open.iter().map(|_| AtomicBool::new(false)).collect();
+        let claims: Vec<Mutex<HashSet<u64>>> = open.iter().map(|_| Mutex::new(HashSet::new())).collect();
+        // Per thread: the open move it is searching (`usize::MAX` for none).
+        let busy: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(usize::MAX)).collect();
         let (sols, table, deadline) = (self.sols, self.table, self.deadline);
         let stops: Vec<&AtomicBool> = self.stops.iter().copied().chain([&stop]).collect();
-        let work = || {
-            let mut search = Search { sols, table, deadline, stops: stops.clone(), nodes: 0, aborted: false };
+        let work = |me: usize| {
+            let mut search = Search { sols, table, deadline, stops: stops.clone(), share: None, nodes: 0, aborted: false };
             let mut won = vec![false; kids.len()];
             let mut killer = None;
-            loop {
-                let i = next.fetch_add(1, Relaxed);
-                if i >= open.len() || stop.load(Relaxed) {
-                    break;
+            while !stop.load(Relaxed) {
+                let mut i = next.fetch_add(1, Relaxed);
+                if i >= open.len() {
+                    let helped = busy.iter().map(|b| b.load(Relaxed)).find(|&j| j < open.len() && !done[j].load(Relaxed));
+                    match helped {
+                        Some(j) => i = j,
+                        None => break,
+                    }
                 }
                 let (index, h) = (open[i].index as usize, open[i].hash);
                 let kid = kids[index];
-                let reply = match table.get(h) {
-                    _ if won[index] => continue,
-                    Some(true) => continue,
-                    Some(false) => None,
-                    None => match search.child(frame, &kid, kids, h, killer) {
-                        Some(reply) => reply,
-                        None => {
-                            aborted.store(true, Relaxed);
-                            break;
+                let result = match table.get(h) {
+                    _ if won[index] => Some(Some(kid.mask)),
+                    Some(true) => Some(Some(kid.mask)),
+                    Some(false) => Some(None),
+                    None => {
+                        busy[me].store(i, Relaxed);
+                        search.stops.push(&done[i]);
+                        search.share = Some(&claims[i]);
+                        let result = search.child(frame, &kid, kids, h, killer);
+                        search.stops.pop();
+                        search.share = None;
+                        busy[me].store(usize::MAX, Relaxed);
+                        result
+                    }
+                };
+                match result {
+                    // Refuted (the reply is only known when this thread refuted it).
+                    Some(Some(reply)) => {
+                        done[i].store(true, Relaxed);
+                        if reply != kid.mask {
+                            killer = search.refuted(frame, kids, &kid, &reply, &mut won);
+                            // Moves the refutation settles that another thread is searching.
+                            for b in &busy {
+                                let j = b.load(Relaxed);
+                                if j < open.len() && table.get(open[j].hash) == Some(true) {
+                                    done[j].store(true, Relaxed);
+                                }
+                            }
                         }
-                    },
-                };
-                let Some(reply) = reply else {
-                    winner.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(kid);
-                    stop.store(true, Relaxed);
-                    break;
-                };
-                killer = search.refuted(frame, kids, &kid, &reply, &mut won);
+                    }
+                    Some(None) => {
+                        winner.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(kid);
+                        stop.store(true, Relaxed);
+                    }
+                    // Settled by another thread meanwhile: go on.
+                    None if done[i].load(Relaxed) && !stop.load(Relaxed) && !deadline.is_some_and(|t| Instant::now() >= t) => {
+                        search.aborted = false;
+                    }
+                    None => {
+                        aborted.store(true, Relaxed);
+                        break;
+                    }
+                }
             }
             nodes.fetch_add(search.nodes, Relaxed);
         };
         std::thread::scope(|scope| {
-            for _ in 1..threads {
-                scope.spawn(work);
+            for t in 1..threads {
+                scope.spawn(move || work(t));
             }
-            work();
+            work(0);
         });
         self.nodes += nodes.into_inner();
         if let Some(kid) = winner.into_inner().unwrap_or_else(|e| e.into_inner()) {
