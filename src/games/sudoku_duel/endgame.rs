@@ -798,6 +798,9 @@ impl Search<'_> {
                         search.stops.push(&done[i]);
                         search.share = Some(&claims[i]);
                         let result = search.child(frame, &kid, kids, h, killer);
+                        // A result is proven even when a stop came at its last expansions;
+                        // a stop for this move must not end the next one.
+                        search.aborted = false;
                         search.stops.pop();
                         search.share = None;
                         busy[me].store(usize::MAX, Relaxed);
@@ -824,9 +827,7 @@ impl Search<'_> {
                         stop.store(true, Relaxed);
                     }
                     // Settled by another thread meanwhile: go on.
-                    None if done[i].load(Relaxed) && !stop.load(Relaxed) && !deadline.is_some_and(|t| Instant::now() >= t) => {
-                        search.aborted = false;
-                    }
+                    None if done[i].load(Relaxed) && !stop.load(Relaxed) && !deadline.is_some_and(|t| Instant::now() >= t) => {}
                     None => {
                         aborted.store(true, Relaxed);
                         break;
