@@ -18,7 +18,8 @@
 //! * Sets are bitsets over a *frame*: a numbering of a subset of the solutions. The search
 //!   starts with one frame over all solutions; a child that fits in fewer 64-bit words gets a
 //!   new frame numbering just its solutions, its moves being the parent's moves packed into
-//!   the new numbering (a byte-wise PEXT table), so a set of up to 64 solutions is one
+//!   the new numbering (BMI2's PEXT a word, or a byte-wise table without it; moves equal in
+//!   the new frame are dropped through a small hash set), so a set of up to 64 solutions is one
 //!   `u64` and a move is one AND and a popcount. Frame widths are powers of two (const
 //!   generic `W`).
 //! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
@@ -27,13 +28,18 @@
 //! * Threads: the first position, when it has at least [`PARALLEL_MIN`] solutions, hands
 //!   its open moves, in the order below, to one thread per processor (started for this
 //!   search, so that a caller running on a thread pool is never held up by its other
-//!   work), each taking the next move not yet taken and searching it whole; the first
-//!   thread to find a lost move stops the others (through a flag their searches check).
+//!   work), each taking the next move not yet taken and searching it whole. A thread
+//!   finding no move left joins one another thread is searching: the two take that
+//!   move's replies by claims (a thread leaves a reply claimed by the other for last, when
+//!   it is likely settled in the table). A move settled by one thread stops the others'
+//!   search of it, and the first thread to find a lost move stops them all (through flags
+//!   their searches check).
 //! * Closed forms (see [`expand`](Search::expand)): a position with a move keeping one
 //!   solution is won; a position of 2 or 3 solutions always has one, so moves keeping 2 or 3
 //!   lose; a position of 4 or 5 solutions without one is lost (every move keeps 2 or 3). A
 //!   move is tested for leaving the opponent a one-solution move (`has_single`: one AND per
-//!   move of the position) without being searched; a position whose every move is settled
+//!   move of the position, 8 moves a step on AVX-512 in one-word frames) without being
+//!   searched; a position whose every move is settled
 //!   this way (or by the table) as a win for the opponent is lost.
 //! * Children known lost from the table win at once (checked for all children before any
 //!   search).
@@ -96,6 +102,19 @@
 //!   none of the settings faster on both (proof numbers starting at 1 or growing with a
 //!   move's size, with or without the 1+ε threshold trick, ε = 1/4). It would need better
 //!   starting numbers to pay.
+//! * Tried in the session that added the claims and the third-of-the-position rule (time
+//!   single-threaded on the seven slowest positions, about 3.8 s in all): looking ahead of
+//!   moves of up to 128 solutions in two-word frames (+6-12%); trying the killer before
+//!   the look-ahead (-2% nodes, +3% time); a look-ahead that keeps only the count, not the
+//!   expansion (+6% nodes, +3% time); table buckets of one cache line, prefetching the
+//!   table, the table on 2 MiB pages (no gain: the lookups wait on memory, not the TLB);
+//!   a table of 32 slots per solution (entries lost, +40%) or 512 (slower; 64 is as
+//!   fast as 128). Simulated from each first move's cost alone over 100 positions: the
+//!   threads taking moves from both ends of the order (slower at the median and for
+//!   half the positions' worst cases), probing replies with growing node budgets (6-7x:
+//!   the winning moves are among the costliest), putting moves keeping under 5-15% of
+//!   the position last (1.2-4x). Joining a move another thread has searched for over
+//!   25-100 ms, instead of taking the next: no clear gain.
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
