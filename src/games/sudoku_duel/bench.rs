@@ -75,16 +75,27 @@ pub fn endgame_positions(lo: usize, hi: usize, count: usize, seed: u64) -> Vec<V
     (0..count).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect()
 }
 
-/// The benchmark's endgame positions: for each size window (`lo..=hi` solutions, with its
-/// target in ms), [`ENDGAME_POSITIONS`] positions drawn in turn from one generator seeded
-/// with 3, as solution lists.
-pub fn benchmark_endgames() -> Vec<(usize, usize, f64, Vec<Vec<[u8; CELLS]>>)> {
+/// One size window of the endgame benchmark.
+pub struct EndgameSet {
+    /// Fewest solutions of a position.
+    pub lo: usize,
+    /// Most solutions of a position.
+    pub hi: usize,
+    /// The target solve time, ms.
+    pub target_ms: f64,
+    /// The positions, as solution lists.
+    pub positions: Vec<Vec<[u8; CELLS]>>,
+}
+
+/// The benchmark's endgame positions: for each size window, [`ENDGAME_POSITIONS`]
+/// positions drawn in turn from one generator seeded with 3.
+pub fn benchmark_endgames() -> Vec<EndgameSet> {
     let mut rng = StdRng::seed_from_u64(3);
     [(400, 650, 10.0), (4_000, 6_500, 500.0)]
         .into_iter()
-        .map(|(lo, hi, target)| {
-            let sets = (0..ENDGAME_POSITIONS).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect();
-            (lo, hi, target, sets)
+        .map(|(lo, hi, target_ms)| {
+            let positions = (0..ENDGAME_POSITIONS).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect();
+            EndgameSet { lo, hi, target_ms, positions }
         })
         .collect()
 }
@@ -136,7 +147,7 @@ pub fn bench_command() -> Result<String> {
     let illegal = selfplay.games.iter().filter(|g| g.reason != Reason::TrueClaim).count();
     let _ = writeln!(s, "self-play: {bad} timeouts or protocol faults, {illegal} games not ended by a true claim\n");
 
-    for (lo, hi, target, positions) in benchmark_endgames() {
+    for EndgameSet { lo, hi, target_ms: target, positions } in benchmark_endgames() {
         ensure!(!positions.is_empty(), "no position with {lo}..={hi} solutions found");
         let times = endgame_times(&positions)?;
         let size = positions.iter().map(Vec::len).sum::<usize>() as f64 / positions.len() as f64;

@@ -850,7 +850,7 @@ impl Search<'_> {
                         stop.store(true, Relaxed);
                     }
                     // Settled by another thread meanwhile: go on.
-                    None if done[i].load(Relaxed) && !stop.load(Relaxed) && !deadline.is_some_and(|t| Instant::now() >= t) => {}
+                    None if done[i].load(Relaxed) && !stop.load(Relaxed) && deadline.is_none_or(|t| Instant::now() < t) => {}
                     None => {
                         aborted.store(true, Relaxed);
                         break;

@@ -22,7 +22,7 @@ mod tests;
 
 use super::sudoku;
 
-pub use bench::{bench_command, benchmark_endgames, endgame_positions};
+pub use bench::{bench_command, benchmark_endgames, endgame_positions, EndgameSet};
 pub use bot::{duel_command, DuelOptions, SEED_VAR};
 pub use endgame::{solve_endgame, EndgameResult};
 pub use game::{judge, possible_digits, Board, Candidates, Move, MoveError, Reason, Ruling, CELLS};
