@@ -22,6 +22,10 @@
 //!   the new frame are dropped through a small hash set), so a set of up to 64 solutions is one
 //!   `u64` and a move is one AND and a popcount. Frame widths are powers of two (const
 //!   generic `W`).
+//! * The busiest functions ([`expand`](Search::expand), [`narrow_frame`](Search::narrow_frame),
+//!   [`refuted`](Search::refuted)) have a second copy compiled for x86-64-v3 (popcnt, BMI,
+//!   AVX2), used when the CPU has those: 10-20% less time single-threaded on the
+//!   5,000-solution sets than the baseline x86-64 code (which counts bits without popcnt).
 //! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
 //!   the frame). Results of positions that needed a search go into a flat open-addressing
 //!   table by hash, of fixed size (by the number of solutions), shared by the threads.
@@ -361,6 +365,18 @@ struct Search<'a> {
     aborted: bool,
 }
 
+/// Whether the CPU has the x86-64-v3 features that the busiest functions are also
+/// compiled for.
+static V3: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+});
+
 /// The first position shares its moves among threads from this many solutions.
 const PARALLEL_MIN: u32 = 256;
 
@@ -578,6 +594,23 @@ impl Search<'_> {
     /// solutions every move keeps 2 or 3: lost. More generally a position without a
     /// one-solution move whose every move is settled as won for the opponent is lost.
     fn expand<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
+        #[cfg(target_arch = "x86_64")]
+        if *V3 {
+            // SAFETY: the CPU has the features (checked once in `V3`).
+            return unsafe { self.expand_v3(frame, s, n, cands) };
+        }
+        self.expand_body(frame, s, n, cands)
+    }
+
+    /// [`expand`](Search::expand) compiled for x86-64-v3 (popcnt, BMI, AVX2).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn expand_v3<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
+        self.expand_body(frame, s, n, cands)
+    }
+
+    #[inline(always)]
+    fn expand_body<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(256)
             && (self.stops.iter().any(|s| s.load(Relaxed)) || self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t))
@@ -765,6 +798,23 @@ impl Search<'_> {
     /// `kid`'s next sibling: every move B with kid ∩ B = reply and B larger than `reply` is
     /// refuted by `kid` in turn (marked in `won` and the table).
     fn refuted<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
+        #[cfg(target_arch = "x86_64")]
+        if *V3 {
+            // SAFETY: the CPU has the features (checked once in `V3`).
+            return unsafe { self.refuted_v3(frame, kids, kid, reply, won) };
+        }
+        self.refuted_body(frame, kids, kid, reply, won)
+    }
+
+    /// [`refuted`](Search::refuted) compiled for x86-64-v3 (popcnt, BMI, AVX2).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn refuted_v3<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
+        self.refuted_body(frame, kids, kid, reply, won)
+    }
+
+    #[inline(always)]
+    fn refuted_body<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
         let r = count(reply);
         let mut killer = None;
         for (j, b) in kids.iter().enumerate() {
@@ -915,6 +965,23 @@ impl Search<'_> {
     /// places of its solutions in `frame`, and its moves: the parent's moves `kids`, packed
     /// (distinct, sorted).
     fn narrow_frame<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+        #[cfg(target_arch = "x86_64")]
+        if *V3 {
+            // SAFETY: the CPU has the features (checked once in `V3`).
+            return unsafe { self.narrow_frame_v3(frame, kid, kids) };
+        }
+        self.narrow_frame_body(frame, kid, kids)
+    }
+
+    /// [`narrow_frame`](Search::narrow_frame) compiled for x86-64-v3 (popcnt, BMI, AVX2).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn narrow_frame_v3<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+        self.narrow_frame_body(frame, kid, kids)
+    }
+
+    #[inline(always)]
+    fn narrow_frame_body<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
         let packer = Packer::new(&kid.mask);
         let places: Vec<usize> = bits(&kid.mask).collect();
         let sub = Frame { ids: places.iter().map(|&p| frame.ids[p]).collect() };
