@@ -87,7 +87,7 @@ pub struct EndgameSet {
     pub positions: Vec<Vec<[u8; CELLS]>>,
 }
 
-/// The benchmark's endgame positions: for each size window, [`ENDGAME_POSITIONS`]
+/// The benchmark's endgame positions: for each size window, `ENDGAME_POSITIONS`
 /// positions drawn in turn from one generator seeded with 3.
 pub fn benchmark_endgames() -> Vec<EndgameSet> {
     let mut rng = StdRng::seed_from_u64(3);
