@@ -509,6 +509,27 @@ fn first<const W: usize>(n: usize) -> [u64; W] {
     })
 }
 
+/// The moves of the whole set `sols` (at most `64 * W` solutions), distinct, sorted.
+fn first_moves<const W: usize>(sols: &[[u8; CELLS]]) -> Vec<Kid<W>> {
+    let n = sols.len() as u32;
+    let mut kids = Vec::new();
+    let mut masks = [[0u64; W]; 9];
+    for cell in 0..CELLS {
+        masks.iter_mut().for_each(|m| *m = [0; W]);
+        for (q, s) in sols.iter().enumerate() {
+            masks[s[cell] as usize - 1][q / 64] |= 1 << (q % 64);
+        }
+        for (d, m) in masks.iter().enumerate() {
+            let k = count(m);
+            if k > 0 && k < n {
+                kids.push(Kid { mask: *m, count: k, cell: cell as u8, digit: d as u8 + 1 });
+            }
+        }
+    }
+    sort_dedup(&mut kids);
+    kids
+}
+
 /// Solves the game over `solutions` (distinct, at least two, all agreeing on the filled
 /// cells). `None` when the deadline passed first, or the set is degenerate (fewer than two
 /// solutions, or more than 65,536).
@@ -546,26 +567,12 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
     Some(EndgameResult { win, best, remaining: count as usize, nodes: search.nodes })
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     /// Solves the whole set (width `W`): (win, cell, digit, count) of the move to play.
     fn root<const W: usize>(&mut self, ids: Vec<u64>) -> Option<(bool, u8, u8, u32)> {
         let n = self.sols.len();
         let frame = Frame { ids };
-        let mut kids = Vec::new();
-        let mut masks = [[0u64; W]; 9];
-        for cell in 0..CELLS {
-            masks.iter_mut().for_each(|m| *m = [0; W]);
-            for (q, s) in self.sols.iter().enumerate() {
-                masks[s[cell] as usize - 1][q / 64] |= 1 << (q % 64);
-            }
-            for (d, m) in masks.iter().enumerate() {
-                let k = count(m);
-                if k > 0 && k < n as u32 {
-                    kids.push(Kid { mask: *m, count: k, cell: cell as u8, digit: d as u8 + 1 });
-                }
-            }
-        }
-        sort_dedup(&mut kids);
+        let kids = first_moves::<W>(self.sols);
         let all = first::<W>(n);
         let hash = frame.ids.iter().fold(0, |h, &id| h ^ id);
         match self.node(&frame, &all, n as u32, &kids, hash, None)? {
@@ -868,14 +875,7 @@ impl Search<'_> {
                     Some(false) => Some(None),
                     None => {
                         busy[me].store(i, Relaxed);
-                        search.stops.push(&done[i]);
-                        search.share = Some(&claims[i]);
-                        let result = search.child(frame, &kid, kids, h, killer);
-                        // A result is proven even when a stop came at its last expansions;
-                        // a stop for this move must not end the next one.
-                        search.aborted = false;
-                        search.stops.pop();
-                        search.share = None;
+                        let result = search.first_move(frame, &kid, kids, h, killer, &done[i], &claims[i]);
                         busy[me].store(usize::MAX, Relaxed);
                         result
                     }
@@ -926,6 +926,30 @@ impl Search<'_> {
         }
         self.table.insert(hash, false);
         Some(Verdict::Loss)
+    }
+
+    /// [`child`](Search::child) for a first move searched among threads: `done` stops it
+    /// (set when another thread settles the move), `claims` are its replies' claims.
+    /// Leaves the search ready for the next move: a result is proven even when the stop
+    /// came during its last expansions, and that stop must not end the next move.
+    #[allow(clippy::too_many_arguments)]
+    fn first_move<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+        hash: u64,
+        killer: Option<[u64; W]>,
+        done: &'a AtomicBool,
+        claims: &'a Mutex<HashSet<u64>>,
+    ) -> Option<Option<[u64; W]>> {
+        self.stops.push(done);
+        self.share = Some(claims);
+        let result = self.child(frame, kid, kids, hash, killer);
+        self.aborted = false;
+        self.stops.pop();
+        self.share = None;
+        result
     }
 
     /// Searches the move `kid` of a position whose moves are `kids` (sets over `frame`),
@@ -1070,6 +1094,38 @@ mod tests {
                 assert_eq!(Packer::with(&set, true).pack::<4>(&part), expected);
             }
         }
+    }
+
+    /// A first move's search leaves no stop standing for the thread's next move, whether
+    /// the stop cut it short or the move was settled all the same (stops are read every
+    /// 256 nodes, and the last expansions may still settle the move). A stop once stayed
+    /// standing after a settled move, and the next move's search then gave no verdict.
+    #[test]
+    fn first_move_leaves_no_stop_standing() {
+        let positions = crate::games::sudoku_duel::endgame_positions(200, 500, 3, 9);
+        let raised = AtomicBool::new(true);
+        let claims = Mutex::new(HashSet::new());
+        let mut read = 0;
+        for sols in &positions {
+            let ids: Vec<u64> = (1..=sols.len() as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+            let frame = Frame { ids };
+            let kids = first_moves::<8>(sols);
+            let table = Table::new(1 << 16);
+            for kid in &kids {
+                for start in (0..256).step_by(15) {
+                    let mut search = Search { sols, table: &table, deadline: None, stops: Vec::new(), share: None, nodes: start, aborted: false };
+                    let hash = Search::hash(&frame, &kid.mask);
+                    search.first_move(&frame, kid, &kids, hash, None, &raised, &claims);
+                    // Past node 256 the search read the raised stop.
+                    if search.nodes >= 256 {
+                        read += 1;
+                        assert!(!search.aborted, "a stop is still standing after the move");
+                        assert!(search.stops.is_empty() && search.share.is_none());
+                    }
+                }
+            }
+        }
+        assert!(read > 0, "no search read its stop");
     }
 
     /// The one-word single test (vectorised where it can be) agrees with the general one.
