@@ -875,7 +875,7 @@ impl<'a> Search<'a> {
                     Some(false) => Some(None),
                     None => {
                         busy[me].store(i, Relaxed);
-                        let result = search.first_move(frame, &kid, kids, h, killer, &done[i], &claims[i]);
+                        let result = search.first_move(&done[i], &claims[i], |s| s.child(frame, &kid, kids, h, killer));
                         busy[me].store(usize::MAX, Relaxed);
                         result
                     }
@@ -928,24 +928,14 @@ impl<'a> Search<'a> {
         Some(Verdict::Loss)
     }
 
-    /// [`child`](Search::child) for a first move searched among threads: `done` stops it
-    /// (set when another thread settles the move), `claims` are its replies' claims.
-    /// Leaves the search ready for the next move: a result is proven even when the stop
+    /// Runs `search` (of a first move searched among threads) under the stop `done` (set
+    /// when another thread settles the move) and with `claims` on the move's replies, and
+    /// leaves this search ready for the next move: a result is proven even when the stop
     /// came during its last expansions, and that stop must not end the next move.
-    #[allow(clippy::too_many_arguments)]
-    fn first_move<const W: usize>(
-        &mut self,
-        frame: &Frame,
-        kid: &Kid<W>,
-        kids: &[Kid<W>],
-        hash: u64,
-        killer: Option<[u64; W]>,
-        done: &'a AtomicBool,
-        claims: &'a Mutex<HashSet<u64>>,
-    ) -> Option<Option<[u64; W]>> {
+    fn first_move<R>(&mut self, done: &'a AtomicBool, claims: &'a Mutex<HashSet<u64>>, search: impl FnOnce(&mut Self) -> R) -> R {
         self.stops.push(done);
         self.share = Some(claims);
-        let result = self.child(frame, kid, kids, hash, killer);
+        let result = search(self);
         self.aborted = false;
         self.stops.pop();
         self.share = None;
@@ -1115,7 +1105,7 @@ mod tests {
                 for start in (0..256).step_by(15) {
                     let mut search = Search { sols, table: &table, deadline: None, stops: Vec::new(), share: None, nodes: start, aborted: false };
                     let hash = Search::hash(&frame, &kid.mask);
-                    search.first_move(&frame, kid, &kids, hash, None, &raised, &claims);
+                    search.first_move(&raised, &claims, |s| s.child(&frame, kid, &kids, hash, None));
                     // Past node 256 the search read the raised stop.
                     if search.nodes >= 256 {
                         read += 1;
