@@ -366,7 +366,9 @@ struct Search<'a> {
 }
 
 /// Whether the CPU has the x86-64-v3 features that the busiest functions are also
-/// compiled for.
+/// compiled for. Each has its own `_v3` copy calling an `#[inline(always)]` body: one
+/// `#[target_feature]` function running a closure instead lost most of the gain (10%
+/// slower), the closure's code not being compiled with the features.
 static V3: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
     #[cfg(target_arch = "x86_64")]
     {
@@ -474,7 +476,9 @@ fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
             start[k.count as usize] += 1;
         }
         *kids = placed;
-    } else if W == 1 {
+        return;
+    }
+    if W == 1 {
         kids.sort_unstable_by_key(|k| (k.count as u128) << 64 | k.mask[0] as u128);
     } else {
         kids.sort_unstable_by_key(|a| (a.count, a.mask));
