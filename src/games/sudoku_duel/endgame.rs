@@ -119,6 +119,22 @@
 //!   the winning moves are among the costliest), putting moves keeping under 5-15% of
 //!   the position last (1.2-4x). Joining a move another thread has searched for over
 //!   25-100 ms, instead of taking the next: no clear gain.
+//! * Tried in the session that moved the binary to mimalloc (time single-threaded on the
+//!   seven slowest positions; wall time on two threads over the 50 bench positions, three
+//!   runs each): the refuters of the last 2, 4 or 8 siblings tried first instead of the last
+//!   one (+6%, +16%, +32% nodes: 10-15% of refutations repeat an older sibling's, but the
+//!   tries that fail cost more); open moves keeping under a tenth or a twentieth of a
+//!   position of 64 or more put after the others (within 1%: among the 24 costliest losing
+//!   first moves of the slowest position, none of their 1,026 replies keeping under a tenth
+//!   refutes, but those are cheap); ordering all open moves by size alone instead of by
+//!   their open replies (within 0.2% of the nodes: the two orders nearly agree); the
+//!   one-word hash by eight AVX-512 masked loads and XORs instead of a loop over the bits,
+//!   and a x86-64-v3 copy of `settle` (each within 1-2%); one thread taking first moves
+//!   from the end of the order, or a thread joining a busy move when the next is a large one
+//!   (no change at the slowest position, mean within noise). The slowest position's
+//!   winning first move (of 241) is the 191st; before it, one losing move of 1,198
+//!   solutions with a single refuter among 222 replies, keeping 56% of it (so tried among
+//!   the last), costs 47,504 nodes, more than half of what the winning move costs.
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
