@@ -448,17 +448,20 @@ fn has_single_word_any(c: u64, words: &[u64]) -> bool {
     for ch in &mut chunks {
         let mut f = 0u64;
         for &w in ch {
-            let t = c & w;
-            f |= ((t != 0) & (t & t.wrapping_sub(1) == 0)) as u64;
+            f |= one_element(c & w) as u64;
         }
         if f != 0 {
             return true;
         }
     }
-    chunks.remainder().iter().any(|&w| {
-        let t = c & w;
-        t != 0 && t & t.wrapping_sub(1) == 0
-    })
+    chunks.remainder().iter().any(|&w| one_element(c & w))
+}
+
+/// Whether the one-word set `t` has exactly one element (without a branch, so that loops
+/// over it vectorise).
+#[inline(always)]
+fn one_element(t: u64) -> bool {
+    (t != 0) & (t & t.wrapping_sub(1) == 0)
 }
 
 /// Sorts moves by count, keeping one of equal sets.
