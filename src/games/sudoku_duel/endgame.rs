@@ -41,10 +41,12 @@
 //! * Closed forms (see [`expand`](Search::expand)): a position with a move keeping one
 //!   solution is won; a position of 2 or 3 solutions always has one, so moves keeping 2 or 3
 //!   lose; a position of 4 or 5 solutions without one is lost (every move keeps 2 or 3). A
-//!   move is tested for leaving the opponent a one-solution move (`has_single`: one AND per
-//!   move of the position, 8 moves a step on AVX-512 in one-word frames) without being
-//!   searched; a position whose every move is settled
-//!   this way (or by the table) as a win for the opponent is lost.
+//!   move is tested for leaving the opponent a one-solution move (`has_single`: an AND and
+//!   a popcount per word of each move of the position, over the moves' sets laid out word
+//!   by word so that the test runs 8 moves a step on AVX-512 with its popcount; 16% less
+//!   time single-threaded on the slowest positions than testing move by move) without
+//!   being searched; a position whose every move is settled this way (or by the table) as
+//!   a win for the opponent is lost.
 //! * Children known lost from the table win at once (checked for all children before any
 //!   search).
 //! * Ordering: each open move (not settled as above) keeping at most a third of the
@@ -395,6 +397,18 @@ static V3: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
     false
 });
 
+/// Whether the CPU has AVX-512 with its popcount (x86-64-v4 and more), for which
+/// [`has_single`] has a copy: 8 sets a step.
+static V4: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx512f") && has!("avx512vpopcntdq") && has!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+});
+
 /// The first position shares its moves among threads from this many solutions.
 const PARALLEL_MIN: u32 = 256;
 
@@ -406,62 +420,56 @@ fn count<const W: usize>(a: &[u64; W]) -> u32 {
     a.iter().map(|w| w.count_ones()).sum()
 }
 
-/// Whether `a ∩ b` has exactly one element: one word of it is not zero, and that one is a
-/// power of two.
-fn single<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
-    let (mut nonzero, mut more) = (0u32, 0u64);
-    for i in 0..W {
-        let x = a[i] & b[i];
-        nonzero += (x != 0) as u32;
-        more |= x & x.wrapping_sub(1);
+/// The sets of `kids` by word: word `w` of the `j`-th set at `w * kids.len() + j`, so that
+/// a test of one set against all of them runs down whole words (8 sets a step on AVX-512).
+fn columns<const W: usize>(kids: &[Kid<W>]) -> Vec<u64> {
+    let len = kids.len();
+    let mut cols = vec![0u64; W * len];
+    for (j, k) in kids.iter().enumerate() {
+        for (w, &m) in k.mask.iter().enumerate() {
+            cols[w * len + j] = m;
+        }
     }
-    nonzero == 1 && more == 0
+    cols
 }
 
-/// Whether the position `c` (a move of a position whose moves are `kids`) has a move
-/// keeping one solution: some `c ∩ M` with one element.
-fn has_single<const W: usize>(c: &[u64; W], kids: &[Kid<W>]) -> bool {
-    kids.iter().any(|k| single(c, &k.mask))
-}
-
-/// Whether some `c ∩ m` over the one-word sets `words` has exactly one element (what
-/// [`has_single`] asks of one-word frames, on AVX-512 where the CPU has it: 8 sets a step).
-fn has_single_word(c: u64, words: &[u64]) -> bool {
+/// Whether the position `c` (a move of a position whose moves' sets are `columns`, see
+/// [`columns`]) has a move keeping one solution: some `c ∩ M` with one element.
+fn has_single<const W: usize>(c: &[u64; W], columns: &[u64]) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU supports AVX-512F (just checked).
-        return unsafe { has_single_word_avx512(c, words) };
+    if *V4 {
+        // SAFETY: the CPU has the features (checked once in `V4`).
+        return unsafe { has_single_v4(c, columns) };
     }
-    has_single_word_any(c, words)
+    has_single_any(c, columns)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn has_single_word_avx512(c: u64, words: &[u64]) -> bool {
-    has_single_word_any(c, words)
+#[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+unsafe fn has_single_v4<const W: usize>(c: &[u64; W], columns: &[u64]) -> bool {
+    has_single_any(c, columns)
 }
 
-/// [`has_single_word`] in plain code, written in blocks of 16 so that it vectorises.
+/// [`has_single`] in plain code, 16 sets a step so that it vectorises.
 #[inline(always)]
-fn has_single_word_any(c: u64, words: &[u64]) -> bool {
-    let mut chunks = words.chunks_exact(16);
-    for ch in &mut chunks {
-        let mut f = 0u64;
-        for &w in ch {
-            f |= one_element(c & w) as u64;
+fn has_single_any<const W: usize>(c: &[u64; W], columns: &[u64]) -> bool {
+    const STEP: usize = 16;
+    let len = columns.len() / W;
+    let mut j = 0;
+    while j + STEP <= len {
+        let mut total = [0u64; STEP];
+        for (w, &cw) in c.iter().enumerate() {
+            let col = &columns[w * len + j..][..STEP];
+            for t in 0..STEP {
+                total[t] += (cw & col[t]).count_ones() as u64;
+            }
         }
-        if f != 0 {
+        if total.iter().fold(false, |f, &n| f | (n == 1)) {
             return true;
         }
+        j += STEP;
     }
-    chunks.remainder().iter().any(|&w| one_element(c & w))
-}
-
-/// Whether the one-word set `t` has exactly one element (without a branch, so that loops
-/// over it vectorise).
-#[inline(always)]
-fn one_element(t: u64) -> bool {
-    (t != 0) & (t & t.wrapping_sub(1) == 0)
+    (j..len).any(|j| c.iter().enumerate().map(|(w, &cw)| (cw & columns[w * len + j]).count_ones()).sum::<u32>() == 1)
 }
 
 /// Sorts moves by count, keeping one of equal sets.
@@ -662,9 +670,9 @@ impl<'a> Search<'a> {
             return Expansion::Lost;
         }
         let mut open = Vec::new();
-        let words: Vec<u64> = if W == 1 { kids.iter().map(|k| k.mask[0]).collect() } else { Vec::new() };
+        let cols = columns(&kids);
         for (i, kid) in kids.iter().enumerate() {
-            if kid.count <= 3 || if W == 1 { has_single_word(kid.mask[0], &words) } else { has_single(&kid.mask, &kids) } {
+            if kid.count <= 3 || has_single(&kid.mask, &cols) {
                 continue; // the opponent claims
             }
             if kid.count <= 5 {
@@ -1136,18 +1144,40 @@ mod tests {
         assert!(read > 0, "no search read its stop");
     }
 
-    /// The one-word single test (vectorised where it can be) agrees with the general one.
+    /// Whether `a ∩ b` has exactly one element: one word of it is not zero, and that one is a
+    /// power of two.
+    fn single<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
+        let (mut nonzero, mut more) = (0u32, 0u64);
+        for i in 0..W {
+            let x = a[i] & b[i];
+            nonzero += (x != 0) as u32;
+            more |= x & x.wrapping_sub(1);
+        }
+        nonzero == 1 && more == 0
+    }
+
+    /// The single test over columns (vectorised where it can be) agrees with the pairwise
+    /// one, at one and several words.
     #[test]
-    fn one_word_single_test_agrees() {
-        let mut rng = StdRng::seed_from_u64(11);
-        for len in 0..40 {
-            let kids: Vec<Kid<1>> = (0..len).map(|_| Kid { mask: sparse::<1>(&mut rng), count: 0, cell: 0, digit: 0 }).collect();
-            let words: Vec<u64> = kids.iter().map(|k| k.mask[0]).collect();
-            for _ in 0..20 {
-                let c = sparse::<1>(&mut rng);
-                assert_eq!(has_single_word(c[0], &words), has_single(&c, &kids));
-                assert_eq!(has_single_word_any(c[0], &words), has_single(&c, &kids));
+    fn single_test_agrees() {
+        fn check<const W: usize>(rng: &mut StdRng, seen: &mut [u32; 2]) {
+            for len in 0..40 {
+                let kids: Vec<Kid<W>> = (0..len).map(|_| Kid { mask: sparse::<W>(rng), count: 0, cell: 0, digit: 0 }).collect();
+                let cols = columns(&kids);
+                for _ in 0..20 {
+                    let c = and(&sparse::<W>(rng), &sparse::<W>(rng));
+                    let pairwise = kids.iter().any(|k| single(&c, &k.mask));
+                    assert_eq!(has_single(&c, &cols), pairwise);
+                    assert_eq!(has_single_any(&c, &cols), pairwise);
+                    seen[pairwise as usize] += 1;
+                }
             }
         }
+        let mut seen = [0; 2];
+        let mut rng = StdRng::seed_from_u64(11);
+        check::<1>(&mut rng, &mut seen);
+        check::<2>(&mut rng, &mut seen);
+        check::<4>(&mut rng, &mut seen);
+        assert!(seen[0] > 100 && seen[1] > 100, "both answers tested: {seen:?}");
     }
 }
