@@ -352,6 +352,16 @@ impl Table {
         None
     }
 
+    /// Starts reading the home slot of `hash` into the cache.
+    fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slots[self.home(hash)].as_ptr() as *const i8;
+            // SAFETY: a prefetch reads nothing that Rust sees; the pointer is in the table.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+    }
+
     /// Records `win` for `hash` (keeps an existing entry).
     fn insert(&self, hash: u64, win: bool) {
         let (mask, key) = (self.slots.len() - 1, Table::key(hash));
@@ -679,11 +689,20 @@ impl<'a> Search<'a> {
                 return Expansion::Won(*kid);
             }
             let h = Search::hash(frame, &kid.mask);
-            match self.table.get(h) {
-                Some(false) => return Expansion::Won(*kid),
-                Some(true) => {}
-                None => open.push(Open { index: i as u32, hash: h, rank: kid.count }),
+            self.table.prefetch(h);
+            open.push(Open { index: i as u32, hash: h, rank: kid.count });
+        }
+        let mut lost = None;
+        open.retain(|o| match self.table.get(o.hash) {
+            Some(false) => {
+                lost.get_or_insert(o.index);
+                false
             }
+            Some(true) => false,
+            None => true,
+        });
+        if let Some(i) = lost {
+            return Expansion::Won(kids[i as usize]);
         }
         if open.is_empty() {
             return Expansion::Lost;
