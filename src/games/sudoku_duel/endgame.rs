@@ -665,17 +665,20 @@ impl<'a> Search<'a> {
         {
             self.aborted = true;
         }
-        let mut kids = Vec::with_capacity(cands.len());
+        // Every candidate is written at the end of the moves so far, which grow past it when
+        // it keeps some but not all of `s` (no branch on that).
+        let mut kids = vec![Kid { mask: [0; W], count: 0, cell: 0, digit: 0 }; cands.len()];
+        let mut len = 0;
         for c in cands {
             let mask = and(s, &c.mask);
             let k = count(&mask);
             if k == 1 {
                 return Expansion::Won(Kid { mask, count: 1, ..*c });
             }
-            if k > 0 && k < n {
-                kids.push(Kid { mask, count: k, ..*c });
-            }
+            kids[len] = Kid { mask, count: k, ..*c };
+            len += (k.wrapping_sub(1) < n - 1) as usize;
         }
+        kids.truncate(len);
         if n <= 5 {
             return Expansion::Lost;
         }
