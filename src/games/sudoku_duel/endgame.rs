@@ -1052,14 +1052,16 @@ impl<'a> Search<'a> {
         let packer = Packer::new(&kid.mask);
         let places: Vec<usize> = bits(&kid.mask).collect();
         let sub = Frame { ids: places.iter().map(|&p| frame.ids[p]).collect() };
-        let mut moves = Vec::with_capacity(kids.len());
+        // As in `expand`: each move written at the end, kept by advancing the length.
+        let mut moves = vec![Kid { mask: [0; V], count: 0, cell: 0, digit: 0 }; kids.len()];
+        let mut len = 0;
         for k in kids {
             let mask = packer.pack::<V>(&k.mask);
             let c = count(&mask);
-            if c > 0 && c < kid.count {
-                moves.push(Kid { mask, count: c, cell: k.cell, digit: k.digit });
-            }
+            moves[len] = Kid { mask, count: c, cell: k.cell, digit: k.digit };
+            len += (c.wrapping_sub(1) < kid.count - 1) as usize;
         }
+        moves.truncate(len);
         sort_dedup(&mut moves);
         (sub, places, moves)
     }
