@@ -484,27 +484,35 @@ fn has_single_any<const W: usize>(c: &[u64; W], columns: &[u64]) -> bool {
 
 /// Sorts moves by count, keeping one of equal sets.
 fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
-    if W == 1 && kids.len() <= 384 {
-        // Drop repeats through a small hash set of the sets, then order by count (at most
-        // 64) with a counting sort: no comparisons.
-        let mut seen = [0u64; 512];
-        let mut start = [0u32; 66];
-        kids.retain(|k| {
-            let m = k.mask[0];
-            let mut i = (m.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 55) as usize;
-            loop {
-                if seen[i] == m {
-                    return false;
+    const MAX_WORDS: usize = 4;
+    if W <= MAX_WORDS && kids.len() <= 512 {
+        // Drop repeats through a small hash set of the moves kept (by index), then order
+        // by count (at most 64 W) with a counting sort: no comparisons.
+        let slots = (2 * kids.len()).next_power_of_two().max(16);
+        let shift = 64 - slots.trailing_zeros();
+        let mut seen = vec![u16::MAX; slots];
+        let mut start = [0u32; 64 * MAX_WORDS + 2];
+        let mut kept = 0;
+        for i in 0..kids.len() {
+            let k = kids[i];
+            let h = k.mask.iter().fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut j = (h >> shift) as usize;
+            let fresh = loop {
+                match seen[j] {
+                    u16::MAX => break true,
+                    s if kids[s as usize].mask == k.mask => break false,
+                    _ => j = (j + 1) & (slots - 1),
                 }
-                if seen[i] == 0 {
-                    seen[i] = m;
-                    start[k.count as usize + 1] += 1;
-                    return true;
-                }
-                i = (i + 1) & 511;
+            };
+            if fresh {
+                seen[j] = kept as u16;
+                kids[kept] = k;
+                start[k.count as usize + 1] += 1;
+                kept += 1;
             }
-        });
-        for c in 1..66 {
+        }
+        kids.truncate(kept);
+        for c in 1..64 * W + 2 {
             start[c] += start[c - 1];
         }
         let mut placed = kids.clone();
@@ -515,11 +523,7 @@ fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
         *kids = placed;
         return;
     }
-    if W == 1 {
-        kids.sort_unstable_by_key(|k| (k.count as u128) << 64 | k.mask[0] as u128);
-    } else {
-        kids.sort_unstable_by_key(|a| (a.count, a.mask));
-    }
+    kids.sort_unstable_by_key(|a| (a.count, a.mask));
     kids.dedup_by(|a, b| a.mask == b.mask);
 }
 
