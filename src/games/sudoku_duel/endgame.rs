@@ -19,7 +19,8 @@
 //!   starts with one frame over all solutions; a child that fits in fewer 64-bit words gets a
 //!   new frame numbering just its solutions, its moves being the parent's moves packed into
 //!   the new numbering (BMI2's PEXT a word, or a byte-wise table without it; moves equal in
-//!   the new frame are dropped through a small hash set), so a set of up to 64 solutions is one
+//!   the new frame are dropped through a small hash set, and the rest ordered by count with
+//!   a counting sort, at widths up to four words), so a set of up to 64 solutions is one
 //!   `u64` and a move is one AND and a popcount. Frame widths are powers of two (const
 //!   generic `W`).
 //! * The busiest functions ([`expand`](Search::expand), [`narrow_frame`](Search::narrow_frame),
@@ -28,7 +29,12 @@
 //!   5,000-solution sets than the baseline x86-64 code (which counts bits without popcnt).
 //! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
 //!   the frame). Results of positions that needed a search go into a flat open-addressing
-//!   table by hash, of fixed size (by the number of solutions), shared by the threads.
+//!   table by hash, of fixed size (by the number of solutions), shared by the threads. A
+//!   position's moves are all hashed and their slots prefetched before the first lookup, so
+//!   that the cache misses overlap.
+//! * Moves are gathered (the parent's moves kept by a child, or packed into a narrow frame)
+//!   without a branch on whether each is kept: each is written after the last one kept and
+//!   the length advanced by the test (10% less time single-threaded than pushing).
 //! * Threads: the first position, when it has at least [`PARALLEL_MIN`] solutions, hands
 //!   its open moves, in the order below, to one thread per processor (started for this
 //!   search, so that a caller running on a thread pool is never held up by its other
@@ -95,7 +101,8 @@
 //! * Probing each move with a node budget (64, growing by 4x) before searching any
 //!   whole, at positions of 128 or more solutions: 3x the nodes.
 //! * Finding a narrow frame's moves from the solutions' digits instead of packing the
-//!   parent's moves: 20% slower. Reading table slots ahead of the lookups: slower.
+//!   parent's moves: 20% slower. (Reading table slots ahead of the lookups was slower then,
+//!   before the lookups were gathered after the hashing; now it gains 4%.)
 //! * The transposition trick for every pair of moves X, Y meeting in the refuting
 //!   position (X refuted by Y), not only pairs with the refuted move: 2% fewer nodes, no
 //!   faster. The first position's threads sharing the last refuting reply: no faster.
@@ -137,6 +144,13 @@
 //!   winning first move (of 241) is the 191st; before it, one losing move of 1,198
 //!   solutions with a single refuter among 222 replies, keeping 56% of it (so tried among
 //!   the last), costs 47,504 nodes, more than half of what the winning move costs.
+//! * Tried in the session that laid the one-solution test out word by word (time
+//!   single-threaded on the seven slowest positions): 8 or 32 moves a step instead of 16
+//!   (within noise); the table at 64 slots per solution (as fast) or 32 (entries lost, 1.5x);
+//!   positions under 8, 12 or 16 solutions kept out of the table, to spare its cache misses
+//!   (+13% nodes and 4-8% more time at 8, 17-27% more at 12 and 16); testing each move only
+//!   against the moves not yet found open (no reply to an open move keeps one solution, so
+//!   an open move is no such reply either), in two runs of columns: 7% slower.
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
