@@ -333,13 +333,33 @@ struct Table {
     slots: Box<[AtomicU64]>,
 }
 
+/// The slots of the last search's table, kept for the next search. Memory the process
+/// has touched before is cheaper to clear than fresh memory, which the kernel has to
+/// zero (with transparent huge pages, 2 MiB at a time).
+static SPARE_TABLE: Mutex<Option<Box<[AtomicU64]>>> = Mutex::new(None);
+
+impl Drop for Table {
+    fn drop(&mut self) {
+        let slots = std::mem::take(&mut self.slots);
+        *SPARE_TABLE.lock().unwrap_or_else(|e| e.into_inner()) = Some(slots);
+    }
+}
+
 /// How far from its home slot an entry may be.
 const PROBES: usize = 16;
 
 impl Table {
-    /// A table with `slots` slots (a power of two).
+    /// A table with `slots` slots (a power of two): the last search's table when it has
+    /// that size, cleared.
     fn new(slots: usize) -> Table {
-        Table { slots: (0..slots).map(|_| AtomicU64::new(0)).collect() }
+        let spare = SPARE_TABLE.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match spare {
+            Some(mut kept) if kept.len() == slots => {
+                kept.iter_mut().for_each(|s| *s.get_mut() = 0);
+                Table { slots: kept }
+            }
+            _ => Table { slots: (0..slots).map(|_| AtomicU64::new(0)).collect() },
+        }
     }
 
     fn key(hash: u64) -> u64 {
