@@ -726,6 +726,8 @@ impl<'a> Search<'a> {
             let mask = and(s, &cands[j].mask);
             Kid { mask, count: count(&mask), ..cands[j] }
         });
+        // (Only the first position can have a move keeping one solution: the others were
+        // tested for one as moves of their parents.)
         if single {
             if let Some(k) = kids.iter().find(|k| k.count == 1) {
                 return Expansion::Won(*k);
@@ -1158,6 +1160,23 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
+
+    /// A table kept from one search starts the next one empty. (Other tests' tables may
+    /// take the spare's place between the two here; then the second table is new, and
+    /// empty too. Their smallest size is 2^16 slots; this one is smaller.)
+    #[test]
+    fn kept_table_is_cleared() {
+        for round in 0..20u64 {
+            let hashes: Vec<u64> = (1..=100).map(|i: u64| (i + 100 * round).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+            {
+                let table = Table::new(1 << 10);
+                hashes.iter().for_each(|&h| table.insert(h, true));
+                assert!(hashes.iter().all(|&h| table.get(h) == Some(true)));
+            }
+            let table = Table::new(1 << 10);
+            assert!(hashes.iter().all(|&h| table.get(h).is_none()), "round {round}: an entry of the last search is still there");
+        }
+    }
 
     /// A random set of `W` words, about a quarter of its bits set.
     fn sparse<const W: usize>(rng: &mut StdRng) -> [u64; W] {
