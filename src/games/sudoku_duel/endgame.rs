@@ -29,7 +29,9 @@
 //!   5,000-solution sets than the baseline x86-64 code (which counts bits without popcnt).
 //! * A position is hashed as the XOR of random 64-bit ids of its solutions (independent of
 //!   the frame). Results of positions that needed a search go into a flat open-addressing
-//!   table by hash, of fixed size (by the number of solutions), shared by the threads. A
+//!   table by hash, of fixed size (by the number of solutions), shared by the threads, and
+//!   kept, cleared, for the next search of the same size (fresh memory costs the kernel's
+//!   zeroing, 2 MiB at a time with transparent huge pages). A
 //!   position's moves are all hashed and their slots prefetched before the first lookup, so
 //!   that the cache misses overlap.
 //! * Moves are gathered (the parent's moves kept by a child, or packed into a narrow frame)
