@@ -41,8 +41,8 @@
 //!   its open moves, in the order below, to one thread per processor (started for this
 //!   search, so that a caller running on a thread pool is never held up by its other
 //!   work), each taking the next move not yet taken and searching it whole. A thread
-//!   finding no move left joins one another thread is searching: the two take that
-//!   move's replies by claims (a thread leaves a reply claimed by the other for last, when
+//!   done with a move joins one another thread has searched for 10 ms or more (or any,
+//!   when no move is left): the two take that move's replies by claims (a thread leaves a reply claimed by the other for last, when
 //!   it is likely settled in the table). A move settled by one thread stops the others'
 //!   search of it, and the first thread to find a lost move stops them all (through flags
 //!   their searches check).
@@ -129,7 +129,8 @@
 //!   half the positions' worst cases), probing replies with growing node budgets (6-7x:
 //!   the winning moves are among the costliest), putting moves keeping under 5-15% of
 //!   the position last (1.2-4x). Joining a move another thread has searched for over
-//!   25-100 ms, instead of taking the next: no clear gain.
+//!   25-100 ms, instead of taking the next: no clear gain then (joining after 10 ms gains
+//!   since, see the threads above).
 //! * Tried in the session that moved the binary to mimalloc (time single-threaded on the
 //!   seven slowest positions; wall time on two threads over the 50 bench positions, three
 //!   runs each): the refuters of the last 2, 4 or 8 siblings tried first instead of the last
@@ -158,7 +159,7 @@ use std::collections::HashSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::game::{Move, CELLS};
 
@@ -418,6 +419,9 @@ struct Search<'a> {
     sols: &'a [[u8; CELLS]],
     table: &'a Table,
     deadline: Option<Instant>,
+    /// How long a first move is searched by one thread before another joins it (see
+    /// [`Search::settle_parallel`]).
+    join_after: Duration,
     /// Set when the search (or the part of it this thread works on) is to stop: the
     /// flags of the parallel positions this thread's work lies under.
     stops: Vec<&'a AtomicBool>,
@@ -457,6 +461,10 @@ static V4: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
 
 /// The first position shares its moves among threads from this many solutions.
 const PARALLEL_MIN: u32 = 256;
+
+/// How long a first move is searched by one thread before a thread finishing its own move
+/// joins it rather than taking the next (see [`Search::settle_parallel`]).
+const JOIN_AFTER: Duration = Duration::from_millis(10);
 
 fn and<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
     std::array::from_fn(|i| a[i] & b[i])
@@ -634,6 +642,11 @@ fn first_moves<const W: usize>(sols: &[[u8; CELLS]]) -> Vec<Kid<W>> {
 /// cells). `None` when the deadline passed first, or the set is degenerate (fewer than two
 /// solutions, or more than 65,536).
 pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Option<EndgameResult> {
+    solve_joining_after(solutions, deadline, JOIN_AFTER)
+}
+
+/// [`solve_endgame`], the threads joining a first move searched for `join_after` or more.
+fn solve_joining_after(solutions: &[[u8; CELLS]], deadline: Option<Instant>, join_after: Duration) -> Option<EndgameResult> {
     if solutions.len() < 2 || solutions.len() > 64 * MAX_WIDTH {
         return None;
     }
@@ -649,7 +662,7 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
         })
         .collect();
     let table = Table::new((solutions.len() * 128).clamp(1 << 16, 1 << 23).next_power_of_two());
-    let mut search = Search { sols: solutions, table: &table, deadline, stops: Vec::new(), share: None, nodes: 0, aborted: false };
+    let mut search = Search { sols: solutions, table: &table, deadline, join_after, stops: Vec::new(), share: None, nodes: 0, aborted: false };
     let (win, cell, digit, count) = match width_for(solutions.len()) {
         1 => search.root::<1>(ids),
         2 => search.root::<2>(ids),
@@ -946,10 +959,12 @@ impl<'a> Search<'a> {
     }
 
     /// [`settle`](Search::settle) on `threads` threads: they take the open moves `open` in
-    /// order (each searched whole); a thread finding none left to take joins a move another
-    /// thread is searching, the two sharing its replies by claims (see [`Search::share`]);
-    /// a move settled by one thread stops the others' search of it, and the first thread
-    /// to find a lost move stops them all.
+    /// order (each searched whole); a thread done with a move joins one another thread has
+    /// searched for `join_after` ([`JOIN_AFTER`]) or more (or any, when none is left to take), the two
+    /// sharing its replies by claims (see [`Search::share`]); a move settled by one thread
+    /// stops the others' search of it, and the first thread to find a lost move stops them
+    /// all. (Joining long searches spares the work on moves after a winning one, which is
+    /// among the costliest, while it is searched: 10% less time on the slowest position.)
     fn settle_parallel<const W: usize>(&mut self, frame: &Frame, hash: u64, kids: &[Kid<W>], open: Vec<Open>, threads: usize) -> Option<Verdict<W>> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
@@ -959,23 +974,38 @@ impl<'a> Search<'a> {
         // Per open move: settled (by any thread), and the claims on its replies.
         let done: Vec<AtomicBool> = open.iter().map(|_| AtomicBool::new(false)).collect();
         let claims: Vec<Mutex<HashSet<u64>>> = open.iter().map(|_| Mutex::new(HashSet::new())).collect();
-        // Per thread: the open move it is searching (`usize::MAX` for none).
+        // Per thread: the open move it is searching (`usize::MAX` for none), and since when
+        // (microseconds after `clock`).
         let busy: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(usize::MAX)).collect();
-        let (sols, table, deadline) = (self.sols, self.table, self.deadline);
+        let since: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let clock = Instant::now();
+        let (sols, table, deadline, join_after) = (self.sols, self.table, self.deadline, self.join_after);
         let stops: Vec<&AtomicBool> = self.stops.iter().copied().chain([&stop]).collect();
         let work = |me: usize| {
-            let mut search = Search { sols, table, deadline, stops: stops.clone(), share: None, nodes: 0, aborted: false };
+            let mut search = Search { sols, table, deadline, join_after, stops: stops.clone(), share: None, nodes: 0, aborted: false };
             let mut won = vec![false; kids.len()];
             let mut killer = None;
             while !stop.load(Relaxed) {
-                let mut i = next.fetch_add(1, Relaxed);
-                if i >= open.len() {
-                    let helped = busy.iter().map(|b| b.load(Relaxed)).find(|&j| j < open.len() && !done[j].load(Relaxed));
-                    match helped {
-                        Some(j) => i = j,
-                        None => break,
-                    }
-                }
+                // The move another thread has searched longest, when for `join_after` or
+                // more; else the next move; else any move another thread is searching.
+                let now = clock.elapsed().as_micros() as u64;
+                let others = || {
+                    (0..threads)
+                        .filter(|&t| t != me)
+                        .map(|t| (busy[t].load(Relaxed), since[t].load(Relaxed)))
+                        .filter(|&(j, _)| j < open.len() && !done[j].load(Relaxed))
+                };
+                let long = others().filter(|&(_, t)| now.saturating_sub(t) >= join_after.as_micros() as u64).min_by_key(|&(_, t)| t);
+                let i = match long.map(|(j, _)| j) {
+                    Some(j) => j,
+                    None => match next.fetch_add(1, Relaxed) {
+                        i if i < open.len() => i,
+                        _ => match others().next() {
+                            Some((j, _)) => j,
+                            None => break,
+                        },
+                    },
+                };
                 let (index, h) = (open[i].index as usize, open[i].hash);
                 let kid = kids[index];
                 let result = match table.get(h) {
@@ -983,6 +1013,7 @@ impl<'a> Search<'a> {
                     Some(true) => Some(Some(kid.mask)),
                     Some(false) => Some(None),
                     None => {
+                        since[me].store(clock.elapsed().as_micros() as u64, Relaxed);
                         busy[me].store(i, Relaxed);
                         let result = search.first_move(&done[i], &claims[i], |s| s.child(frame, &kid, kids, h, killer));
                         busy[me].store(usize::MAX, Relaxed);
@@ -1180,6 +1211,26 @@ mod tests {
         }
     }
 
+    /// Threads joining each other's first moves at once (the most replies shared by claims,
+    /// and the most searches stopped halfway by a move settled elsewhere) reach the usual
+    /// verdicts, and their winning moves win. (Needs two processors to test anything.)
+    #[test]
+    fn joining_at_once_agrees() {
+        let positions = crate::games::sudoku_duel::endgame_positions(300, 2000, 40, 21);
+        let mut wins = 0;
+        for sols in &positions {
+            let usual = solve_endgame(sols, None).unwrap();
+            let joining = solve_joining_after(sols, None, Duration::ZERO).unwrap();
+            assert_eq!(joining.win, usual.win, "{} solutions", sols.len());
+            if joining.win {
+                wins += 1;
+                let child: Vec<[u8; CELLS]> = sols.iter().filter(|s| s[joining.best.cell as usize] == joining.best.digit).copied().collect();
+                assert!(child.len() == 1 || !solve_endgame(&child, None).unwrap().win, "the winning move does not win");
+            }
+        }
+        assert!(wins > 0 && wins < positions.len(), "{wins} wins of {}: the positions are not varied", positions.len());
+    }
+
     /// A random set of `W` words, about a quarter of its bits set.
     fn sparse<const W: usize>(rng: &mut StdRng) -> [u64; W] {
         std::array::from_fn(|_| rng.random::<u64>() & rng.random::<u64>())
@@ -1220,7 +1271,8 @@ mod tests {
             let table = Table::new(1 << 16);
             for kid in &kids {
                 for start in (0..256).step_by(15) {
-                    let mut search = Search { sols, table: &table, deadline: None, stops: Vec::new(), share: None, nodes: start, aborted: false };
+                    let mut search =
+                        Search { sols, table: &table, deadline: None, join_after: JOIN_AFTER, stops: Vec::new(), share: None, nodes: start, aborted: false };
                     let hash = Search::hash(&frame, &kid.mask);
                     search.first_move(&raised, &claims, |s| s.child(&frame, kid, &kids, hash, None));
                     // Past node 256 the search read the raised stop.
