@@ -321,11 +321,11 @@ enum Expansion<const W: usize> {
 }
 
 /// A move looked at one move ahead: its expansion, in the position's frame or in a
-/// one-word frame of its own (with the places of its solutions in the position's frame).
+/// one-word frame of its own.
 enum Ahead<const W: usize> {
     None,
     Same(Expansion<W>),
-    Narrow(Frame, Vec<usize>, Expansion<1>),
+    Narrow(Frame, Expansion<1>),
 }
 
 /// Results by position hash, shared by the search threads: a flat open-addressing table
@@ -845,23 +845,23 @@ impl<'a> Search<'a> {
             } else if W == 1 {
                 Ahead::Same(self.expand(frame, &kid.mask, kid.count, &kids))
             } else if kid.count <= 64 {
-                let (sub, places, moves) = self.narrow_frame::<W, 1>(frame, kid, &kids);
+                let (sub, moves) = self.narrow_frame::<W, 1>(frame, kid, &kids);
                 let e = self.expand(&sub, &first::<1>(kid.count as usize), kid.count, &moves);
-                Ahead::Narrow(sub, places, e)
+                Ahead::Narrow(sub, e)
             } else {
                 Ahead::None
             };
             let rank = match &ahead {
-                Ahead::Same(Expansion::Won(_)) | Ahead::Narrow(_, _, Expansion::Won(_)) => {
+                Ahead::Same(Expansion::Won(_)) | Ahead::Narrow(_, Expansion::Won(_)) => {
                     self.table.insert(o.hash, true);
                     continue;
                 }
-                Ahead::Same(Expansion::Lost) | Ahead::Narrow(_, _, Expansion::Lost) => {
+                Ahead::Same(Expansion::Lost) | Ahead::Narrow(_, Expansion::Lost) => {
                     self.table.insert(o.hash, false);
                     self.table.insert(hash, true);
                     return Some(Verdict::Win(*kid));
                 }
-                Ahead::Same(Expansion::Open(_, o2)) | Ahead::Narrow(_, _, Expansion::Open(_, o2)) => o2.len() as u32,
+                Ahead::Same(Expansion::Open(_, o2)) | Ahead::Narrow(_, Expansion::Open(_, o2)) => o2.len() as u32,
                 Ahead::None => u32::MAX,
             };
             order.push((Open { rank, ..o }, ahead));
@@ -907,10 +907,10 @@ impl<'a> Search<'a> {
                     Verdict::Win(r) => Some(r.mask),
                     Verdict::Loss => None,
                 },
-                Ahead::Narrow(sub, places, e) => {
-                    let killer = killer.map(|k| repack::<W, 1>(&k, &places));
+                Ahead::Narrow(sub, e) => {
+                    let killer = killer.map(|k| repack::<W, 1>(&k, &kid.mask));
                     match self.settle(&sub, &first::<1>(kid.count as usize), kid.count, h, e, killer)? {
-                        Verdict::Win(r) => Some(unpack(&r.mask, &places)),
+                        Verdict::Win(r) => Some(unpack(&r.mask, &kid.mask)),
                         Verdict::Loss => None,
                     }
                 }
@@ -1118,10 +1118,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The frame of width `V` numbering the solutions of `kid` (a move over `frame`), the
-    /// places of its solutions in `frame`, and its moves: the parent's moves `kids`, packed
-    /// (distinct, sorted).
-    fn narrow_frame<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+    /// The frame of width `V` numbering the solutions of `kid` (a move over `frame`) in
+    /// order, and its moves: the parent's moves `kids`, packed (distinct, sorted).
+    fn narrow_frame<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
         #[cfg(target_arch = "x86_64")]
         if *V3 {
             // SAFETY: the CPU has the features (checked once in `V3`).
@@ -1133,22 +1132,28 @@ impl<'a> Search<'a> {
     /// [`narrow_frame`](Search::narrow_frame) compiled for x86-64-v3 (popcnt, BMI, AVX2).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn narrow_frame_v3<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+    unsafe fn narrow_frame_v3<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
         self.narrow_frame_body(frame, kid, kids)
     }
 
     #[inline(always)]
-    fn narrow_frame_body<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<usize>, Vec<Kid<V>>) {
+    fn narrow_frame_body<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
         let packer = Packer::new(&kid.mask);
-        let mut places = Vec::with_capacity(kid.count as usize);
-        places.extend(bits(&kid.mask));
-        let sub = Frame { ids: places.iter().map(|&p| frame.ids[p]).collect() };
+        let mut ids = Vec::with_capacity(kid.count as usize);
+        for (j, &w) in kid.mask.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                ids.push(frame.ids[64 * j + w.trailing_zeros() as usize]);
+                w &= w - 1;
+            }
+        }
+        let sub = Frame { ids };
         let (mut moves, _) = gather(kids.len(), kid.count, |j| {
             let mask = packer.pack::<V>(&kids[j].mask);
             Kid { mask, count: count(&mask), cell: kids[j].cell, digit: kids[j].digit }
         });
         sort_dedup(&mut moves);
-        (sub, places, moves)
+        (sub, moves)
     }
 
     /// [`child`](Search::child) in a new frame of width `V` numbering the solutions of
@@ -1161,32 +1166,32 @@ impl<'a> Search<'a> {
         hash: u64,
         killer: Option<[u64; W]>,
     ) -> Option<Option<[u64; W]>> {
-        let (sub, places, moves) = self.narrow_frame::<W, V>(frame, kid, kids);
-        let killer = killer.map(|k| repack::<W, V>(&k, &places));
+        let (sub, moves) = self.narrow_frame::<W, V>(frame, kid, kids);
+        let killer = killer.map(|k| repack::<W, V>(&k, &kid.mask));
         Some(match self.node(&sub, &first::<V>(kid.count as usize), kid.count, &moves, hash, killer)? {
-            Verdict::Win(r) => Some(unpack(&r.mask, &places)),
+            Verdict::Win(r) => Some(unpack(&r.mask, &kid.mask)),
             Verdict::Loss => None,
         })
     }
 }
 
-/// The set over a narrower frame, whose position `q` is `places[q]` in a wider one, of
-/// the part of `set` (over the wider frame) at those places: the inverse of [`unpack`].
-fn repack<const W: usize, const V: usize>(set: &[u64; W], places: &[usize]) -> [u64; V] {
+/// The part of `set` within `within` (sets over a wider frame) as a set over the narrower
+/// frame numbering the elements of `within` in order, bit by bit (for the rare sets that
+/// cross frames; [`Packer`] packs the many): the inverse of [`unpack`].
+fn repack<const W: usize, const V: usize>(set: &[u64; W], within: &[u64; W]) -> [u64; V] {
     let mut m = [0u64; V];
-    for (q, &p) in places.iter().enumerate() {
+    for (q, p) in bits(within).enumerate() {
         m[q / 64] |= (set[p / 64] >> (p % 64) & 1) << (q % 64);
     }
     m
 }
 
-/// The set over a wider frame of a set `packed` over a frame whose position `q` is
-/// `places[q]` there.
-fn unpack<const V: usize, const W: usize>(packed: &[u64; V], places: &[usize]) -> [u64; W] {
+/// The set over a wider frame of a set `packed` over the narrower frame numbering the
+/// elements of `within` (a set over the wider frame) in order.
+fn unpack<const V: usize, const W: usize>(packed: &[u64; V], within: &[u64; W]) -> [u64; W] {
     let mut m = [0u64; W];
-    for q in bits(packed) {
-        let p = places[q];
-        m[p / 64] |= 1 << (p % 64);
+    for (q, p) in bits(within).enumerate() {
+        m[p / 64] |= (packed[q / 64] >> (q % 64) & 1) << (p % 64);
     }
     m
 }
@@ -1287,8 +1292,8 @@ mod tests {
         for _ in 0..200 {
             let set = sparse::<4>(&mut rng);
             let part = sparse::<4>(&mut rng);
-            let places: Vec<usize> = bits(&set).collect();
-            let expected: [u64; 4] = repack(&part, &places);
+            let expected: [u64; 4] = repack(&part, &set);
+            assert_eq!(unpack(&expected, &set), and(&part, &set));
             assert_eq!(Packer::with(&set, false).pack::<4>(&part), expected);
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("bmi2") {
