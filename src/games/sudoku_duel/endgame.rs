@@ -598,18 +598,17 @@ fn width_for(n: usize) -> usize {
     n.div_ceil(64).next_power_of_two()
 }
 
-/// The set bits of `mask`, in order.
-fn bits(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    mask.iter().enumerate().flat_map(|(j, &w)| {
+/// Calls `f` with each set bit of `mask`, in order (plain loops rather than a flattened
+/// iterator: the hashing, which runs through it, is the busiest loop of an expansion).
+#[inline(always)]
+fn for_each_bit(mask: &[u64], mut f: impl FnMut(usize)) {
+    for (j, &w) in mask.iter().enumerate() {
         let mut w = w;
-        std::iter::from_fn(move || {
-            (w != 0).then(|| {
-                let b = w.trailing_zeros() as usize;
-                w &= w - 1;
-                64 * j + b
-            })
-        })
-    })
+        while w != 0 {
+            f(64 * j + w.trailing_zeros() as usize);
+            w &= w - 1;
+        }
+    }
 }
 
 /// The set of the first `n` positions.
@@ -702,7 +701,9 @@ impl<'a> Search<'a> {
 
     /// The hash of a set over `frame`.
     fn hash<const W: usize>(frame: &Frame, mask: &[u64; W]) -> u64 {
-        bits(mask).fold(0, |h, i| h ^ frame.ids[i])
+        let mut h = 0;
+        for_each_bit(mask, |i| h ^= frame.ids[i]);
+        h
     }
 
     /// The moves of the position `s` (`n` solutions, a set over `frame`) among `cands`
@@ -1140,13 +1141,7 @@ impl<'a> Search<'a> {
     fn narrow_frame_body<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
         let packer = Packer::new(&kid.mask);
         let mut ids = Vec::with_capacity(kid.count as usize);
-        for (j, &w) in kid.mask.iter().enumerate() {
-            let mut w = w;
-            while w != 0 {
-                ids.push(frame.ids[64 * j + w.trailing_zeros() as usize]);
-                w &= w - 1;
-            }
-        }
+        for_each_bit(&kid.mask, |p| ids.push(frame.ids[p]));
         let sub = Frame { ids };
         let (mut moves, _) = gather(kids.len(), kid.count, |j| {
             let mask = packer.pack::<V>(&kids[j].mask);
@@ -1179,20 +1174,22 @@ impl<'a> Search<'a> {
 /// frame numbering the elements of `within` in order, bit by bit (for the rare sets that
 /// cross frames; [`Packer`] packs the many): the inverse of [`unpack`].
 fn repack<const W: usize, const V: usize>(set: &[u64; W], within: &[u64; W]) -> [u64; V] {
-    let mut m = [0u64; V];
-    for (q, p) in bits(within).enumerate() {
+    let (mut m, mut q) = ([0u64; V], 0);
+    for_each_bit(within, |p| {
         m[q / 64] |= (set[p / 64] >> (p % 64) & 1) << (q % 64);
-    }
+        q += 1;
+    });
     m
 }
 
 /// The set over a wider frame of a set `packed` over the narrower frame numbering the
 /// elements of `within` (a set over the wider frame) in order.
 fn unpack<const V: usize, const W: usize>(packed: &[u64; V], within: &[u64; W]) -> [u64; W] {
-    let mut m = [0u64; W];
-    for (q, p) in bits(within).enumerate() {
+    let (mut m, mut q) = ([0u64; W], 0);
+    for_each_bit(within, |p| {
         m[p / 64] |= (packed[q / 64] >> (q % 64) & 1) << (p % 64);
-    }
+        q += 1;
+    });
     m
 }
 
