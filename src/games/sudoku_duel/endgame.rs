@@ -57,15 +57,18 @@
 //!   a win for the opponent is lost.
 //! * Children known lost from the table win at once (checked for all children before any
 //!   search).
-//! * Ordering: each open move (not settled as above) keeping at most a third of the
-//!   position is expanded one move ahead, in a one-word frame of its own when the
-//!   position's frame is wider; a move found lost there wins at once, one found won is
-//!   skipped, the others are searched by how many open replies they leave, fewest first
-//!   (moves too large for a one-word frame, or keeping more than a third, come after, by
-//!   increasing count). The look-ahead expansions are kept for the search. The reply that
-//!   refuted the previous sibling is tried first (killer). Looking ahead of the moves
-//!   keeping more than a third too costs 13-20% more time (and 30% more nodes) on the
-//!   5,000-solution sets: they seldom win, and their look-ahead is the costliest.
+//! * Ordering: in a one-word frame (up to 64 solutions), each open move (not settled as
+//!   above) keeping at most a third of the position is expanded one move ahead; a move
+//!   found lost there wins at once, one found won is skipped, the others are searched by
+//!   how many open replies they leave, fewest first (moves keeping more than a third come
+//!   after, by increasing count). The look-ahead expansions are kept for the search. In
+//!   wider frames the open moves go by increasing count alone. The reply that refuted the
+//!   previous sibling is tried first (killer). Measured on the 5,000-solution sets:
+//!   looking ahead in wider frames too, of the moves of up to 64 solutions each in a
+//!   one-word frame of its own (as was done before), costs 5-7% more nodes and 3-10% more
+//!   time single-threaded (few of those expansions are ever searched); looking ahead of
+//!   the moves keeping more than a third too (then) cost 13-20% more time and 30% more
+//!   nodes: they seldom win, and their look-ahead is the costliest.
 //! * Transposition trick: when move A is refuted by reply B (reaching `A ∩ B`) and A is still
 //!   legal after B (`|B| > |A ∩ B|`), then B is refuted by reply A (both reach `A ∩ B`
 //!   with the same player to move): every move `B` of the position with `A ∩ B` equal to
@@ -318,14 +321,6 @@ enum Expansion<const W: usize> {
     Lost,
     /// Undecided: the moves, and the open ones among them (distinct).
     Open(Vec<Kid<W>>, Vec<Open>),
-}
-
-/// A move looked at one move ahead: its expansion, in the position's frame or in a
-/// one-word frame of its own.
-enum Ahead<const W: usize> {
-    None,
-    Same(Expansion<W>),
-    Narrow(Frame, Expansion<1>),
 }
 
 /// Results by position hash, shared by the search threads: a flat open-addressing table
@@ -831,39 +826,28 @@ impl<'a> Search<'a> {
             Expansion::Open(kids, open) => (kids, open),
         };
         let mut won = vec![false; kids.len()];
-        // Order: look one move ahead of each open move keeping at most a third of this
-        // position (in a one-word frame of its own when it fits one and this frame is wider;
-        // moves larger than that are not looked at).
-        // A move whose own moves are all settled is lost (a win here); one with a move
-        // settled as lost is won (skipped); the others go by how many of their moves are
-        // open, fewest first. The expansions are kept for the search.
+        // Order: in a one-word frame, look one move ahead of each open move keeping at most
+        // a third of this position. A move whose own moves are all settled is lost (a win
+        // here); one with a move settled as lost is won (skipped); the others go by how many
+        // of their moves are open, fewest first, before the moves not looked at (by count).
+        // The expansions are kept for the search.
         let alone = open.len() == 1;
-        let mut order: Vec<(Open, Ahead<W>)> = Vec::with_capacity(open.len());
+        let mut order: Vec<(Open, Option<Expansion<W>>)> = Vec::with_capacity(open.len());
         for o in open {
             let kid = &kids[o.index as usize];
-            let ahead = if alone || kid.count * 3 > n {
-                Ahead::None
-            } else if W == 1 {
-                Ahead::Same(self.expand(frame, &kid.mask, kid.count, &kids))
-            } else if kid.count <= 64 {
-                let (sub, moves) = self.narrow_frame::<W, 1>(frame, kid, &kids);
-                let e = self.expand(&sub, &first::<1>(kid.count as usize), kid.count, &moves);
-                Ahead::Narrow(sub, e)
-            } else {
-                Ahead::None
-            };
+            let ahead = (W == 1 && !alone && kid.count * 3 <= n).then(|| self.expand(frame, &kid.mask, kid.count, &kids));
             let rank = match &ahead {
-                Ahead::Same(Expansion::Won(_)) | Ahead::Narrow(_, Expansion::Won(_)) => {
+                Some(Expansion::Won(_)) => {
                     self.table.insert(o.hash, true);
                     continue;
                 }
-                Ahead::Same(Expansion::Lost) | Ahead::Narrow(_, Expansion::Lost) => {
+                Some(Expansion::Lost) => {
                     self.table.insert(o.hash, false);
                     self.table.insert(hash, true);
                     return Some(Verdict::Win(*kid));
                 }
-                Ahead::Same(Expansion::Open(_, o2)) | Ahead::Narrow(_, Expansion::Open(_, o2)) => o2.len() as u32,
-                Ahead::None => u32::MAX,
+                Some(Expansion::Open(_, o2)) => o2.len() as u32,
+                None => u32::MAX,
             };
             order.push((Open { rank, ..o }, ahead));
         }
@@ -903,18 +887,11 @@ impl<'a> Search<'a> {
                 }
             }
             let reply = match ahead {
-                Ahead::None => self.child(frame, &kid, &kids, h, killer)?,
-                Ahead::Same(e) => match self.settle(frame, &kid.mask, kid.count, h, e, killer)? {
+                None => self.child(frame, &kid, &kids, h, killer)?,
+                Some(e) => match self.settle(frame, &kid.mask, kid.count, h, e, killer)? {
                     Verdict::Win(r) => Some(r.mask),
                     Verdict::Loss => None,
                 },
-                Ahead::Narrow(sub, e) => {
-                    let killer = killer.map(|k| repack::<W, 1>(&k, &kid.mask));
-                    match self.settle(&sub, &first::<1>(kid.count as usize), kid.count, h, e, killer)? {
-                        Verdict::Win(r) => Some(unpack(&r.mask, &kid.mask)),
-                        Verdict::Loss => None,
-                    }
-                }
             };
             let Some(reply) = reply else {
                 self.table.insert(hash, true);
