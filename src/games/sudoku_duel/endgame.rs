@@ -42,10 +42,10 @@
 //!   search, so that a caller running on a thread pool is never held up by its other
 //!   work), each taking the next move not yet taken and searching it whole. A thread
 //!   done with a move joins one another thread has searched for 10 ms or more (or any,
-//!   when no move is left): the two take that move's replies by claims (a thread leaves a reply claimed by the other for last, when
-//!   it is likely settled in the table). A move settled by one thread stops the others'
-//!   search of it, and the first thread to find a lost move stops them all (through flags
-//!   their searches check).
+//!   when no move is left): the two take that move's replies by claims (a thread leaves a
+//!   reply claimed by the other for last, when it is likely settled in the table). A move
+//!   settled by one thread stops the others' search of it, and the first thread to find a
+//!   lost move stops them all (through flags their searches check).
 //! * Closed forms (see [`expand`](Search::expand)): a position with a move keeping one
 //!   solution is won; a position of 2 or 3 solutions always has one, so moves keeping 2 or 3
 //!   lose; a position of 4 or 5 solutions without one is lost (every move keeps 2 or 3). A
@@ -941,11 +941,12 @@ impl<'a> Search<'a> {
 
     /// [`settle`](Search::settle) on `threads` threads: they take the open moves `open` in
     /// order (each searched whole); a thread done with a move joins one another thread has
-    /// searched for `join_after` ([`JOIN_AFTER`]) or more (or any, when none is left to take), the two
-    /// sharing its replies by claims (see [`Search::share`]); a move settled by one thread
-    /// stops the others' search of it, and the first thread to find a lost move stops them
-    /// all. (Joining long searches spares the work on moves after a winning one, which is
-    /// among the costliest, while it is searched: 10% less time on the slowest position.)
+    /// searched for `join_after` ([`JOIN_AFTER`]) or more (or any, when none is left to
+    /// take), the two sharing its replies by claims (see [`Search::share`]); a move settled
+    /// by one thread stops the others' search of it, and the first thread to find a lost
+    /// move stops them all. (Joining long searches spares the work on moves after a winning
+    /// one, which is among the costliest, while it is searched: 10-30% less time on the
+    /// slowest position.)
     fn settle_parallel<const W: usize>(&mut self, frame: &Frame, hash: u64, kids: &[Kid<W>], open: Vec<Open>, threads: usize) -> Option<Verdict<W>> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
