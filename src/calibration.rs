@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Where calibration data lives: `--calibration DIR`, else `$AUTOPLAY_CALIBRATION`, else `./calibration` when
 /// it exists, else the `calibration/` folder of the source tree the binary was built from.
@@ -23,38 +23,6 @@ pub fn calibration_root(explicit: Option<&Path>) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/calibration"))
 }
 
-/// One colour of a palette and the board symbol it stands for.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PaletteColour {
-    /// The board-text symbol (one printable character).
-    pub symbol: char,
-    /// `#rrggbb` as the game draws it.
-    pub rgb: String,
-    /// The game's own number for this colour, where it has one (sgt-flood's game-ID digit).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game_index: Option<u32>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    /// The game draws this colour as `rgb` with a dark mark at the cell's centre (sgt-flood, with more than six
-    /// colours, draws colour 6 as red with a dot), which tells it apart from the plain colour.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub marked: bool,
-    /// false when picking this colour in the game is known to break it (the theme's description says why);
-    /// the bot then refuses to play a board that needs it.
-    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
-    pub playable: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl PaletteColour {
-    pub fn rgb(&self) -> Result<[u8; 3]> {
-        parse_rgb(&self.rgb)
-    }
-}
-
 /// Parses `#rrggbb` (the `#` is optional).
 pub fn parse_rgb(text: &str) -> Result<[u8; 3]> {
     let hex = text.trim().trim_start_matches('#');
@@ -67,69 +35,6 @@ pub fn parse_rgb(text: &str) -> Result<[u8; 3]> {
 
 pub fn format_rgb(rgb: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2])
-}
-
-/// A theme of a colour-cell game: the palette and how closely a pixel must match it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PaletteTheme {
-    pub game: String,
-    pub theme: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
-    /// The largest per-channel difference at which a pixel still matches a palette colour.
-    pub tolerance: u8,
-    /// The smallest cell side, in pixels, the reader will consider.
-    pub min_cell: u32,
-    #[serde(rename = "colour")]
-    pub colours: Vec<PaletteColour>,
-}
-
-impl PaletteTheme {
-    /// Checks the data once so that readers can rely on it.
-    pub fn validate(&self, origin: &str) -> Result<()> {
-        if self.colours.is_empty() {
-            bail!("{origin}: the palette has no colours");
-        }
-        if self.min_cell < 3 {
-            bail!("{origin}: min_cell must be at least 3 pixels");
-        }
-        for (i, c) in self.colours.iter().enumerate() {
-            c.rgb().with_context(|| format!("{origin}: colour {}", i + 1))?;
-            if !c.symbol.is_ascii_graphic() || c.symbol == '#' {
-                bail!("{origin}: symbol '{}' must be a printable ASCII character other than '#'", c.symbol);
-            }
-            if self.colours[..i].iter().any(|o| o.symbol == c.symbol) {
-                bail!("{origin}: symbol '{}' is used twice", c.symbol);
-            }
-            if self.colours[..i].iter().any(|o| o.rgb.eq_ignore_ascii_case(&c.rgb) && o.marked == c.marked) {
-                bail!("{origin}: colour {}{} is listed twice", c.rgb, if c.marked { " (marked)" } else { "" });
-            }
-        }
-        Ok(())
-    }
-
-    pub fn load(path: &Path) -> Result<Self> {
-        load_theme_file(path)
-    }
-
-    /// Writes the theme to `<root>/<game>/<theme>.toml` (atomically) and returns the path.
-    pub fn save(&self, root: &Path) -> Result<PathBuf> {
-        save_theme_file(self, root, &self.game)
-    }
-}
-
-impl ThemeFile for PaletteTheme {
-    fn name(&self) -> &str {
-        &self.theme
-    }
-
-    fn validate(&self, origin: &str) -> Result<()> {
-        PaletteTheme::validate(self, origin)
-    }
-
-    fn header(&self) -> String {
-        format!("# Calibration for {} (theme '{}'), written by `autoplay calibrate`.\n", self.game, self.theme)
-    }
 }
 
 /// Calibration data kept as one TOML file per game and theme: `<root>/<game>/<name>.toml`.
@@ -197,9 +102,4 @@ pub fn load_theme_files<T: ThemeFile>(root: &Path, game: &str, only: Option<&str
             Ok(chosen)
         }
     }
-}
-
-/// Every palette theme of a game, sorted by name; an error when there are none.
-pub fn load_themes(root: &Path, game: &str) -> Result<Vec<PaletteTheme>> {
-    load_theme_files(root, game, None)
 }

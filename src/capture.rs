@@ -1,7 +1,8 @@
 //! The capture stage: frames from a live window, the whole screen, or an image file.
 //!
 //! A [`Frame`] is an image plus the screen position of its top-left pixel, so that a point found in the image
-//! maps back to the screen by adding the origin. xcap's window position is its client area's, and a window
+//! maps back to the screen by adding the origin, and the window's title where there is a window (some games
+//! show state there). xcap's window position is its client area's, and a window
 //! capture is the client area only, so no decoration offsets enter.
 
 use std::path::PathBuf;
@@ -12,15 +13,26 @@ use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 use serde::Serialize;
 
-/// An image and where its top-left pixel is on the screen.
+/// An image, where its top-left pixel is on the screen, and the title of the window it shows (if any).
 #[derive(Clone, Debug)]
 pub struct Frame {
     pub image: RgbaImage,
     pub origin_x: i32,
     pub origin_y: i32,
+    pub title: Option<String>,
 }
 
 impl Frame {
+    /// A picture with no window: at the screen origin, with no title (a screenshot file).
+    pub fn from_image(image: RgbaImage) -> Self {
+        Frame { image, origin_x: 0, origin_y: 0, title: None }
+    }
+
+    /// Whether two frames show the same: the same picture at the same place under the same title.
+    pub fn same_as(&self, other: &Frame) -> bool {
+        self.image == other.image && (self.origin_x, self.origin_y) == (other.origin_x, other.origin_y) && self.title == other.title
+    }
+
     /// The screen point of an image point, clamped to the frame (the window), so that no click lands outside it.
     /// Returns the point and whether clamping moved it.
     pub fn screen_point(&self, x: i32, y: i32) -> ((i32, i32), bool) {
@@ -40,10 +52,6 @@ pub trait FrameSource {
     /// "Well done"), where the source can know; none otherwise.
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         Ok(Vec::new())
-    }
-    /// The window's title now, where there is a window.
-    fn title(&mut self) -> Result<Option<String>> {
-        Ok(None)
     }
 }
 
@@ -160,15 +168,12 @@ impl FrameSource for WindowSource {
             bail!("window '{}' is minimised; it cannot be captured", self.title);
         }
         let image = self.window.capture_image().map_err(gone)?;
-        Ok(Frame { image, origin_x: self.window.x().map_err(gone)?, origin_y: self.window.y().map_err(gone)? })
+        let title = self.window.title().ok();
+        Ok(Frame { image, origin_x: self.window.x().map_err(gone)?, origin_y: self.window.y().map_err(gone)?, title })
     }
 
     fn describe(&self) -> String {
         format!("window '{}'", self.title)
-    }
-
-    fn title(&mut self) -> Result<Option<String>> {
-        Ok(self.window.title().ok())
     }
 
     fn windows_opened(&mut self) -> Result<Vec<String>> {
@@ -190,7 +195,7 @@ impl FrameSource for ScreenSource {
             .or(monitors.first())
             .ok_or_else(|| anyhow!("no monitor found"))?;
         let image = monitor.capture_image().context("capturing the screen")?;
-        Ok(Frame { image, origin_x: monitor.x()?, origin_y: monitor.y()? })
+        Ok(Frame { image, origin_x: monitor.x()?, origin_y: monitor.y()?, title: None })
     }
 
     fn describe(&self) -> String {
@@ -212,7 +217,7 @@ impl ImageFileSource {
 
 impl FrameSource for ImageFileSource {
     fn grab(&mut self) -> Result<Frame> {
-        Ok(Frame { image: self.image.clone(), origin_x: 0, origin_y: 0 })
+        Ok(Frame::from_image(self.image.clone()))
     }
 
     fn describe(&self) -> String {
@@ -270,7 +275,7 @@ pub fn settled_from(source: &mut dyn FrameSource, settle: &Settle, first: Frame,
     loop {
         sleep(settle.interval);
         let next = source.grab()?;
-        if next.image != previous.image || (next.origin_x, next.origin_y) != (previous.origin_x, previous.origin_y) {
+        if !next.same_as(&previous) {
             same_since = Instant::now();
         } else if same_since.elapsed() >= settle.quiet {
             return Ok(next);
@@ -288,7 +293,7 @@ mod tests {
 
     #[test]
     fn clicks_are_clamped_to_the_window() {
-        let frame = Frame { image: RgbaImage::new(100, 80), origin_x: 300, origin_y: 200 };
+        let frame = Frame { origin_x: 300, origin_y: 200, ..Frame::from_image(RgbaImage::new(100, 80)) };
         assert_eq!(frame.screen_point(10, 20), ((310, 220), false));
         assert_eq!(frame.screen_point(99, 79), ((399, 279), false));
         assert_eq!(frame.screen_point(100, 80), ((399, 279), true));
@@ -305,7 +310,7 @@ mod tests {
         fn grab(&mut self) -> Result<Frame> {
             self.grabs += 1;
             let shade = if self.grabs <= self.moving_for { self.grabs as u8 } else { 255 };
-            Ok(Frame { image: RgbaImage::from_pixel(4, 4, image::Rgba([shade, 0, 0, 255])), origin_x: 0, origin_y: 0 })
+            Ok(Frame::from_image(RgbaImage::from_pixel(4, 4, image::Rgba([shade, 0, 0, 255]))))
         }
         fn describe(&self) -> String {
             "animation".into()

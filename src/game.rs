@@ -1,12 +1,25 @@
-//! The interface every game implements once, and the plain data that crosses stage boundaries.
+//! The interfaces every game implements once, and the plain data that crosses stage boundaries.
+//!
+//! - [`Game`] is a game's rules as the solver sees them: board text in and out, a solver, the board after a
+//!   move, and when the game is won. Every single-player game implements it (Flood-It, Sudoku, Cribbage
+//!   Solitaire, Lunar Lockout); two-player games keep their own protocol (see `games::dandelions` and
+//!   `games::sudoku_duel`), since their "solve" is a value, not a line of moves.
+//! - [`ScreenGame`] adds what it takes to read the game from a picture and play it in a window: its calibration,
+//!   its reader, its layout (where the things to click are), how a move becomes input, and how the window
+//!   settles. The `read`, `calibrate` and `play` commands and the play loop ([`crate::play`]) are generic over
+//!   it and know nothing else about any game.
 
 use std::fmt::{Debug, Display};
+use std::path::Path;
 use std::time::Instant;
 
 use image::RgbaImage;
 use serde::Serialize;
 
-/// Where the cells of a read board sit in the image it was read from: a square lattice.
+use crate::capture::{Frame, Settle};
+use crate::vision::annotate::Marks;
+
+/// Where the cells of a read board sit in the image it was read from: a lattice of square cells.
 ///
 /// Coordinates are image pixels (add the frame's screen origin to get screen points).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -29,11 +42,33 @@ impl CellLayout {
     }
 }
 
+/// Where a game's things sit in the picture it was read from (a cell lattice, or a table's card positions).
+pub trait Layout: Clone + Debug + Serialize {
+    /// What `read --annotate` draws: boxes around what was read, and the points the bot would click.
+    fn marks(&self) -> Marks;
+}
+
+impl Layout for CellLayout {
+    fn marks(&self) -> Marks {
+        let mut marks = Marks::default();
+        let side = self.pitch.round().max(1.0) as u32;
+        for row in 0..self.rows {
+            for col in 0..self.cols {
+                let x = (self.origin_x + col as f64 * self.pitch).round() as i32;
+                let y = (self.origin_y + row as f64 * self.pitch).round() as i32;
+                marks.boxes.push((x, y, side, side));
+                marks.points.push(self.centre(row, col));
+            }
+        }
+        marks
+    }
+}
+
 /// A board read from an image, with the layout needed to act on it.
 #[derive(Clone, Debug)]
-pub struct Reading<B> {
+pub struct Reading<B, L = CellLayout> {
     pub board: B,
-    pub layout: CellLayout,
+    pub layout: L,
     /// The calibration theme that matched.
     pub theme: String,
 }
@@ -60,50 +95,66 @@ pub struct Plan<M> {
     pub nodes: u64,
 }
 
-/// One game, filled in once: its board's text form, its reader, its solver, how a move becomes input, and when
-/// it is won. The play loop and the command line know nothing else about it.
+/// One game's rules, filled in once: its board's text form, its solver, the board after a move, and when it is
+/// won.
 pub trait Game {
     type Board: Clone + Debug + PartialEq + Display;
     type Move: Clone + Debug + Display;
 
     /// The game's name on the command line.
     fn name(&self) -> &'static str;
-    /// The titles of the game's windows, tried in this order when the user names none.
-    fn window_titles(&self) -> &'static [&'static str];
     /// Parses board text, naming the problem when it is not a valid board.
     fn parse_board(&self, text: &str) -> anyhow::Result<Self::Board>;
-    /// Reads the board from a screenshot. `hint` is the layout of an earlier reading of the same window, used
-    /// where the picture alone is ambiguous (for example a board of one colour).
-    fn read(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> anyhow::Result<Reading<Self::Board>>;
     fn solve(&self, board: &Self::Board, limits: &SolveLimits) -> anyhow::Result<Plan<Self::Move>>;
-    /// How long to wait for the window to settle after a move. The default suits games that animate their
-    /// moves; a game that draws each move at once can wait less. (After the move expected to win, the play loop
-    /// always waits the default, so that a victory animation is never read half-way.)
-    fn settle(&self) -> crate::capture::Settle {
-        crate::capture::Settle::default()
-    }
-    /// Checks, before any input is sent, that the game can be played as read; an error names why not (for
-    /// example a move the game is known to crash on). Nothing is checked by default.
-    fn check_playable(&self, _reading: &Reading<Self::Board>) -> anyhow::Result<()> {
-        Ok(())
-    }
-    /// The input events that play `mv` on the board shown by `reading`.
-    fn actions(&self, reading: &Reading<Self::Board>, mv: &Self::Move) -> anyhow::Result<Vec<Action>>;
     /// The board expected after `mv`.
     fn apply(&self, board: &Self::Board, mv: &Self::Move) -> Self::Board;
     fn is_won(&self, board: &Self::Board) -> bool;
-    /// The board to go on from once the window showed the expected one: by default what was seen. A game whose
-    /// picture does not show everything the rules track (Cribbage Solitaire's score) keeps that from `expected`.
-    fn confirmed(&self, _expected: &Self::Board, seen: Self::Board) -> Self::Board {
-        seen
+}
+
+/// A game read from the screen and played in a window, filled in once per game. A new client of a game is a
+/// calibration theme (data), plus at most a reader or actions variant inside the game's `screen` folder.
+pub trait ScreenGame: Game + Sized {
+    /// Where the things to act on are in a picture.
+    type Layout: Layout;
+    /// What `calibrate` learns from: the true content of a screenshot.
+    type Truth;
+    /// The theme `calibrate` creates or refreshes when none is named.
+    const DEFAULT_THEME: &'static str;
+
+    /// The game with the calibration themes its reader may use: every theme under `root`, or only the one named.
+    fn load(root: &Path, theme: Option<&str>) -> anyhow::Result<Self>;
+    /// The titles of the game's windows, tried in this order when the user names none.
+    fn window_titles(&self) -> &'static [&'static str];
+    /// Reads the board from a frame (its picture, and its window title where it has one). `hint` is the layout
+    /// of an earlier reading of the same window, used where the picture alone is ambiguous (for example a
+    /// board of one colour).
+    fn read(&self, frame: &Frame, hint: Option<&Self::Layout>) -> anyhow::Result<Reading<Self::Board, Self::Layout>>;
+    /// A reading as `read --json` prints it.
+    fn reading_json(&self, reading: &Reading<Self::Board, Self::Layout>) -> serde_json::Value;
+    /// A reading as `read` prints it: board text by default.
+    fn reading_text(&self, reading: &Reading<Self::Board, Self::Layout>) -> String {
+        reading.board.to_string()
     }
-    /// Checks the game window's title against the board, for games that show state there (the Cribbage table
-    /// shows its score); nothing by default. An error stops the play.
-    fn check_title(&self, _board: &Self::Board, _title: &str) -> anyhow::Result<()> {
+    /// Learns (or refreshes) theme `theme` under `root` from a screenshot whose truth is known, saves it, and
+    /// says what was learned.
+    fn calibrate(root: &Path, image: &RgbaImage, truth: &Self::Truth, theme: &str) -> anyhow::Result<String>;
+    /// How long to wait for the window to settle after a move. The default suits games that animate their
+    /// moves; a game that draws each move at once can wait less. (After the move expected to win, the play loop
+    /// always waits the default, so that a victory animation is never read half-way.)
+    fn settle(&self) -> Settle {
+        Settle::default()
+    }
+    /// Checks, before any input is sent, that the game can be played as read; an error names why not (for
+    /// example a move the game is known to crash on). Nothing is checked by default.
+    fn check_playable(&self, _reading: &Reading<Self::Board, Self::Layout>) -> anyhow::Result<()> {
         Ok(())
     }
-    /// The first board read, completed from the window's title where the game shows state there.
-    fn adopt_title(&self, board: Self::Board, _title: &str) -> Self::Board {
-        board
+    /// The input events that play `mv` on the board shown by `reading`.
+    fn actions(&self, reading: &Reading<Self::Board, Self::Layout>, mv: &Self::Move) -> anyhow::Result<Vec<Action>>;
+    /// A board just read, completed with what the bot already knew (`known`: the board it expected) where the
+    /// window does not show everything the rules track (Cribbage Solitaire's score, when no title shows it).
+    /// By default the picture shows everything.
+    fn carry_over(&self, _known: &Self::Board, seen: Self::Board) -> Self::Board {
+        seen
     }
 }

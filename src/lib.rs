@@ -13,6 +13,7 @@
 
 pub mod bench;
 pub mod calibration;
+pub mod cli;
 pub mod capture;
 pub mod game;
 pub mod games;

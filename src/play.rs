@@ -1,4 +1,4 @@
-//! The closed loop: capture → read → (verify) → solve → act, one move at a time, for any [`Game`].
+//! The closed loop: capture → read → (verify) → solve → act, one move at a time, for any [`ScreenGame`].
 //!
 //! The loop never clicks blind. Before every move it captures until two frames agree, reads the board, and
 //! compares it with the board it expected after its last move; when they differ it re-plans from what it sees.
@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use crate::capture::{settled_from, stable_frame, Frame, FrameSource, Settle};
-use crate::game::{Action, CellLayout, Game, Reading, SolveLimits};
+use crate::game::{Action, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
 
 #[derive(Clone, Debug)]
@@ -27,7 +27,7 @@ pub struct PlayOptions {
     /// A pause after each move, for people watching.
     pub move_delay: Duration,
     /// How to settle before the first reading and after the winning move; between moves the game's own
-    /// [`Game::settle`] is used.
+    /// [`ScreenGame::settle`] is used.
     pub settle: Settle,
 }
 
@@ -104,7 +104,7 @@ fn perform(
 }
 
 /// Plays `game` in the window behind `source` until it is won.
-pub fn play<G: Game>(
+pub fn play<G: ScreenGame>(
     game: &G,
     source: &mut dyn FrameSource,
     input: &mut dyn InputDevice,
@@ -114,15 +114,8 @@ pub fn play<G: Game>(
     let start = Instant::now();
     let limits = || SolveLimits { deadline: options.solve_time.map(|t| Instant::now() + t) };
     let mut frame = stable_frame(source, &options.settle, None)?;
-    let mut reading = game.read(&frame.image, None)?;
-    log(&format!(
-        "read a {}×{} board (theme '{}') from {}",
-        reading.layout.cols,
-        reading.layout.rows,
-        reading.theme,
-        source.describe()
-    ));
-    reading.board = adopt_title(game, source, reading.board)?;
+    let mut reading = game.read(&frame, None)?;
+    log(&format!("read the board (theme '{}') from {}:\n{}", reading.theme, source.describe(), reading.board));
     game.check_playable(&reading)?;
     let mut report = PlayReport {
         won: false,
@@ -134,7 +127,7 @@ pub fn play<G: Game>(
         last_move_millis: 0,
         millis: 0,
     };
-    let mut plan: VecDeque<G::Move> = VecDeque::new();
+    let mut plan: VecDeque<<G as crate::game::Game>::Move> = VecDeque::new();
     let mut first_plan = true;
     let mut left_at: Option<(i32, i32)> = None;
     loop {
@@ -214,12 +207,9 @@ pub fn play<G: Game>(
             report.replans += 1;
             plan.clear();
             log(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves));
-            // What is shown replaces what was expected, as at the start: state the picture lacks comes from the title.
-            reading.board = adopt_title(game, source, reading.board)?;
-        } else {
-            reading.board = game.confirmed(&expected, reading.board);
-            check_title(game, source, &reading.board, &settle)?;
         }
+        // What the window does not show is carried over from what the bot knew.
+        reading.board = game.carry_over(&expected, reading.board);
     }
     report.final_board = reading.board.to_string();
     report.millis = start.elapsed().as_millis();
@@ -228,14 +218,14 @@ pub fn play<G: Game>(
 
 /// Watches the window after a move until it shows the expected board and stays so for the settle's quiet
 /// period; `None` when it has not within the settle's change timeout (the caller then reads what settles).
-fn await_expected<G: Game>(
+fn await_expected<G: ScreenGame>(
     game: &G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     before: &image::RgbaImage,
-    layout: &CellLayout,
+    layout: &G::Layout,
     expected: &G::Board,
-) -> Result<Option<(Frame, Reading<G::Board>)>> {
+) -> Result<Option<(Frame, Reading<G::Board, G::Layout>)>> {
     let start = Instant::now();
     while start.elapsed() < settle.change_timeout {
         std::thread::sleep(settle.interval);
@@ -250,7 +240,7 @@ fn await_expected<G: Game>(
         }
         // Seen: it counts once the picture holds still for the quiet period (at least one more capture agrees).
         let confirmed = settled_from(source, settle, frame.clone(), grabbed_at)?;
-        if confirmed.image == frame.image {
+        if confirmed.same_as(&frame) {
             return Ok(Some((confirmed, reading)));
         }
         // It moved on (an animation, such as a flash on completion) and has settled since: what does it show now?
@@ -263,29 +253,7 @@ fn await_expected<G: Game>(
     Ok(None)
 }
 
-/// A board read afresh, completed from the window's title (see [`Game::adopt_title`]).
-fn adopt_title<G: Game>(game: &G, source: &mut dyn FrameSource, board: G::Board) -> Result<G::Board> {
-    Ok(match source.title()? {
-        Some(title) => game.adopt_title(board, &title),
-        None => board,
-    })
-}
-
-/// Checks the window title against the board (see [`Game::check_title`]); a title can change a little after
-/// the picture, so it is asked again until it agrees or the settle's timeout has passed.
-fn check_title<G: Game>(game: &G, source: &mut dyn FrameSource, board: &G::Board, settle: &Settle) -> Result<()> {
-    let start = Instant::now();
-    loop {
-        let Some(title) = source.title()? else { return Ok(()) };
-        match game.check_title(board, &title) {
-            Ok(()) => return Ok(()),
-            Err(e) if start.elapsed() >= settle.timeout => return Err(e),
-            Err(_) => std::thread::sleep(settle.interval),
-        }
-    }
-}
-
 /// Reads a frame of a board already read once, using the earlier layout where the picture is ambiguous.
-fn read_again<G: Game>(game: &G, frame: &Frame, layout: &CellLayout) -> Result<Reading<G::Board>> {
-    game.read(&frame.image, Some(layout))
+fn read_again<G: ScreenGame>(game: &G, frame: &Frame, layout: &G::Layout) -> Result<Reading<G::Board, G::Layout>> {
+    game.read(frame, Some(layout))
 }

@@ -247,7 +247,7 @@ fn calibrate_learns_the_checked_in_palette_again_and_refuses_a_wrong_truth() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let learned = autoplay::calibration::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
+    let learned = autoplay::games::flood::screen::theme::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
     let checked_in = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
     for colour in &checked_in.colours {
         let twin = learned.colours.iter().find(|c| c.symbol == colour.symbol).unwrap();
@@ -270,4 +270,47 @@ fn lunar_and_dandelions_refuse_bad_positions_clearly() {
     let out = autoplay().args(["solve", "dandelions", "--json"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["winner"], "dandelions");
+}
+
+/// Runs and expects a usage error (exit 2, as clap gives) that names `flag`.
+fn refuses_flag(args: &[&str], stdin: &str, flag: &str) {
+    let out = autoplay().args(args).write_stdin(stdin).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: expected a usage error; stderr: {stderr}");
+    assert!(stderr.contains(flag), "{args:?}: expected '{flag}' in: {stderr}");
+}
+
+#[test]
+fn a_flag_of_another_game_is_a_usage_error_naming_it() {
+    let lunar = "o.o.o\n.....\no.+..\n.....\no...X\n";
+    let sudoku = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+    refuses_flag(&["solve", "lunar", "-", "--box", "3x3"], lunar, "--box");
+    refuses_flag(&["solve", "lunar", "-", "--count"], lunar, "--count");
+    refuses_flag(&["solve", "sudoku", "-", "--first-moves"], sudoku, "--first-moves");
+    refuses_flag(&["solve", "sudoku", "-", "--target", "1,1"], sudoku, "--target");
+    refuses_flag(&["solve", "flood", "-", "--deal", "3"], "RG\n", "--deal");
+    refuses_flag(&["read", "sudoku", "-", "--learn"], "", "--learn");
+    refuses_flag(&["calibrate", "cribbage", "shot.png", "--deal", "1", "--symbols", "RG"], "", "--symbols");
+    refuses_flag(&["bench", "lunar", "--boards", "3"], "", "--boards");
+    refuses_flag(&["play", "dandelions", "--as", "wind", "--window", "x"], "", "--window");
+    // The flags a game does take still work.
+    let out = autoplay().args(["solve", "lunar", "-", "--target", "2,2"]).write_stdin(lunar).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = autoplay().args(["solve", "sudoku", "-", "--box", "3x3", "--count"]).write_stdin(sudoku).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn every_screen_game_can_annotate_what_it_read() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, shot) in [("sudoku", "fixtures/sudoku/2x3-tile40-mixed.png"), ("cribbage", "fixtures/cribbage/deal30-mid.png")] {
+        let marked = dir.path().join(format!("{game}.png"));
+        let out = autoplay().args(["read", game, "--annotate"]).arg(&marked).arg(repo().join(shot)).output().unwrap();
+        assert!(out.status.success(), "{game}: {}", String::from_utf8_lossy(&out.stderr));
+        let original = image::open(repo().join(shot)).unwrap().to_rgba8();
+        let annotated = image::open(&marked).unwrap().to_rgba8();
+        assert_eq!(original.dimensions(), annotated.dimensions());
+        let changed = original.pixels().zip(annotated.pixels()).filter(|(a, b)| a != b).count();
+        assert!(changed > 100, "{game}: the annotation marks only {changed} pixels");
+    }
 }

@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use autoplay::game::SolveLimits;
-use autoplay::games::flood::{reader, solve_board};
+use autoplay::games::flood::{screen::reader, solve_board};
 use autoplay::imageio::load_image;
 use common::*;
 

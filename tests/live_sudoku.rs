@@ -6,7 +6,8 @@ mod common;
 
 use std::process::Command;
 
-use autoplay::games::sudoku::screen::{play::solve_givens, read, sgt_id::parse_id, theme::load_themes};
+use autoplay::games::sudoku::screen::{read, theme::load_themes};
+use autoplay::games::sudoku::{solve_givens, SudokuGrid};
 use common::desktop::Desktop;
 use common::repo;
 use image::RgbaImage;
@@ -31,7 +32,7 @@ fn window_image(desktop: &Desktop, window: &str) -> RgbaImage {
 
 fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
     let out = Command::new(SGT_SOLO).args(["--generate", "1", params_and_seed]).output().expect("sgt-solo must be installed");
-    let truth = parse_id(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let truth = SudokuGrid::parse_givens(&String::from_utf8_lossy(&out.stdout)).unwrap();
     let solution = solve_givens(&truth).unwrap();
     let mut desktop = Desktop::start();
     desktop.spawn(SGT_SOLO, &[params_and_seed], env);
@@ -44,7 +45,7 @@ fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
         let cell = truth.cells.iter().position(|&v| v == 0).unwrap();
         let wrong = solution[cell] % truth.size as u8 + 1;
         let (x, y) = before.layout.centre(cell / truth.size, cell % truth.size);
-        let key = autoplay::games::sudoku::screen::play::key_for(wrong).to_string();
+        let key = autoplay::games::sudoku::screen::actions::key_for(wrong).to_string();
         desktop.run("xdotool", &["mousemove", "--window", &window, &x.to_string(), &y.to_string(), "click", "1"]);
         desktop.run("xdotool", &["key", &key]);
         std::thread::sleep(std::time::Duration::from_millis(400));

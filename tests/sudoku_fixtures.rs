@@ -6,7 +6,13 @@ mod common;
 
 use std::path::PathBuf;
 
-use autoplay::games::sudoku::screen::{self, board::parse_board_text, sgt_id::parse_id, theme::load_themes, SudokuGrid, SudokuTheme};
+use autoplay::games::sudoku::screen::{self, theme::load_themes, SudokuTheme};
+use autoplay::games::sudoku::SudokuGrid;
+
+/// The givens of an sgt-solo game ID.
+fn parse_id(id: &str) -> anyhow::Result<SudokuGrid> {
+    SudokuGrid::parse_givens(id)
+}
 use autoplay::imageio::load_image;
 use common::{fixture_shots, repo};
 
@@ -22,12 +28,7 @@ fn fixtures() -> Vec<Fixture> {
         .map(|(name, png)| {
             let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
             if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
-                for (i, v) in parse_board_text(&text, truth.size).unwrap().into_iter().enumerate() {
-                    if v != 0 {
-                        assert!(!truth.given[i], "{name}: entered over a given at cell {i}");
-                        truth.cells[i] = v;
-                    }
-                }
+                truth.enter(&text).unwrap_or_else(|e| panic!("{name}: {e:#}"));
             }
             Fixture { name, png, truth }
         })
@@ -116,11 +117,7 @@ fn calibration_relearns_templates_that_read_every_fixture() {
     for png in shots {
         let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
         if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
-            for (i, v) in parse_board_text(&text, truth.size).unwrap().into_iter().enumerate() {
-                if v != 0 {
-                    truth.cells[i] = v;
-                }
-            }
+            truth.enter(&text).unwrap();
         }
         screen::reader::learn(&load_image(&png).unwrap(), &truth, &mut theme).unwrap();
     }

@@ -7,7 +7,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use autoplay::games::sudoku::screen::{self, board::parse_board_text, theme::load_themes, SudokuGrid, SudokuTheme};
+use autoplay::games::sudoku::screen::{self, theme::load_themes, SudokuTheme};
+use autoplay::games::sudoku::SudokuGrid;
 use autoplay::games::sudoku::{self as sudoku_solver, Grid};
 use autoplay::imageio::load_image;
 use common::{fixture_shots, repo};
@@ -20,15 +21,10 @@ struct Fixture {
 
 /// The truth of a shot: its givens (NAME.truth, board text) and the player's digits (NAME.entered, if any).
 fn truth_of(png: &Path) -> SudokuGrid {
-    let givens = parse_board_text(&std::fs::read_to_string(png.with_extension("truth")).unwrap(), 9).unwrap();
-    let mut truth = SudokuGrid { size: 9, box_rows: 3, box_cols: 3, given: givens.iter().map(|&v| v != 0).collect(), cells: givens };
+    let mut truth = SudokuGrid::parse_givens(&std::fs::read_to_string(png.with_extension("truth")).unwrap()).unwrap();
+    assert_eq!(truth.size, 9);
     if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
-        for (i, v) in parse_board_text(&text, 9).unwrap().into_iter().enumerate() {
-            if v != 0 {
-                assert!(!truth.given[i], "{}: entered over a given at cell {i}", png.display());
-                truth.cells[i] = v;
-            }
-        }
+        truth.enter(&text).unwrap_or_else(|e| panic!("{}: {e:#}", png.display()));
     }
     truth
 }
@@ -80,7 +76,7 @@ fn the_fixtures_show_what_they_claim() {
     }
     // The played shots have a right, a wrong and a clashing digit of the player.
     let played = &get("played").truth;
-    let solution = screen::play::solve_givens(played).unwrap();
+    let solution = autoplay::games::sudoku::solve_givens(played).unwrap();
     let entered: Vec<usize> = (0..81).filter(|&i| played.cells[i] != 0 && !played.given[i]).collect();
     assert!(entered.iter().any(|&i| played.cells[i] == solution[i]));
     assert!(entered.iter().any(|&i| played.cells[i] != solution[i]));

@@ -6,7 +6,7 @@ pub mod desktop;
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use autoplay::calibration::{load_themes, PaletteTheme};
+use autoplay::games::flood::screen::theme::{load_themes, PaletteTheme};
 use autoplay::games::flood::{sgt_id::SgtFloodId, solver, FloodBoard};
 
 pub fn repo() -> PathBuf {
@@ -14,7 +14,7 @@ pub fn repo() -> PathBuf {
 }
 
 pub fn flood_themes() -> Vec<PaletteTheme> {
-    load_themes(&repo().join("calibration"), "flood").expect("the repository's flood calibration")
+    load_themes(&repo().join("calibration"), None).expect("the repository's flood calibration")
 }
 
 /// A captured sgt-flood screenshot with its truth.

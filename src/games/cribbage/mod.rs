@@ -1,12 +1,15 @@
-//! Cribbage Solitaire (the Zachtronics variant): rules engine, numbered deals and an exact solver.
+//! Cribbage Solitaire (the Zachtronics variant): cards, numbered deals, the rules engine, an exact solver, the
+//! position as the bot plays it ([`table`]), and the table on the screen ([`screen`]).
 
 pub mod cards;
+pub mod cli;
 pub mod commands;
 pub mod deal;
 pub mod error;
 pub mod rules;
 pub mod screen;
 pub mod solver;
+pub mod table;
 #[cfg(test)]
 mod solver_reference;
 
@@ -18,3 +21,4 @@ pub use rules::{
     legal_moves, play, replay, score_line, score_line_from, top_card_points, Move, State,
 };
 pub use solver::{solve, Solution};
+pub use table::{Cribbage, Table};

@@ -21,6 +21,7 @@
 //! [`bench_command`].
 
 pub mod board;
+pub mod cli;
 pub mod play;
 pub mod solver;
 

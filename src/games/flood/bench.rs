@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{reader, solver};
+use super::screen::reader;
+use super::solver;
 use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
-use crate::calibration::PaletteTheme;
+use super::screen::theme::PaletteTheme;
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {

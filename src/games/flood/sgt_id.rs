@@ -3,7 +3,7 @@
 use anyhow::{bail, Context, Result};
 
 use super::board::FloodBoard;
-use crate::calibration::PaletteTheme;
+use super::screen::theme::PaletteTheme;
 
 /// A parsed sgt-flood game ID: the grid of colour numbers and the move limit.
 #[derive(Clone, Debug, PartialEq)]

@@ -35,6 +35,7 @@
 //!   parallel backward BFS from all goal states over reverse slides (module `retro`).
 
 mod bitboard;
+pub mod cli;
 mod board;
 mod commands;
 mod error;
@@ -58,3 +59,53 @@ pub use solver::{solve, solve_with_limit, solve_with_stats, Solution};
 /// transcribed in public Lunar Lockout solver repositories; the solver, the independent
 /// reference search and the retrograde table all confirm the 13.
 pub const CARD_39: &str = "o.o.o\n.....\no.+..\n.....\no...X";
+
+/// Lunar Lockout behind the [`Game`](crate::game::Game) interface: board text with its target marked (or the
+/// centre), solved by the shortest-path search.
+pub struct Lunar;
+
+impl crate::game::Game for Lunar {
+    type Board = Board;
+    type Move = Move;
+
+    fn name(&self) -> &'static str {
+        "lunar"
+    }
+
+    fn parse_board(&self, text: &str) -> anyhow::Result<Board> {
+        Ok(Board::parse(text, None)?)
+    }
+
+    /// A shortest solution (proven: the search is A* with an admissible, consistent bound); an unsolvable board
+    /// is an error.
+    fn solve(&self, board: &Board, _limits: &crate::game::SolveLimits) -> anyhow::Result<crate::game::Plan<Move>> {
+        let solution = solve_with_limit(board, SOLVE_STATE_LIMIT)?;
+        let moves = solution.moves.ok_or_else(|| anyhow::anyhow!("the board has no solution"))?;
+        Ok(crate::game::Plan { moves, optimal: true, nodes: solution.nodes })
+    }
+
+    /// The board after the slide; an impossible slide leaves it as it is.
+    fn apply(&self, board: &Board, mv: &Move) -> Board {
+        board.play(mv).unwrap_or_else(|| board.clone())
+    }
+
+    fn is_won(&self, board: &Board) -> bool {
+        board.is_solved()
+    }
+}
+
+#[cfg(test)]
+mod game_tests {
+    use super::*;
+    use crate::game::{Game, SolveLimits};
+
+    #[test]
+    fn card_39_is_won_by_its_thirteen_slides() {
+        let game = Lunar;
+        let board = game.parse_board(CARD_39).unwrap();
+        let plan = game.solve(&board, &SolveLimits::default()).unwrap();
+        assert_eq!(plan.moves.len(), 13);
+        let end = plan.moves.iter().fold(board.clone(), |b, m| game.apply(&b, m));
+        assert!(game.is_won(&end) && !game.is_won(&board));
+    }
+}

@@ -105,7 +105,7 @@ pub fn symbol(value: u8) -> char {
 }
 
 /// The value of a symbol (`.`/`0` → 0), or `None` for a character that is no symbol.
-fn symbol_value(ch: char) -> Option<u8> {
+pub fn symbol_value(ch: char) -> Option<u8> {
     match ch {
         '.' | '0' => Some(0),
         '1'..='9' => Some(ch as u8 - b'0'),

@@ -11,8 +11,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::board::{check_solution, Grid, SudokuError};
-use super::solve::analyse;
-use super::solver9::{self, Engine};
+use super::solver::analyse;
+use super::solver::solver9::{self, Engine};
 
 /// Famous hard 9×9 puzzles, written down from their publications (each is checked to have
 /// exactly one solution by the tests). `(name, 81-character form)`.
@@ -493,9 +493,9 @@ pub fn bench_command(cache_dir: &Path) -> Result<String> {
             let scalar = rate(&puzzles, min, |p| solver9::count_with(Engine::Scalar, p.cells(), 1));
             (best, Some(scalar))
         } else {
-            (rate(&puzzles, min, |p| super::solve::count_solutions(p, 1)), None)
+            (rate(&puzzles, min, |p| super::solver::count_solutions(p, 1)), None)
         };
-        let counting = rate(&puzzles, min, |p| super::solve::count_solutions(p, 2));
+        let counting = rate(&puzzles, min, |p| super::solver::count_solutions(p, 2));
         let q = if !classic {
             Err("9x9 only".to_string())
         } else if !qqwing {

@@ -438,7 +438,7 @@ fn fuzz(br: usize, bc: usize, cases: usize, seed: u64) {
         let got = count_solutions(&g, 2);
         assert_eq!(got, expected, "case {case}: {}x{} {}", br, bc, g.to_line());
         if n == 9 {
-            assert_eq!(super::solver9::count_with(Engine::Scalar, &cells, 2), expected, "scalar, case {case}");
+            assert_eq!(super::solver::solver9::count_with(Engine::Scalar, &cells, 2), expected, "scalar, case {case}");
         }
         if let Some(s) = solve(&g) {
             check_solution(&g, &s).unwrap_or_else(|e| panic!("case {case}: {e}"));
@@ -478,17 +478,17 @@ fn generic_solver_agrees_with_fast_solver_on_9x9() {
             cells[i] = 0;
         }
         let mut generic_count = 0;
-        super::generic::search(3, 3, &cells, 3, 0, &mut |_| {
+        super::solver::generic::search(3, 3, &cells, 3, 0, &mut |_| {
             generic_count += 1;
             ControlFlow::Continue(())
         });
-        assert_eq!(super::solver9::count_with(Engine::best(), &cells, 3), generic_count);
+        assert_eq!(super::solver::solver9::count_with(Engine::best(), &cells, 3), generic_count);
     }
 }
 
 #[test]
 fn simd_and_scalar_engines_agree() {
-    if !super::solver9::simd_available() {
+    if !super::solver::solver9::simd_available() {
         eprintln!("no SIMD engine on this CPU: scalar only");
     }
     let mut rng = StdRng::seed_from_u64(13);
@@ -512,7 +512,7 @@ fn simd_and_scalar_engines_agree() {
     for cells in &puzzles {
         let collect = |engine| {
             let mut sols = Vec::new();
-            super::solver9::search_with(engine, cells, 3, &mut |s| {
+            super::solver::solver9::search_with(engine, cells, 3, &mut |s| {
                 sols.push(s.to_vec());
                 ControlFlow::Continue(())
             });

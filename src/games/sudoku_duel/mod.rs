@@ -14,6 +14,7 @@
 
 mod bench;
 mod bot;
+pub mod cli;
 mod endgame;
 mod game;
 mod referee;

@@ -1,12 +1,157 @@
-//! Cribbage Solitaire on screen: reading a table (the columns, the stack, where to click) with calibrated rank
-//! glyphs, and playing it.
+//! Cribbage Solitaire on the screen: a table read from a picture (the columns, the stack, where to click) with
+//! calibrated rank glyphs ([`reader`], [`theme`]), the score from the window title where the client shows it,
+//! and moves played by clicking a column's playable card or NEXT STACK ([`actions`]).
 
-pub mod commands;
-pub mod play;
+pub mod actions;
 pub mod reader;
 pub mod theme;
 
-pub use commands::{calibrate_command, read_command, state_text};
-pub use play::{Cribbage, Table};
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use image::RgbaImage;
+
 pub use reader::{read, TablePoints, TableReading};
 pub use theme::{load_themes, TableTheme};
+
+use super::table::{state_text, Cribbage, Table};
+use super::{Deal, Move, State};
+use crate::capture::{Frame, Settle};
+use crate::game::{Action, Layout, Reading, ScreenGame};
+use crate::vision::annotate::Marks;
+
+/// The score in a table's window title ("Cribbage Solitaire — deal 30 — score 42"), if it shows one.
+pub fn title_score(title: &str) -> Option<u32> {
+    let rest = &title[title.find("score ")? + "score ".len()..];
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+impl Layout for TablePoints {
+    /// Each card's corner point and the NEXT STACK button.
+    fn marks(&self) -> Marks {
+        let mut points: Vec<(i32, i32)> = self.cards.iter().flatten().copied().collect();
+        points.push(self.next_stack);
+        Marks { boxes: Vec::new(), points }
+    }
+}
+
+impl ScreenGame for Cribbage {
+    type Layout = TablePoints;
+    /// The position shown.
+    type Truth = State;
+    const DEFAULT_THEME: &'static str = "table";
+
+    fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
+        Ok(Cribbage { themes: load_themes(root, theme)? })
+    }
+
+    fn window_titles(&self) -> &'static [&'static str] {
+        &["Cribbage Solitaire"]
+    }
+
+    /// The columns and stack from the picture; the score from the window title when it shows one.
+    fn read(&self, frame: &Frame, _hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
+        let reading = read(&frame.image, &self.themes)?;
+        let score = frame.title.as_deref().and_then(title_score);
+        let state = State { score: score.unwrap_or(0), ..reading.state };
+        Ok(Reading { board: Table { state, score_known: score.is_some() }, layout: reading.points, theme: reading.theme })
+    }
+
+    fn reading_json(&self, reading: &Reading<Table, TablePoints>) -> serde_json::Value {
+        let state = &reading.board.state;
+        let stack: String = state.stack.iter().map(|c| c.to_string()).collect();
+        serde_json::json!({
+            "columns": Deal { columns: state.columns.clone() }.notation(),
+            "stack": stack, "total": state.total(), "theme": reading.theme, "points": reading.layout,
+        })
+    }
+
+    /// State text without a score line (the picture alone does not show the score).
+    fn reading_text(&self, reading: &Reading<Table, TablePoints>) -> String {
+        state_text(&reading.board.state)
+    }
+
+    /// Learns the felt, outline darkness and one glyph per rank from a screenshot whose position is known,
+    /// checks that the learned theme reads it back, and saves it.
+    fn calibrate(root: &Path, image: &RgbaImage, truth: &State, theme_name: &str) -> Result<String> {
+        let mut theme = load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| TableTheme::new(theme_name));
+        let ranks = reader::learn(image, truth, &mut theme)?;
+        let check = read(image, std::slice::from_ref(&theme)).context("the learned theme does not read its own screenshot")?;
+        if check.state.columns != truth.columns || check.state.stack != truth.stack {
+            anyhow::bail!("the learned theme reads its own screenshot as\n{}", state_text(&check.state));
+        }
+        let path = theme.save(root)?;
+        Ok(format!(
+            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}\nwrote {}\n",
+            ranks.len(),
+            ranks.iter().collect::<String>(),
+            theme.felt,
+            theme.outline_max,
+            path.display()
+        ))
+    }
+
+    /// The browser draws a click's result in its next frame; nothing animates.
+    fn settle(&self) -> Settle {
+        Settle {
+            interval: Duration::from_millis(10),
+            quiet: Duration::from_millis(40),
+            after_click: Duration::from_millis(20),
+            ..Settle::default()
+        }
+    }
+
+    fn actions(&self, reading: &Reading<Table, TablePoints>, mv: &Move) -> Result<Vec<Action>> {
+        Ok(vec![actions::click(&reading.layout, &reading.board.state, mv)?])
+    }
+
+    /// The score the picture does not show is the one the bot counted.
+    fn carry_over(&self, known: &Table, seen: Table) -> Table {
+        if seen.score_known || !known.score_known {
+            return seen;
+        }
+        Table { state: State { score: known.state.score, ..seen.state }, score_known: true }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn the_score_is_read_from_the_title_when_it_shows_one() {
+        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42"), Some(42));
+        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 109 \u{2014} complete"), Some(109));
+        assert_eq!(title_score("Cribbage Solitaire"), None);
+    }
+
+    #[test]
+    fn an_unknown_score_is_carried_over_and_a_known_one_must_agree() {
+        let game = Cribbage { themes: Vec::new() };
+        let start = game.parse_board("A23_4_5_6\nstack: K\nscore: 3\n").unwrap();
+        let next = game.apply(&start, &Move::Play(0));
+        assert_eq!(next.state.stack.len(), 2);
+        assert_eq!(game.apply(&next, &Move::NewStack), next, "an illegal move changes nothing");
+        // The picture shows no score: the same position, and the score the bot counted is carried over.
+        let unseen = Table { state: State { score: 0, ..next.state.clone() }, score_known: false };
+        assert_eq!(unseen, next);
+        assert_eq!(game.carry_over(&next, unseen).state.score, next.state.score);
+        // A score on show that differs from the engine's is a different position.
+        let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true };
+        assert_ne!(shown, next);
+        assert_eq!(game.carry_over(&next, shown.clone()).state.score, shown.state.score);
+    }
+
+    #[test]
+    fn a_column_is_clicked_at_its_playable_card() {
+        let game = Cribbage { themes: Vec::new() };
+        let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
+        let points = TablePoints { cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]], next_stack: (50, 5), card_width: 8 };
+        assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });
+        let after = game.apply(&start, &Move::Play(0));
+        assert_eq!(actions::click(&points, &after.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 20 });
+        assert_eq!(actions::click(&points, &after.state, &Move::NewStack).unwrap(), Action::Click { x: 50, y: 5 });
+    }
+}

@@ -1,17 +1,103 @@
-//! Reading Sudoku from the screen (Simon Tatham's `sgt-solo`, window title "Solo"): the grid is found from its
-//! lines ([`crate::vision::grid_lines`]), each cell's digit by calibrated glyph templates, and its ink colour
-//! tells a given (black) from a player's digit (green), a clash (red) and pencil marks (blue, not digits).
-//!
-//! This folder holds only the reader; the Sudoku board and solver live in `games::sudoku`.
+//! Sudoku on the screen (Simon Tatham's `sgt-solo`, window title "Solo"; GNOME Sudoku, "Sudoku"): the grid is
+//! found from its lines ([`crate::vision::grid_lines`]), each cell's digit by calibrated glyph templates
+//! ([`reader`], [`theme`]); the ink colour (or a given's cell background) tells a given from a player's digit,
+//! a clash and pencil marks. An entry is made by clicking its cell and typing the digit ([`actions`]).
 
+pub mod actions;
 pub mod bench;
-pub mod commands;
-pub mod play;
-pub mod board;
 pub mod reader;
-pub mod sgt_id;
 pub mod theme;
 
-pub use board::SudokuGrid;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use image::RgbaImage;
+use serde::Serialize;
+
 pub use reader::{read, SudokuReading};
 pub use theme::SudokuTheme;
+
+use super::{Entry, Sudoku, SudokuGrid};
+use crate::capture::{Frame, Settle};
+use crate::game::{Action, CellLayout, Layout, Reading, ScreenGame};
+use crate::vision::annotate::Marks;
+
+/// Where a Sudoku read from a picture sits, and what the picture showed besides digits.
+#[derive(Clone, Debug, Serialize)]
+pub struct SudokuLayout {
+    /// The cell lattice.
+    pub cells: CellLayout,
+    /// Empty cells showing pencil marks, (row, column).
+    pub pencil: Vec<(usize, usize)>,
+    /// Cells drawn in the clash colour, (row, column).
+    pub clashes: Vec<(usize, usize)>,
+}
+
+impl Layout for SudokuLayout {
+    fn marks(&self) -> Marks {
+        self.cells.marks()
+    }
+}
+
+impl ScreenGame for Sudoku {
+    type Layout = SudokuLayout;
+    /// The grid shown: givens and the player's digits.
+    type Truth = SudokuGrid;
+    const DEFAULT_THEME: &'static str = "sgt-default";
+
+    fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
+        Ok(Sudoku { themes: theme::load_themes(root, theme)? })
+    }
+
+    /// sgt-solo's window, else GNOME Sudoku's.
+    fn window_titles(&self) -> &'static [&'static str] {
+        &["Solo", "Sudoku"]
+    }
+
+    fn read(&self, frame: &Frame, _hint: Option<&SudokuLayout>) -> Result<Reading<SudokuGrid, SudokuLayout>> {
+        let reading = read(&frame.image, &self.themes)?;
+        let layout = SudokuLayout { cells: reading.layout, pencil: reading.pencil, clashes: reading.clashes };
+        Ok(Reading { board: reading.grid, layout, theme: reading.theme })
+    }
+
+    fn reading_json(&self, reading: &Reading<SudokuGrid, SudokuLayout>) -> serde_json::Value {
+        let g = &reading.board;
+        serde_json::json!({
+            "size": g.size, "box": [g.box_rows, g.box_cols],
+            "givens": g.givens_text(), "entered": g.entered_text(), "board": g.board_text(),
+            "layout": reading.layout.cells, "theme": reading.theme,
+            "pencil": reading.layout.pencil, "clashes": reading.layout.clashes,
+        })
+    }
+
+    /// Learns ink colours and glyph templates from a screenshot whose grid is known, and saves the theme.
+    fn calibrate(root: &Path, image: &RgbaImage, truth: &SudokuGrid, theme_name: &str) -> Result<String> {
+        let mut theme = theme::load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| SudokuTheme::new(theme_name));
+        let learned = reader::learn(image, truth, &mut theme)?;
+        theme.validate("the learned theme")?;
+        let path = theme.save(root)?;
+        let mut out = String::new();
+        let symbols: String = learned.symbols.iter().collect();
+        writeln!(out, "learned {} glyph(s) at pitch {:.1} from a {}x{} grid: {symbols}", learned.symbols.len(), learned.pitch, learned.size, learned.size)?;
+        let ink = &theme.ink;
+        let or_dash = |c: &Option<String>| c.clone().unwrap_or_else(|| "-".into());
+        writeln!(out, "ink: given {}, entered {}, clash {}, pencil {}", ink.given, or_dash(&ink.entered), or_dash(&ink.clash), or_dash(&ink.pencil))?;
+        eprintln!("wrote {} ({} glyph templates)", path.display(), theme.glyphs.len());
+        Ok(out)
+    }
+
+    /// sgt-solo and GNOME Sudoku draw an entry at once, without animation: an entry counts as made when two
+    /// captures in a row show it (no longer quiet period).
+    fn settle(&self) -> Settle {
+        Settle { interval: Duration::from_millis(6), quiet: Duration::ZERO, after_click: Duration::from_millis(12), ..Settle::default() }
+    }
+
+    fn actions(&self, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry) -> Result<Vec<Action>> {
+        if reading.board.given[mv.row * reading.board.size + mv.col] {
+            bail!("cell {mv} holds a given, which cannot be changed");
+        }
+        Ok(actions::click_and_type(&reading.layout.cells, mv))
+    }
+}

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use super::board::{symbol, value, SudokuGrid};
+use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
 use super::theme::{GlyphTemplate, Ink, SudokuTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::game::CellLayout;

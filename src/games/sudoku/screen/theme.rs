@@ -133,7 +133,7 @@ impl SudokuTheme {
         }
         for g in &self.glyphs {
             g.coverage().with_context(|| origin.to_string())?;
-            if g.symbol != '.' && super::board::value(g.symbol).is_none_or(|v| v == 0) {
+            if g.symbol != '.' && crate::games::sudoku::symbol_value(g.symbol).is_none_or(|v| v == 0) {
                 bail!("{origin}: '{}' is not a Sudoku symbol (1-9, A-G, or '.' for a mark over an empty cell)", g.symbol);
             }
         }

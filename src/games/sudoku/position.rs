@@ -1,29 +1,13 @@
-//! A Sudoku grid as read from the screen: each cell empty or a symbol, and whether a symbol is a given (printed
-//! by the game) or entered by the player. Board text: N lines of N symbols, `.` empty, `1`–`9` then `A`–`G`.
+//! A Sudoku grid in play: each cell empty or a digit, and whether a digit is a given (printed by the game) or
+//! entered by the player. This is the board the bot reads and plays; its text form is the grid's board text
+//! ([`Grid::parse`]: N lines of N symbols, `.` empty, `1`–`9` then `A`–`G`) with every digit shown, a blank
+//! line, then the givens alone.
 
 use std::fmt;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
-/// The board-text symbol of a cell value (0 empty, 1..=16).
-pub fn symbol(value: u8) -> char {
-    match value {
-        0 => '.',
-        1..=9 => (b'0' + value) as char,
-        _ => (b'A' + value - 10) as char,
-    }
-}
-
-/// The value of a board-text symbol (`.`, `0` and `_` are empty; letters in either case).
-pub fn value(symbol: char) -> Option<u8> {
-    match symbol {
-        '.' | '0' | '_' => Some(0),
-        '1'..='9' => Some(symbol as u8 - b'0'),
-        'A'..='G' => Some(symbol as u8 - b'A' + 10),
-        'a'..='g' => Some(symbol as u8 - b'a' + 10),
-        _ => None,
-    }
-}
+use super::board::{symbol, Grid};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SudokuGrid {
@@ -40,6 +24,36 @@ impl SudokuGrid {
     pub fn empty(box_rows: usize, box_cols: usize) -> Self {
         let size = box_rows * box_cols;
         SudokuGrid { size, box_rows, box_cols, cells: vec![0; size * size], given: vec![false; size * size] }
+    }
+
+    /// A grid whose every digit is a given.
+    pub fn from_givens(givens: &Grid) -> Self {
+        let (box_rows, box_cols) = givens.box_shape();
+        let cells = givens.cells().to_vec();
+        SudokuGrid { size: givens.size(), box_rows, box_cols, given: cells.iter().map(|&v| v != 0).collect(), cells }
+    }
+
+    /// The givens from any text form of a grid ([`Grid::parse`]: board text, one line, or an sgt-solo game ID).
+    pub fn parse_givens(text: &str) -> Result<Self> {
+        Ok(SudokuGrid::from_givens(&Grid::parse(text, None)?))
+    }
+
+    /// Adds the player's digits, given as board text of the same grid (empty cells left as they are); a digit
+    /// over a given is an error.
+    pub fn enter(&mut self, text: &str) -> Result<()> {
+        let entered = Grid::parse(text, Some((self.box_rows, self.box_cols))).context("the player's digits")?;
+        if entered.size() != self.size {
+            bail!("the player's digits are a {0}×{0} grid, the givens {1}×{1}", entered.size(), self.size);
+        }
+        for (i, &v) in entered.cells().iter().enumerate() {
+            if v != 0 {
+                if self.given[i] {
+                    bail!("cell (row {}, column {}) is a given and cannot hold a player's digit", i / self.size + 1, i % self.size + 1);
+                }
+                self.cells[i] = v;
+            }
+        }
+        Ok(())
     }
 
     fn text(&self, keep: impl Fn(usize) -> bool) -> String {
@@ -90,28 +104,6 @@ impl SudokuGrid {
     }
 }
 
-/// Parses board text of `size` lines of `size` symbols (blank lines and `#` comment lines are skipped).
-pub fn parse_board_text(text: &str, size: usize) -> Result<Vec<u8>> {
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-    if lines.len() != size {
-        bail!("expected {size} lines of board text, found {}", lines.len());
-    }
-    let mut cells = Vec::with_capacity(size * size);
-    for (r, line) in lines.iter().enumerate() {
-        let row: Vec<char> = line.chars().collect();
-        if row.len() != size {
-            bail!("line {} has {} symbols, expected {size}", r + 1, row.len());
-        }
-        for (c, &s) in row.iter().enumerate() {
-            match value(s) {
-                Some(v) if (v as usize) <= size => cells.push(v),
-                _ => bail!("line {}, column {}: '{s}' is not a symbol of a {size}×{size} Sudoku", r + 1, c + 1),
-            }
-        }
-    }
-    Ok(cells)
-}
-
 /// The full grid, a blank line, then the givens only.
 impl fmt::Display for SudokuGrid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -124,16 +116,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn symbols_round_trip() {
-        for v in 0..=16 {
-            assert_eq!(value(symbol(v)), Some(v));
-        }
-        assert_eq!(symbol(10), 'A');
-        assert_eq!(symbol(16), 'G');
-        assert_eq!(value('x'), None);
-    }
-
-    #[test]
     fn prints_the_full_grid_then_the_givens_and_finds_clashes() {
         let mut g = SudokuGrid::empty(2, 2);
         g.cells[0] = 1;
@@ -142,8 +124,18 @@ mod tests {
         g.cells[5] = 3;
         assert_eq!(g.to_string(), "11..\n.3..\n....\n....\n\n1...\n....\n....\n....\n");
         assert_eq!(g.clashes(), vec![(0, 0), (0, 1)]);
-        assert_eq!(parse_board_text("11..\n.3..\n....\n....\n", 4).unwrap(), g.cells);
-        assert!(parse_board_text("11..\n.3..\n....\n", 4).is_err());
-        assert!(parse_board_text("15..\n.3..\n....\n....\n", 4).is_err());
+    }
+
+    #[test]
+    fn givens_and_the_players_digits_are_parsed_apart() {
+        let mut g = SudokuGrid::parse_givens("1...\n....\n....\n....\n").unwrap();
+        g.enter(".1..\n.3..\n....\n....\n").unwrap();
+        assert_eq!(g.board_text(), "11..\n.3..\n....\n....\n");
+        assert_eq!(g.givens_text(), "1...\n....\n....\n....\n");
+        assert!(g.clone().enter("1...\n....\n....\n....\n").unwrap_err().to_string().contains("is a given"));
+        assert!(g.clone().enter("11..\n.3..\n....\n").is_err(), "a row short");
+        assert!(g.clone().enter("15..\n.3..\n....\n....\n").is_err(), "5 in a 4×4 grid");
+        let from_id = SudokuGrid::parse_givens("2x2:e3a4_4a1e").unwrap();
+        assert_eq!(from_id.board_text(), "....\n.3.4\n4.1.\n....\n");
     }
 }

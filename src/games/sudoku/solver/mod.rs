@@ -3,9 +3,11 @@
 
 use std::ops::ControlFlow;
 
+pub mod generic;
+pub mod solver9;
+
 use super::board::Grid;
-use super::generic;
-use super::solver9::{self, Engine};
+use solver9::Engine;
 
 fn is_classic(grid: &Grid) -> bool {
     grid.box_shape() == (3, 3)

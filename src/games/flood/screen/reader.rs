@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use super::board::FloodBoard;
-use crate::calibration::{format_rgb, PaletteColour, PaletteTheme};
+use super::super::board::FloodBoard;
+use super::theme::{PaletteColour, PaletteTheme};
+use crate::calibration::format_rgb;
 use crate::game::{CellLayout, Reading};
 use crate::vision::{find_board, CellSample, ClassMap, ColourCache, LatticeError};
 

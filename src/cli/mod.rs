@@ -1,0 +1,89 @@
+//! What the command line shares across games: printing results, parsing common values, the game-free commands
+//! (`windows`, `capture`), and the generic `read`, `calibrate` and `play` of screen games ([`screen`]).
+//!
+//! Each game owns its own arguments and commands in `games/<game>/cli.rs`; the binary's `main.rs` only routes a
+//! (command, game) pair to them, so a flag one game does not take is a usage error for it.
+
+pub mod screen;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+use crate::capture::{list_windows, FrameSource, ScreenSource, WindowSource};
+use crate::imageio::{read_text, save_image};
+
+/// Writes `text` to standard output, ending it with a newline unless it is empty or already ends with one.
+/// A closed standard output is an error (not a panic).
+pub fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).context("writing standard output")?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.write_all(b"\n").context("writing standard output")?;
+    }
+    Ok(())
+}
+
+/// A number of seconds as a duration, refusing negative, infinite and absurd values.
+pub fn seconds(s: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(s).with_context(|| format!("{s} is not a valid number of seconds"))
+}
+
+/// Whether to draw progress bars: only when standard error is a terminal.
+pub fn progress() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// The text of a board file, standard input when it is `-` or not given.
+pub fn input_text(input: Option<&Path>) -> Result<String> {
+    read_text(input.unwrap_or(Path::new("-")))
+}
+
+/// `autoplay windows`
+#[derive(Args)]
+pub struct WindowsArgs {
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn windows(args: &WindowsArgs) -> Result<()> {
+    let windows = list_windows()?;
+    if args.json {
+        return print(&serde_json::to_string_pretty(&windows)?);
+    }
+    let mut text = format!("{:>10}  {:>11}  {:>9}  {:<20}  title\n", "id", "position", "size", "app");
+    for w in windows {
+        let position = format!("{},{}", w.x, w.y);
+        let size = format!("{}x{}", w.width, w.height);
+        text += &format!("{:>10}  {:>11}  {:>9}  {:<20}  {}\n", w.id, position, size, w.app, w.title);
+    }
+    print(&text)
+}
+
+/// `autoplay capture`
+#[derive(Args)]
+pub struct CaptureArgs {
+    /// The window's title (exact, or a unique part of it).
+    #[arg(long, conflicts_with = "screen")]
+    window: Option<String>,
+    /// The whole screen (the default).
+    #[arg(long)]
+    screen: bool,
+    /// Output file, or - for standard output.
+    #[arg(short, long, default_value = "-")]
+    output: PathBuf,
+}
+
+pub fn capture(args: &CaptureArgs) -> Result<()> {
+    if args.output == Path::new("-") && std::io::stdout().is_terminal() {
+        bail!("refusing to write an image to a terminal; use -o FILE or a pipe");
+    }
+    let mut source: Box<dyn FrameSource> = match &args.window {
+        Some(title) => Box::new(WindowSource::new(title)?),
+        None => Box::new(ScreenSource),
+    };
+    save_image(&source.grab()?.image, &args.output)
+}

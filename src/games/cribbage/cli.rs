@@ -1,0 +1,89 @@
+//! Cribbage Solitaire's commands: `deal cribbage`, `solve cribbage`, `calibrate cribbage` and `bench cribbage`;
+//! `read cribbage` and `play cribbage` are the generic screen-game commands.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::commands::parse_state;
+use super::{bench_command, deal, deal_command, solve_command, Cribbage, SolveInput, State};
+use crate::cli::screen as screen_cli;
+use crate::cli::{input_text, print, progress};
+use crate::imageio::read_text;
+
+/// Parses `A-B` (an inclusive range of deal numbers).
+fn parse_range(text: &str) -> Result<(u64, u64), String> {
+    let (a, b) = text.split_once('-').ok_or_else(|| format!("'{text}' is not a range A-B"))?;
+    let number = |s: &str| s.trim().parse::<u64>().map_err(|_| format!("'{s}' is not a number"));
+    let (a, b) = (number(a)?, number(b)?);
+    if a == 0 || a > b {
+        return Err(format!("'{text}' is not a range of deals from 1 up"));
+    }
+    Ok((a, b))
+}
+
+/// `autoplay deal cribbage N`
+#[derive(Args)]
+pub struct DealArgs {
+    /// The deal's number (from 1).
+    pub number: u64,
+}
+
+pub fn deal_cmd(args: &DealArgs) -> Result<()> {
+    print(&deal_command(args.number)?)
+}
+
+/// `autoplay solve cribbage`
+#[derive(Args)]
+pub struct SolveArgs {
+    /// State text file, or - for standard input (the default).
+    pub input: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    /// Solve numbered deal N.
+    #[arg(long, value_name = "N", conflicts_with_all = ["input", "deals"])]
+    pub deal: Option<u64>,
+    /// Solve numbered deals A to B on all cores, with a summary.
+    #[arg(long, value_name = "A-B", value_parser = parse_range, conflicts_with = "input")]
+    pub deals: Option<(u64, u64)>,
+}
+
+pub fn solve(args: &SolveArgs) -> Result<()> {
+    let what = match (args.deal, args.deals) {
+        (Some(n), _) => SolveInput::Deal(n),
+        (None, Some((a, b))) => SolveInput::Deals(a, b),
+        (None, None) => SolveInput::Text(input_text(args.input.as_deref())?),
+    };
+    print(&solve_command(what, args.json, progress())?)
+}
+
+/// `autoplay calibrate cribbage`
+#[derive(Args)]
+pub struct CalibrateArgs {
+    #[command(flatten)]
+    pub common: screen_cli::CalibrateArgs,
+    /// The position shown: state text (columns in deal notation, then `stack: …`), in a file or as it is (`\n`
+    /// between lines).
+    #[arg(long, required_unless_present = "deal")]
+    pub truth: Option<String>,
+    /// The screenshot shows numbered deal N before any move.
+    #[arg(long, conflicts_with = "truth")]
+    pub deal: Option<u64>,
+}
+
+pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
+    let truth = match (&args.truth, args.deal) {
+        (_, Some(n)) => State::from(deal(n)),
+        (Some(text), None) if Path::new(text).is_file() => {
+            parse_state(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a state text"))?
+        }
+        (Some(text), None) => parse_state(&text.replace("\\n", "\n")).context("--truth is neither a file nor state text")?,
+        (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
+    };
+    screen_cli::calibrate::<Cribbage>(root, &args.common, &truth)
+}
+
+pub fn bench() -> Result<()> {
+    print(&bench_command()?)
+}

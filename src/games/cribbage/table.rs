@@ -1,0 +1,87 @@
+//! Cribbage Solitaire as the bot plays it ([`Game`]): a position whose score may not be on show. A table in a
+//! window shows the columns and the stack; the score only where the client prints it (the project's table puts
+//! it in the window title). A position read without a score takes 0 and says the score is unknown, and the play
+//! loop carries the score it knows over from the rules engine.
+
+use anyhow::{Context, Result};
+
+use super::commands::parse_state;
+use super::deal::Deal;
+use super::rules::{parse_line, Move, State};
+use super::screen::theme::TableTheme;
+use super::solve;
+use crate::game::{Game, Plan, SolveLimits};
+
+/// Cribbage Solitaire with the calibration themes its reader may use (none for the rules alone).
+pub struct Cribbage {
+    pub themes: Vec<TableTheme>,
+}
+
+/// A position, and whether its score is known (shown by the client, given in text, or carried by the bot).
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub state: State,
+    pub score_known: bool,
+}
+
+/// Two tables are the same position when their columns and stacks are, and their scores where both are known.
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        self.state.columns == other.state.columns
+            && self.state.stack == other.state.stack
+            && (!self.score_known || !other.score_known || self.state.score == other.state.score)
+    }
+}
+
+/// State text, as `solve cribbage` reads it (the score line only when the score is known).
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", state_text(&self.state))?;
+        if self.score_known {
+            writeln!(f, "score: {}", self.state.score)?;
+        }
+        Ok(())
+    }
+}
+
+/// A position as state text (what `solve cribbage` reads): the columns in deal notation, the stack bottom
+/// first, and its total as a comment.
+pub fn state_text(state: &State) -> String {
+    let columns = Deal { columns: state.columns.clone() }.notation();
+    let stack: Vec<String> = state.stack.iter().map(|c| c.to_string()).collect();
+    format!("{columns}\nstack: {}\n# total {}\n", stack.join(" "), state.total())
+}
+
+impl Game for Cribbage {
+    type Board = Table;
+    type Move = Move;
+
+    fn name(&self) -> &'static str {
+        "cribbage"
+    }
+
+    /// State text; its score (0 when it gives none) is taken as known.
+    fn parse_board(&self, text: &str) -> Result<Table> {
+        Ok(Table { state: parse_state(text)?, score_known: true })
+    }
+
+    /// The best line from the position (exact).
+    fn solve(&self, board: &Table, _limits: &SolveLimits) -> Result<Plan<Move>> {
+        let solution = solve(&board.state);
+        let moves = parse_line(&solution.line).context("the solver's line")?;
+        Ok(Plan { moves, optimal: true, nodes: solution.nodes })
+    }
+
+    /// The move by the rules (an illegal move changes nothing).
+    fn apply(&self, board: &Table, mv: &Move) -> Table {
+        let mut state = board.state.clone();
+        if state.play(*mv).is_err() {
+            return board.clone();
+        }
+        Table { state, score_known: board.score_known }
+    }
+
+    fn is_won(&self, board: &Table) -> bool {
+        board.state.is_over()
+    }
+}

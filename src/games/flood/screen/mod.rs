@@ -1,0 +1,138 @@
+//! Flood-It on the screen: a board of flat-coloured square cells found from a calibrated palette
+//! ([`reader`], [`theme`]), played by clicking a cell of the chosen colour ([`actions`]).
+
+pub mod actions;
+pub mod reader;
+pub mod theme;
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use image::RgbaImage;
+
+use super::sgt_id::SgtFloodId;
+use super::{ColourMove, Flood, FloodBoard};
+use crate::calibration::format_rgb;
+use crate::capture::Frame;
+use crate::game::{Action, CellLayout, Reading, ScreenGame};
+use crate::imageio::read_text;
+use theme::PaletteTheme;
+
+/// The truth of a calibration screenshot: the board shown, and the game's own number of each symbol's colour
+/// where known (kept in the theme, so that game IDs can be read later).
+pub struct FloodTruth {
+    pub board: FloodBoard,
+    pub game_index_of: HashMap<u8, u32>,
+}
+
+impl FloodTruth {
+    /// The truth from a board-text file, or from an sgt-flood game ID whose colour numbers map to symbols by
+    /// `symbols` (one symbol per colour number 0, 1, 2, …) or else by the themes' own `game_index` mapping.
+    pub fn parse(truth: &str, symbols: Option<&str>, themes: &[PaletteTheme]) -> Result<FloodTruth> {
+        let mut symbol_of_index: HashMap<u32, u8> = HashMap::new();
+        match symbols {
+            Some(symbols) => symbol_of_index.extend(symbols.chars().enumerate().map(|(i, s)| (i as u32, s as u8))),
+            None => {
+                for c in themes.iter().flat_map(|t| &t.colours) {
+                    if let Some(i) = c.game_index {
+                        symbol_of_index.entry(i).or_insert(c.symbol as u8);
+                    }
+                }
+            }
+        }
+        let board = if truth.contains(':') && truth.contains(',') && !Path::new(truth).exists() {
+            let id = SgtFloodId::parse(truth)?;
+            let cells = id
+                .colours
+                .iter()
+                .map(|n| symbol_of_index.get(n).copied().with_context(|| format!("no symbol for game colour {n}: give --symbols")))
+                .collect::<Result<_>>()?;
+            FloodBoard { width: id.width, height: id.height, cells }
+        } else {
+            FloodBoard::parse(&read_text(Path::new(truth))?)?
+        };
+        Ok(FloodTruth { board, game_index_of: symbol_of_index.iter().map(|(&i, &s)| (s, i)).collect() })
+    }
+}
+
+impl ScreenGame for Flood {
+    type Layout = CellLayout;
+    type Truth = FloodTruth;
+    const DEFAULT_THEME: &'static str = "sgt-default";
+
+    fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
+        Ok(Flood { themes: theme::load_themes(root, theme)? })
+    }
+
+    fn window_titles(&self) -> &'static [&'static str] {
+        &["Flood"]
+    }
+
+    fn read(&self, frame: &Frame, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+        reader::read(&frame.image, &self.themes, hint)
+    }
+
+    fn reading_json(&self, reading: &Reading<FloodBoard>) -> serde_json::Value {
+        let l = &reading.layout;
+        let centres: Vec<Vec<(i32, i32)>> = (0..l.rows).map(|r| (0..l.cols).map(|c| l.centre(r, c)).collect()).collect();
+        serde_json::json!({
+            "board": reading.board.to_string(),
+            "rows": l.rows, "cols": l.cols, "theme": reading.theme,
+            "layout": l, "cell_centres": centres,
+        })
+    }
+
+    /// Learns the colour of each symbol of the truth without any palette (see [`reader::learn_palette`]) and
+    /// merges them into the theme, which is created when new.
+    fn calibrate(root: &Path, image: &RgbaImage, truth: &FloodTruth, theme_name: &str) -> Result<String> {
+        let mut theme = theme::load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| PaletteTheme {
+            game: "flood".into(),
+            theme: theme_name.into(),
+            description: String::new(),
+            tolerance: 8,
+            min_cell: 8,
+            colours: Vec::new(),
+        });
+        let learned = reader::learn_palette(image, &truth.board, theme.min_cell)?;
+        reader::merge_learned(&mut theme, &learned, &truth.game_index_of);
+        theme.validate("the learned theme")?;
+        let path = theme.save(root)?;
+        let mut out = String::new();
+        for l in &learned {
+            writeln!(out, "{} {}{}", l.symbol as char, format_rgb(l.rgb), if l.marked { " marked" } else { "" })?;
+        }
+        eprintln!("wrote {} ({} colours)", path.display(), theme.colours.len());
+        Ok(out)
+    }
+
+    fn check_playable(&self, reading: &Reading<FloodBoard>) -> Result<()> {
+        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme) else { return Ok(()) };
+        let unplayable: Vec<String> = reading
+            .board
+            .colours()
+            .into_iter()
+            .filter_map(|s| theme.colours.iter().find(|c| c.symbol as u8 == s && !c.playable))
+            .map(|c| format!("'{}'", c.symbol))
+            .collect();
+        if !unplayable.is_empty() {
+            bail!(
+                "refusing to play: the board has colour(s) {} that theme '{}' marks unplayable, because picking them \
+                 breaks the game ({})",
+                unplayable.join(", "),
+                theme.theme,
+                theme.description
+            );
+        }
+        Ok(())
+    }
+
+    fn actions(&self, reading: &Reading<FloodBoard>, mv: &ColourMove) -> Result<Vec<Action>> {
+        let Some((row, col)) = actions::target_cell(&reading.board, mv.0) else {
+            bail!("no cell of colour '{mv}' outside the flood to click");
+        };
+        let (x, y) = reading.layout.centre(row, col);
+        Ok(vec![Action::Click { x, y }])
+    }
+}

@@ -1,0 +1,101 @@
+//! Sudoku's commands: `solve sudoku`, `calibrate sudoku` and `bench sudoku`; `read sudoku` and `play sudoku`
+//! are the generic screen-game commands.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::{batch_command, bench_command, parse_box_shape, screen, solve_command, Sudoku, SudokuGrid};
+use crate::cli::screen as screen_cli;
+use crate::cli::{input_text, print, progress};
+use crate::imageio::{load_image, read_text};
+
+fn parse_box(text: &str) -> Result<(usize, usize), String> {
+    parse_box_shape(text).map_err(|e| e.to_string())
+}
+
+/// `autoplay solve sudoku`
+#[derive(Args)]
+pub struct SolveArgs {
+    /// Grid text file, or - for standard input (the default).
+    pub input: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    /// Box shape RxC (default: from the grid size).
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+    pub box_shape: Option<(usize, usize)>,
+    /// Count the solutions: 0, 1 or more than one.
+    #[arg(long)]
+    pub count: bool,
+    /// With --count, count up to this many solutions.
+    #[arg(long, value_name = "N", requires = "count")]
+    pub count_limit: Option<u64>,
+    /// Solve one puzzle per line of this file on all cores, with a summary.
+    #[arg(long, value_name = "FILE", conflicts_with = "input")]
+    pub batch: Option<PathBuf>,
+}
+
+pub fn solve(args: &SolveArgs) -> Result<()> {
+    if let Some(path) = &args.batch {
+        return print(&batch_command(&read_text(path)?, args.box_shape, progress())?);
+    }
+    print(&solve_command(&input_text(args.input.as_deref())?, args.box_shape, args.count, args.count_limit, args.json)?)
+}
+
+/// `autoplay calibrate sudoku`
+#[derive(Args)]
+pub struct CalibrateArgs {
+    #[command(flatten)]
+    pub common: screen_cli::CalibrateArgs,
+    /// The givens: an sgt-solo game ID (RxC:description), or a file of board text or a game ID.
+    #[arg(long)]
+    pub truth: String,
+    /// Board text of the digits the player entered in the shot.
+    #[arg(long, value_name = "FILE")]
+    pub entered: Option<PathBuf>,
+}
+
+pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
+    let mut truth = if Path::new(&args.truth).exists() {
+        SudokuGrid::parse_givens(&read_text(Path::new(&args.truth))?).with_context(|| format!("{}: the givens", args.truth))?
+    } else {
+        SudokuGrid::parse_givens(&args.truth).context("--truth is neither a file nor a grid or game ID")?
+    };
+    if let Some(path) = &args.entered {
+        truth.enter(&read_text(path)?).with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
+    }
+    screen_cli::calibrate::<Sudoku>(root, &args.common, &truth)
+}
+
+/// `autoplay bench sudoku`
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Time the reader on this screenshot instead of the solver.
+    #[arg(long)]
+    pub shot: Option<PathBuf>,
+    /// With --shot, print the figures as JSON.
+    #[arg(long, requires = "shot")]
+    pub json: bool,
+}
+
+pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
+    let Some(shot) = &args.shot else {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .unwrap_or_else(std::env::temp_dir)
+            .join("autoplay-bench");
+        return print(&bench_command(&cache)?);
+    };
+    let image = load_image(shot)?;
+    let time = screen::bench::bench_read(&image, &screen::theme::load_themes(root, None)?, 200)?;
+    if args.json {
+        print(&serde_json::json!({"shot": shot.display().to_string(), "width": image.width(), "height": image.height(), "time": time}).to_string())
+    } else {
+        print(&format!(
+            "read {} ({}x{} px): mean {:.3} ms, median {:.3} ms, max {:.3} ms over {} reads",
+            shot.display(), image.width(), image.height(), time.mean_ms, time.median_ms, time.max_ms, time.count
+        ))
+    }
+}
