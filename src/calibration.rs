@@ -103,3 +103,8 @@ pub fn load_theme_files<T: ThemeFile>(root: &Path, game: &str, only: Option<&str
         }
     }
 }
+
+/// The theme named `name` of a game under `root`, to refresh, or `new()` when there is none yet.
+pub fn theme_or_new<T: ThemeFile>(root: &Path, game: &str, name: &str, new: impl FnOnce() -> T) -> T {
+    load_theme_files(root, game, Some(name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(new)
+}

@@ -42,7 +42,7 @@ pub fn input_text(input: Option<&Path>) -> Result<String> {
     read_text(input.unwrap_or(Path::new("-")))
 }
 
-/// `autoplay windows`
+/// `autoplay windows`: the desktop's windows (id, position, size, app, title).
 #[derive(Args)]
 pub struct WindowsArgs {
     #[arg(long)]
@@ -63,7 +63,7 @@ pub fn windows(args: &WindowsArgs) -> Result<()> {
     print(&text)
 }
 
-/// `autoplay capture`
+/// `autoplay capture`: a PNG (or PNM) of a window or the screen.
 #[derive(Args)]
 pub struct CaptureArgs {
     /// The window's title (exact, or a unique part of it).

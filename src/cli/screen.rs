@@ -16,7 +16,7 @@ use crate::input::{DesktopInput, DryRunInput, InputDevice};
 use crate::play::{play as play_loop, PlayOptions};
 use crate::vision::annotate::annotate;
 
-/// `autoplay read GAME`
+/// Read a screenshot (a file, or standard input) into board text.
 #[derive(Args)]
 pub struct ReadArgs {
     /// Image file, or - for standard input.
@@ -69,7 +69,7 @@ pub fn calibrate<G: ScreenGame>(root: &Path, args: &CalibrateArgs, truth: &G::Tr
     print(&G::calibrate(root, &image, truth, args.theme.as_deref().unwrap_or(G::DEFAULT_THEME))?)
 }
 
-/// `autoplay play GAME`
+/// Play the game in its window until it is won, checking every move by reading the window again.
 #[derive(Args)]
 pub struct PlayArgs {
     /// The game window's title (default: the game's usual title).

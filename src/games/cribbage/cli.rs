@@ -23,7 +23,7 @@ fn parse_range(text: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
-/// `autoplay deal cribbage N`
+/// Print numbered deal N in the C1_C2_C3_C4 notation (each column from its buried card to its playable card).
 #[derive(Args)]
 pub struct DealArgs {
     /// The deal's number (from 1).
@@ -34,7 +34,7 @@ pub fn deal_cmd(args: &DealArgs) -> Result<()> {
     print(&deal_command(args.number)?)
 }
 
-/// `autoplay solve cribbage`
+/// The best possible score from a deal or a position, and a line that reaches it (proven optimal).
 #[derive(Args)]
 pub struct SolveArgs {
     /// State text file, or - for standard input (the default).
@@ -58,7 +58,7 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
     print(&solve_command(what, args.json, progress())?)
 }
 
-/// `autoplay calibrate cribbage`
+/// Learn a table's felt, outlines and rank glyphs from one screenshot whose position is known.
 #[derive(Args)]
 pub struct CalibrateArgs {
     #[command(flatten)]

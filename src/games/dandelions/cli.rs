@@ -10,7 +10,7 @@ use super::{bench_command, play_command, solve_command, Side};
 use crate::cli::print;
 use crate::imageio::read_text;
 
-/// `autoplay solve dandelions`
+/// Who wins a Dandelions position with perfect play, and a best move (default: the empty 5×5 board).
 #[derive(Args)]
 pub struct SolveArgs {
     /// Position file, or - for standard input (default: the empty 5×5 start position).
@@ -34,7 +34,7 @@ pub enum SideArg {
     Dandelions,
 }
 
-/// `autoplay play dandelions`
+/// Play one side perfectly against you in the terminal.
 #[derive(Args)]
 pub struct PlayArgs {
     /// The side the program plays.

@@ -14,7 +14,7 @@ use crate::cli::{input_text, print, seconds};
 use crate::game::SolveLimits;
 use crate::imageio::load_image;
 
-/// `autoplay read flood`
+/// Read a Flood-It screenshot (a file, or standard input) into board text.
 #[derive(Args)]
 pub struct ReadArgs {
     #[command(flatten)]
@@ -40,7 +40,7 @@ pub fn read(root: &Path, args: &ReadArgs) -> Result<()> {
     print_reading(&Flood { themes: vec![learned] }, &image, &reading, &args.read)
 }
 
-/// `autoplay solve flood`
+/// The fewest moves that flood the board, one colour symbol per move (proven optimal, or the best found within the time limit).
 #[derive(Args)]
 pub struct SolveArgs {
     /// Board text file, or - for standard input (the default).
@@ -74,7 +74,7 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// `autoplay calibrate flood`
+/// Learn a palette theme from a screenshot whose board is known.
 #[derive(Args)]
 pub struct CalibrateArgs {
     #[command(flatten)]
@@ -97,7 +97,7 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     screen_cli::calibrate::<Flood>(root, &args.common, &truth)
 }
 
-/// `autoplay bench flood`
+/// Solver times on seeded random boards, and reader latency on a screenshot.
 #[derive(Args)]
 pub struct BenchArgs {
     /// Boards per size.

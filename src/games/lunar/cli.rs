@@ -14,7 +14,7 @@ fn parse_cell(text: &str) -> Result<(usize, usize), String> {
     Ok((r.trim().parse().map_err(|_| format!("'{r}' is not a row number"))?, c.trim().parse().map_err(|_| format!("'{c}' is not a column number"))?))
 }
 
-/// `autoplay solve lunar`
+/// The shortest solution of a Lunar Lockout board, one slide per line.
 #[derive(Args)]
 pub struct SolveArgs {
     /// Board text file, or - for standard input (the default).
@@ -35,7 +35,7 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// `autoplay enumerate lunar`
+/// Every 5×5 position with one human off the centre and K helpers: how many are solvable, and the hardest.
 #[derive(Args)]
 pub struct EnumerateArgs {
     /// Number of helpers (1 to 5).

@@ -15,7 +15,7 @@ fn parse_box(text: &str) -> Result<(usize, usize), String> {
     parse_box_shape(text).map_err(|e| e.to_string())
 }
 
-/// `autoplay solve sudoku`
+/// The solution of a Sudoku grid (or its number of solutions, or a batch of grids on all cores).
 #[derive(Args)]
 pub struct SolveArgs {
     /// Grid text file, or - for standard input (the default).
@@ -43,7 +43,7 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
     print(&solve_command(&input_text(args.input.as_deref())?, args.box_shape, args.count, args.count_limit, args.json)?)
 }
 
-/// `autoplay calibrate sudoku`
+/// Learn ink colours and glyph templates from a screenshot whose grid is known.
 #[derive(Args)]
 pub struct CalibrateArgs {
     #[command(flatten)]
@@ -68,7 +68,7 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     screen_cli::calibrate::<Sudoku>(root, &args.common, &truth)
 }
 
-/// `autoplay bench sudoku`
+/// Puzzles per second over generated and published sets, or reader latency on a screenshot.
 #[derive(Args)]
 pub struct BenchArgs {
     /// Time the reader on this screenshot instead of the solver.

@@ -7,7 +7,7 @@ use clap::Args;
 use super::{bench_command, duel_command, referee_command, DuelOptions};
 use crate::cli::{print, progress};
 
-/// `autoplay duel sudoku`
+/// A two-player Sudoku player speaking the referee protocol on standard input and output.
 #[derive(Args)]
 pub struct DuelArgs {
     /// Play random legal moves instead (a sparring partner).
@@ -23,7 +23,7 @@ pub fn duel(args: &DuelArgs) -> Result<()> {
     duel_command(std::io::stdin().lock(), std::io::stdout().lock(), std::io::stderr(), &options)
 }
 
-/// `autoplay referee sudoku`: each player is one command line, e.g. "autoplay duel sudoku".
+/// Run two player programs (each one command line, e.g. "autoplay duel sudoku") against each other.
 #[derive(Args)]
 pub struct RefereeArgs {
     pub player_a: String,

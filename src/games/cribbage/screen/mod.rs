@@ -17,6 +17,7 @@ pub use theme::{load_themes, TableTheme};
 
 use super::table::{state_text, Cribbage, Table};
 use super::{Deal, Move, State};
+use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
 use crate::game::{Action, Layout, Reading, ScreenGame};
 use crate::vision::annotate::Marks;
@@ -75,7 +76,7 @@ impl ScreenGame for Cribbage {
     /// Learns the felt, outline darkness and one glyph per rank from a screenshot whose position is known,
     /// checks that the learned theme reads it back, and saves it.
     fn calibrate(root: &Path, image: &RgbaImage, truth: &State, theme_name: &str) -> Result<String> {
-        let mut theme = load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| TableTheme::new(theme_name));
+        let mut theme = theme_or_new(root, "cribbage", theme_name, || TableTheme::new(theme_name));
         let ranks = reader::learn(image, truth, &mut theme)?;
         let check = read(image, std::slice::from_ref(&theme)).context("the learned theme does not read its own screenshot")?;
         if check.state.columns != truth.columns || check.state.stack != truth.stack {

@@ -14,7 +14,7 @@ use image::RgbaImage;
 
 use super::sgt_id::SgtFloodId;
 use super::{ColourMove, Flood, FloodBoard};
-use crate::calibration::format_rgb;
+use crate::calibration::{format_rgb, theme_or_new};
 use crate::capture::Frame;
 use crate::game::{Action, CellLayout, Reading, ScreenGame};
 use crate::imageio::read_text;
@@ -87,7 +87,7 @@ impl ScreenGame for Flood {
     /// Learns the colour of each symbol of the truth without any palette (see [`reader::learn_palette`]) and
     /// merges them into the theme, which is created when new.
     fn calibrate(root: &Path, image: &RgbaImage, truth: &FloodTruth, theme_name: &str) -> Result<String> {
-        let mut theme = theme::load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| PaletteTheme {
+        let mut theme = theme_or_new(root, "flood", theme_name, || PaletteTheme {
             game: "flood".into(),
             theme: theme_name.into(),
             description: String::new(),

@@ -20,6 +20,7 @@ pub use reader::{read, SudokuReading};
 pub use theme::SudokuTheme;
 
 use super::{Entry, Sudoku, SudokuGrid};
+use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
 use crate::game::{Action, CellLayout, Layout, Reading, ScreenGame};
 use crate::vision::annotate::Marks;
@@ -74,7 +75,7 @@ impl ScreenGame for Sudoku {
 
     /// Learns ink colours and glyph templates from a screenshot whose grid is known, and saves the theme.
     fn calibrate(root: &Path, image: &RgbaImage, truth: &SudokuGrid, theme_name: &str) -> Result<String> {
-        let mut theme = theme::load_themes(root, Some(theme_name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(|| SudokuTheme::new(theme_name));
+        let mut theme = theme_or_new(root, "sudoku", theme_name, || SudokuTheme::new(theme_name));
         let learned = reader::learn(image, truth, &mut theme)?;
         theme.validate("the learned theme")?;
         let path = theme.save(root)?;
