@@ -314,3 +314,15 @@ fn every_screen_game_can_annotate_what_it_read() {
         assert!(changed > 100, "{game}: the annotation marks only {changed} pixels");
     }
 }
+
+#[test]
+fn an_output_that_is_a_device_is_written_through_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    // A node of our own with /dev/full's numbers (the tests run as root: a regression must not replace the real one).
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    let made = std::process::Command::new("mknod").arg(&full).args(["c", "1", "7"]).status().unwrap();
+    assert!(made.success(), "mknod (the tests run as root)");
+    fails_with(autoplay().args(["read", "flood", "--annotate"]).arg(&full).arg(fixture("2x2c3-tile32.png")), "No space left on device");
+    assert!(std::fs::metadata(&full).unwrap().file_type().is_char_device(), "the device is still a device");
+}
