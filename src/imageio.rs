@@ -40,7 +40,12 @@ pub fn read_input(path: &Path) -> Result<(Vec<u8>, String)> {
 /// Reads text from a path or `-`, requiring UTF-8.
 pub fn read_text(path: &Path) -> Result<String> {
     let (bytes, what) = read_input(path)?;
-    String::from_utf8(bytes).with_context(|| format!("{what} is not UTF-8 text"))
+    let text = String::from_utf8(bytes).with_context(|| format!("{what} is not UTF-8 text"))?;
+    // A byte-order mark (some editors write one) is not part of the text.
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// Encodes an image as PNG, or as PNM (PPM) when the name ends in .pnm/.ppm; `-` writes PNG to standard output.

@@ -326,3 +326,27 @@ fn an_output_that_is_a_device_is_written_through_not_replaced() {
     fails_with(autoplay().args(["read", "flood", "--annotate"]).arg(&full).arg(fixture("2x2c3-tile32.png")), "No space left on device");
     assert!(std::fs::metadata(&full).unwrap().file_type().is_char_device(), "the device is still a device");
 }
+
+#[test]
+fn odd_numbers_and_texts_get_short_clear_messages() {
+    // A byte-order mark before board text is not part of the board.
+    let out = autoplay().args(["solve", "flood", "-"]).write_stdin("\u{feff}RG\nGR\n").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // An absurd time limit is named briefly, not as a 309-digit number.
+    let out = autoplay().args(["solve", "flood", "--time-limit", "1e308", "-"]).write_stdin("RG\n").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("1e308 is not a valid number of seconds") && stderr.len() < 200, "{stderr}");
+    // A score too large is too large, not "not a whole number".
+    fails_with(autoplay().args(["solve", "cribbage", "-"]).write_stdin("A_2_3_4\nscore: 99999999999\n"), "too large");
+    // Counting up to no solutions at all is refused.
+    refuses_flag(&["solve", "sudoku", "-", "--count", "--count-limit", "0"], "", "--count-limit");
+    // A solved Lunar Lockout board says so.
+    let out = autoplay().args(["solve", "lunar", "-"]).write_stdin("o.o.o\n.....\no.x..\n.....\no....\n").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no slide is needed"));
+    // A huge bad line is quoted briefly.
+    let line = format!("{}5\n", "A".repeat(100_000));
+    let out = autoplay().args(["duel", "sudoku"]).write_stdin(line).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("100001 characters in all") && stderr.len() < 400, "{}", &stderr[..stderr.len().min(400)]);
+}

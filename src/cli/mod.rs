@@ -27,9 +27,16 @@ pub fn print(text: &str) -> Result<()> {
     Ok(())
 }
 
-/// A number of seconds as a duration, refusing negative, infinite and absurd values.
+/// The longest time a command accepts: a year.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// A number of seconds as a duration, refusing negative, infinite and absurd values (over a year).
 pub fn seconds(s: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(s).with_context(|| format!("{s} is not a valid number of seconds"))
+    if !(0.0..=MAX_SECONDS).contains(&s) {
+        let shown = if s.is_finite() && s.abs() < 1e9 { format!("{s}") } else { format!("{s:e}") };
+        bail!("{shown} is not a valid number of seconds (from 0 to {MAX_SECONDS}, a year)");
+    }
+    Ok(Duration::from_secs_f64(s))
 }
 
 /// Whether to draw progress bars: only when standard error is a terminal.

@@ -71,10 +71,11 @@ pub fn parse_state(text: &str) -> Result<State, CribbageError> {
                 stack.push(Card::new(rank));
             }
         } else if let Some(rest) = lower.strip_prefix("score:") {
-            score = rest
-                .trim()
-                .parse()
-                .map_err(|_| err(format!("score {:?} is not a whole number", rest.trim())))?;
+            let text = rest.trim();
+            score = text.parse().map_err(|_| match text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() {
+                true => err(format!("score {text} is too large (at most {})", u32::MAX)),
+                false => err(format!("score {text:?} is not a whole number")),
+            })?;
         } else if columns.is_none() {
             columns = Some(Deal::parse(line)?);
         } else {

@@ -29,6 +29,9 @@ pub struct SolveArgs {
 pub fn solve(args: &SolveArgs) -> Result<()> {
     let (text, solvable) = solve_command_with_status(&input_text(args.input.as_deref())?, args.target, args.json)?;
     print(&text)?;
+    if solvable && text.is_empty() {
+        eprintln!("note: a human already stands on the target; no slide is needed");
+    }
     if !solvable {
         bail!("the board has no solution: no sequence of slides brings a human to the target");
     }

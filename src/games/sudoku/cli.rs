@@ -29,7 +29,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub count: bool,
     /// With --count, count up to this many solutions.
-    #[arg(long, value_name = "N", requires = "count")]
+    #[arg(long, value_name = "N", requires = "count", value_parser = clap::value_parser!(u64).range(1..))]
     pub count_limit: Option<u64>,
     /// Solve one puzzle per line of this file on all cores, with a summary.
     #[arg(long, value_name = "FILE", conflicts_with = "input")]

@@ -77,6 +77,15 @@ pub enum MoveError {
     Digit(char),
 }
 
+/// A text as an error quotes it: at most 40 characters, with the length of what was left out.
+fn shortened(text: &str) -> String {
+    const SHOWN: usize = 40;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}… ({} characters in all)", &text[..cut], text.chars().count()),
+        None => text.to_string(),
+    }
+}
+
 impl FromStr for Move {
     type Err = MoveError;
 
@@ -86,7 +95,7 @@ impl FromStr for Move {
         let chars: Vec<char> = t.chars().collect();
         let claim = chars.len() == 4 && chars[3] == '!';
         if chars.len() != 3 && !claim {
-            return Err(MoveError::Shape(t.to_string()));
+            return Err(MoveError::Shape(shortened(t)));
         }
         let (r, c, d) = (chars[0], chars[1], chars[2]);
         if !('A'..='I').contains(&r) {
