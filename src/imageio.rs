@@ -6,17 +6,31 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use image::{ImageFormat, RgbaImage};
 
+/// The most pixels a picture may have (an 8K screen has 33 million): a larger one is refused before it is
+/// decoded, so that no picture takes more than a few hundred MB.
+pub const MAX_PIXELS: u64 = 40_000_000;
+
 /// Decodes an image in any format the `image` crate was built with (PNG, PNM, BMP, JPEG), guessing the format
-/// from the bytes, not the name.
+/// from the bytes, not the name. Its size is checked from its header before anything is decoded.
 pub fn decode_image(bytes: &[u8], what: &str) -> Result<RgbaImage> {
     if bytes.is_empty() {
         bail!("{what} is empty, not an image");
     }
     let format = image::guess_format(bytes)
         .with_context(|| format!("{what} is not an image in a known format (PNG, PNM, BMP or JPEG)"))?;
-    let image = image::load_from_memory_with_format(bytes, format)
-        .with_context(|| format!("{what} looks like {format:?} but cannot be decoded"))?;
-    Ok(image.to_rgba8())
+    let reader = || {
+        let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+        let mut limits = image::Limits::default();
+        limits.max_alloc = Some(MAX_PIXELS * 4);
+        reader.limits(limits);
+        reader
+    };
+    let cannot = |e: image::ImageError| anyhow::anyhow!("{what} looks like {format:?} but cannot be decoded: {e}");
+    let (width, height) = reader().into_dimensions().map_err(cannot)?;
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        bail!("{what} is {width}×{height} pixels; pictures of at most {MAX_PIXELS} pixels are read (an 8K screen has 33 million)");
+    }
+    Ok(reader().decode().map_err(cannot)?.to_rgba8())
 }
 
 /// Loads an image from a path, or from standard input when the path is `-`.

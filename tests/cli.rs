@@ -350,3 +350,16 @@ fn odd_numbers_and_texts_get_short_clear_messages() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("100001 characters in all") && stderr.len() < 400, "{}", &stderr[..stderr.len().min(400)]);
 }
+
+#[test]
+fn huge_inputs_are_refused_before_any_work() {
+    // A valid 12000×12000 PNG (small on disk) is refused from its header, not decoded into gigabytes.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.png");
+    image::GrayImage::from_pixel(12_000, 12_000, image::Luma([200])).save(&path).unwrap();
+    fails_with(autoplay().args(["read", "flood"]).arg(&path), "is 12000×12000 pixels");
+    fails_with(autoplay().args(["play", "flood", "--image"]).arg(&path), "is 12000×12000 pixels");
+    // A board past the size limit is refused at once, naming the limit.
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG".repeat(50_001)), "at most 10000 are supported");
+    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG\n".repeat(300 * 300 / 2)), "at most 10000 are supported");
+}

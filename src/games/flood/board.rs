@@ -18,6 +18,10 @@ pub struct FloodBoard {
 /// The most colours a board may have.
 pub const MAX_COLOURS: usize = 32;
 
+/// The most cells a board may have (for example 100×100): larger boards are refused rather than searched for
+/// minutes with memory growing.
+pub const MAX_CELLS: usize = 10_000;
+
 #[derive(Debug, Error, PartialEq)]
 pub enum BoardError {
     #[error("the board text has no rows")]
@@ -28,6 +32,8 @@ pub enum BoardError {
     Ragged { line: usize, found: usize, expected: usize },
     #[error("the board has {0} colours; at most {MAX_COLOURS} are supported")]
     TooManyColours(usize),
+    #[error("the board has more than {MAX_CELLS} cells (line {line}); at most {MAX_CELLS} are supported, for example 100×100")]
+    TooLarge { line: usize },
 }
 
 impl FloodBoard {
@@ -46,6 +52,9 @@ impl FloodBoard {
                     return Err(BoardError::BadSymbol { line: index + 1, symbol });
                 }
                 cells.push(symbol as u8);
+                if cells.len() > MAX_CELLS {
+                    return Err(BoardError::TooLarge { line: index + 1 });
+                }
             }
             let found = cells.len() - before;
             if height == 0 {
