@@ -6,7 +6,7 @@
 //! capture is the client area only, so no decoration offsets enter.
 
 use std::path::PathBuf;
-use std::thread::sleep;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -53,6 +53,21 @@ pub trait FrameSource {
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         Ok(Vec::new())
     }
+    /// The time on the source's clock: by default the real time since the program started. Every wait of the
+    /// capture and play stages asks the source, so that a recorded session replays with its recorded times.
+    fn now(&mut self) -> Duration {
+        real_time()
+    }
+    /// Waits on the source's clock: by default really.
+    fn sleep(&mut self, duration: Duration) {
+        std::thread::sleep(duration)
+    }
+}
+
+/// The real time since the first call.
+pub fn real_time() -> Duration {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// One desktop window as listed by `autoplay windows`.
@@ -255,32 +270,34 @@ impl Default for Settle {
 /// Grabs until the picture has stayed the same for `settle.quiet` (animations have ended) and returns the last
 /// capture. With `changed_from`, first waits (up to `change_timeout`) for the picture to differ from that image.
 pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from: Option<&RgbaImage>) -> Result<Frame> {
-    let start = Instant::now();
+    let start = source.now();
     let mut previous = source.grab()?;
     if let Some(before) = changed_from {
-        while previous.image == *before && start.elapsed() < settle.change_timeout {
-            sleep(settle.interval);
+        while previous.image == *before && source.now().saturating_sub(start) < settle.change_timeout {
+            source.sleep(settle.interval);
             previous = source.grab()?;
         }
     }
-    settled_from(source, settle, previous, Instant::now())
+    let first_at = source.now();
+    settled_from(source, settle, previous, first_at)
 }
 
-/// Grabs after `first` (captured at `first_at`) until the picture has stayed the same for `settle.quiet`, and at
-/// least until one more capture agrees with the one before it; returns the last capture.
-pub fn settled_from(source: &mut dyn FrameSource, settle: &Settle, first: Frame, first_at: Instant) -> Result<Frame> {
-    let start = Instant::now();
+/// Grabs after `first` (captured at `first_at` on the source's clock) until the picture has stayed the same for
+/// `settle.quiet`, and at least until one more capture agrees with the one before it; returns the last capture.
+pub fn settled_from(source: &mut dyn FrameSource, settle: &Settle, first: Frame, first_at: Duration) -> Result<Frame> {
+    let start = source.now();
     let mut previous = first;
     let mut same_since = first_at;
     loop {
-        sleep(settle.interval);
+        source.sleep(settle.interval);
         let next = source.grab()?;
+        let now = source.now();
         if !next.same_as(&previous) {
-            same_since = Instant::now();
-        } else if same_since.elapsed() >= settle.quiet {
+            same_since = now;
+        } else if now.saturating_sub(same_since) >= settle.quiet {
             return Ok(next);
         }
-        if start.elapsed() > settle.timeout {
+        if now.saturating_sub(start) > settle.timeout {
             bail!("{} did not settle within {:?} (the picture kept changing)", source.describe(), settle.timeout);
         }
         previous = next;

@@ -20,4 +20,5 @@ pub mod games;
 pub mod imageio;
 pub mod input;
 pub mod play;
+pub mod session;
 pub mod vision;

@@ -40,8 +40,8 @@ enum Command {
     /// Play a game in a live window until it is won, or against a person in the terminal (dandelions).
     #[command(subcommand)]
     Play(Play),
-    /// Measure solver and reader speed.
-    #[command(subcommand)]
+    Replay(cli::session::ReplayArgs),
+    #[command(subcommand, about = "Measure solver and reader speed.")]
     Bench(Bench),
     /// Play two-player Sudoku (CodeCup 2024 rules) over standard input and output.
     #[command(subcommand)]
@@ -56,7 +56,6 @@ enum Command {
     #[command(subcommand)]
     Enumerate(Enumerate),
 }
-
 /// The games each command takes, each with its own arguments.
 #[derive(Subcommand)]
 enum Read {
@@ -136,6 +135,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(Play::Sudoku(args)) => screen::play::<Sudoku>(root, &args),
         Command::Play(Play::Cribbage(args)) => screen::play::<Cribbage>(root, &args),
         Command::Play(Play::Dandelions(args)) => dandelions::cli::play(&args),
+        Command::Replay(args) => cli::session::replay(root, &args),
         Command::Bench(Bench::Flood(args)) => flood::cli::bench(root, &args),
         Command::Bench(Bench::Lunar) => lunar::cli::bench(),
         Command::Bench(Bench::Dandelions) => dandelions::cli::bench(),

@@ -37,6 +37,17 @@ impl Default for PlayOptions {
     }
 }
 
+/// What the loop reports as it plays: notes for people, and each reading it acts on (for a recording).
+pub enum PlayEvent<'a> {
+    Note(&'a str),
+    Reading { board: String, layout: serde_json::Value },
+}
+
+/// The reading the loop acts on, as a [`PlayEvent`].
+fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent<'static> {
+    PlayEvent::Reading { board: reading.board.to_string(), layout: serde_json::to_value(&reading.layout).unwrap_or_default() }
+}
+
 /// What a game of play came to.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayReport {
@@ -78,10 +89,11 @@ fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result
 fn perform(
     actions: &[Action],
     frame: &Frame,
+    source: &mut dyn FrameSource,
     input: &mut dyn InputDevice,
     mut left_at: Option<(i32, i32)>,
     after_click: Duration,
-    log: &mut dyn FnMut(&str),
+    log: &mut dyn FnMut(PlayEvent<'_>),
 ) -> Result<Option<(i32, i32)>> {
     for action in actions {
         check_pointer(input, left_at)?;
@@ -89,13 +101,13 @@ fn perform(
             Action::Click { x, y } => {
                 let ((sx, sy), clamped) = frame.screen_point(x, y);
                 if clamped {
-                    log(&format!("warning: click at image point ({x}, {y}) lay outside the window; clamped"));
+                    log(PlayEvent::Note(&format!("warning: click at image point ({x}, {y}) lay outside the window; clamped")));
                 }
                 input.move_pointer(sx, sy)?;
                 input.click()?;
                 left_at = Some((sx, sy));
                 // Let the window take the click before the next event (a key typed at once can be lost).
-                std::thread::sleep(after_click);
+                source.sleep(after_click);
             }
             Action::Type(c) => input.type_char(c)?,
         }
@@ -109,13 +121,14 @@ pub fn play<G: ScreenGame>(
     source: &mut dyn FrameSource,
     input: &mut dyn InputDevice,
     options: &PlayOptions,
-    log: &mut dyn FnMut(&str),
+    log: &mut dyn FnMut(PlayEvent<'_>),
 ) -> Result<PlayReport> {
-    let start = Instant::now();
+    let start = source.now();
     let limits = || SolveLimits { deadline: options.solve_time.map(|t| Instant::now() + t) };
     let mut frame = stable_frame(source, &options.settle, None)?;
     let mut reading = game.read(&frame, None)?;
-    log(&format!("read the board (theme '{}') from {}:\n{}", reading.theme, source.describe(), reading.board));
+    log(PlayEvent::Note(&format!("read the board (theme '{}') from {}:\n{}", reading.theme, source.describe(), reading.board)));
+    log(reading_event(&reading));
     game.check_playable(&reading)?;
     let mut report = PlayReport {
         won: false,
@@ -140,12 +153,12 @@ pub fn play<G: ScreenGame>(
             if found.moves.is_empty() {
                 bail!("the solver found no move on a board that is not won:\n{}", reading.board);
             }
-            log(&format!(
+            log(PlayEvent::Note(&format!(
                 "planned {} moves ({}): {}",
                 found.moves.len(),
                 if found.optimal { "proven optimal" } else { "not proven optimal" },
                 found.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-            ));
+            )));
             if first_plan {
                 report.planned_moves = found.moves.len();
                 report.plan_optimal = found.optimal;
@@ -161,20 +174,20 @@ pub fn play<G: ScreenGame>(
         for action in &actions {
             if let Action::Click { x, y } = *action {
                 let ((sx, sy), _) = frame.screen_point(x, y);
-                log(&format!("move {}: {mv}: click at ({sx}, {sy})", report.moves + 1));
+                log(PlayEvent::Note(&format!("move {}: {mv}: click at ({sx}, {sy})", report.moves + 1)));
             }
         }
         let expected = game.apply(&reading.board, &mv);
         report.moves += 1;
         if options.dry_run {
-            perform(&actions, &frame, input, None, Duration::ZERO, log)?;
+            perform(&actions, &frame, source, input, None, Duration::ZERO, log)?;
             reading = Reading { board: expected, ..reading };
             continue;
         }
         let settle = if game.is_won(&expected) { options.settle.clone() } else { game.settle() };
-        left_at = perform(&actions, &frame, input, left_at, settle.after_click, log)?;
-        report.last_move_millis = start.elapsed().as_millis();
-        std::thread::sleep(options.move_delay);
+        left_at = perform(&actions, &frame, source, input, left_at, settle.after_click, log)?;
+        report.last_move_millis = source.now().saturating_sub(start).as_millis();
+        source.sleep(options.move_delay);
         check_pointer(input, left_at)?;
         let before = frame.image.clone();
         let seen = match await_expected(game, source, &settle, &before, &reading.layout, &expected)? {
@@ -193,26 +206,27 @@ pub fn play<G: ScreenGame>(
                 if opened.is_empty() {
                     return Err(error);
                 }
-                log(&format!(
+                log(PlayEvent::Note(&format!(
                     "after the winning move the board cannot be read ({error:#}) and the game has opened {}: taken as its report of the win",
                     opened.join(", ")
-                ));
+                )));
                 reading = Reading { board: expected, ..reading };
                 report.won = true;
                 break;
             }
         };
         check_pointer(input, left_at)?;
+        log(reading_event(&reading));
         if reading.board != expected {
             report.replans += 1;
             plan.clear();
-            log(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves));
+            log(PlayEvent::Note(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves)));
         }
         // What the window does not show is carried over from what the bot knew.
         reading.board = game.carry_over(&expected, reading.board);
     }
     report.final_board = reading.board.to_string();
-    report.millis = start.elapsed().as_millis();
+    report.millis = source.now().saturating_sub(start).as_millis();
     Ok(report)
 }
 
@@ -226,14 +240,14 @@ fn await_expected<G: ScreenGame>(
     layout: &G::Layout,
     expected: &G::Board,
 ) -> Result<Option<(Frame, Reading<G::Board, G::Layout>)>> {
-    let start = Instant::now();
-    while start.elapsed() < settle.change_timeout {
-        std::thread::sleep(settle.interval);
+    let start = source.now();
+    while source.now().saturating_sub(start) < settle.change_timeout {
+        source.sleep(settle.interval);
         let frame = source.grab()?;
         if frame.image == *before {
             continue;
         }
-        let grabbed_at = Instant::now();
+        let grabbed_at = source.now();
         let Ok(reading) = read_again(game, &frame, layout) else { continue };
         if reading.board != *expected {
             continue;

@@ -5,6 +5,7 @@
 //! (command, game) pair to them, so a flag one game does not take is a usage error for it.
 
 pub mod screen;
+pub mod session;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

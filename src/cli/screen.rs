@@ -13,7 +13,8 @@ use crate::capture::{Frame, FrameSource, ImageFileSource, WindowSource};
 use crate::game::{Layout, Reading, ScreenGame};
 use crate::imageio::{load_image, save_image};
 use crate::input::{DesktopInput, DryRunInput, InputDevice};
-use crate::play::{play as play_loop, PlayOptions};
+use crate::play::{play as play_loop, PlayEvent, PlayOptions, PlayReport};
+use crate::session::{Recorder, RecordingInput, RecordingSource, SessionOptions};
 use crate::vision::annotate::annotate;
 
 /// Read a screenshot (a file, or standard input) into board text.
@@ -96,6 +97,10 @@ pub struct PlayArgs {
     /// Print the final report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Save the session (every frame, reading and action) in this folder, to replay with `autoplay replay`.
+    /// Without it, a game that fails is still recorded, under the cache folder.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["image", "dry_run"])]
+    pub record: Option<PathBuf>,
 }
 
 /// The closed loop on a live window (or, in a dry run, on a screenshot).
@@ -113,16 +118,20 @@ pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
         (None, Some(title)) => Box::new(WindowSource::new(title)?),
         (None, None) => Box::new(WindowSource::first_of(game.window_titles())?),
     };
-    let mut recorder = DryRunInput::default();
+    let mut dry_run = DryRunInput::default();
     let mut desktop;
     let input: &mut dyn InputDevice = if options.dry_run {
-        &mut recorder
+        &mut dry_run
     } else {
         desktop = DesktopInput::new()?;
         &mut desktop
     };
-    let report = play_loop(&game, source.as_mut(), input, &options, &mut |line| eprintln!("{line}"))?;
-    let mut text: String = recorder.log.iter().map(|line| format!("{line}\n")).collect();
+    let report = if options.dry_run {
+        play_loop(&game, source.as_mut(), input, &options, &mut print_note)?
+    } else {
+        play_recorded(&game, source.as_mut(), input, &options, args)?
+    };
+    let mut text: String = dry_run.log.iter().map(|line| format!("{line}\n")).collect();
     if args.json {
         text += &serde_json::to_string(&report)?;
     } else if !options.dry_run {
@@ -135,4 +144,56 @@ pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
         );
     }
     print(&text)
+}
+
+/// Prints the loop's notes on standard error.
+fn print_note(event: PlayEvent<'_>) {
+    if let PlayEvent::Note(line) = event {
+        eprintln!("{line}");
+    }
+}
+
+/// The closed loop on a live window, recorded: in `--record DIR`, else in a folder of the cache that is removed
+/// after a win and kept (and named) after a failure, so that a failed game can be replayed and reported.
+fn play_recorded<G: ScreenGame>(game: &G, source: &mut dyn FrameSource, input: &mut dyn InputDevice, options: &PlayOptions, args: &PlayArgs) -> Result<PlayReport> {
+    let dir = match &args.record {
+        Some(dir) => dir.clone(),
+        None => failure_folder(game.name()),
+    };
+    let settings = SessionOptions { max_moves: args.max_moves, move_delay_ms: args.move_delay_ms, time_limit: args.time_limit };
+    let recorder = Recorder::create(&dir, game.name(), &source.describe(), args.theme.as_deref(), settings)?;
+    let mut recording_source = RecordingSource { inner: source, recorder: recorder.clone() };
+    let mut recording_input = RecordingInput { inner: input, recorder: recorder.clone() };
+    let notes = recorder.clone();
+    let result = play_loop(game, &mut recording_source, &mut recording_input, options, &mut |event| {
+        notes.borrow_mut().play_event(&event);
+        print_note(event);
+    });
+    let outcome = match &result {
+        Ok(_) => "won".to_string(),
+        Err(e) => format!("error: {e:#}"),
+    };
+    let saved = recorder.borrow_mut().finish(&outcome);
+    match (&result, &args.record) {
+        (Ok(_), None) => {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        (Err(_), _) if saved.is_ok() => {
+            eprintln!("the recording of this game is in {} (replay it with `autoplay replay {}`)", dir.display(), dir.display())
+        }
+        _ => {}
+    }
+    let report = result?;
+    saved?;
+    Ok(report)
+}
+
+/// A fresh folder for the recording of a game that may fail: `$XDG_CACHE_HOME/autoplay/sessions/GAME-TIME`.
+fn failure_folder(game: &str) -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    cache.join("autoplay/sessions").join(format!("{game}-{}-{}", stamp.as_secs(), std::process::id()))
 }

@@ -1,0 +1,63 @@
+//! `autoplay replay DIR`: a recorded session run again offline, for any screen game (see [`crate::session`]).
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+
+use super::{print, seconds};
+use crate::game::ScreenGame;
+use crate::games::{cribbage::Cribbage, flood::Flood, sudoku::Sudoku};
+use crate::play::{play, PlayOptions};
+use crate::session::{Manifest, Replay, ReplayInput, ReplaySource};
+
+/// Replay a recorded session offline (no display needed): exit 0 when it reproduces, else name the first
+/// difference.
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// The session's folder (holding session.json).
+    pub dir: PathBuf,
+}
+
+pub fn replay(root: &Path, args: &ReplayArgs) -> Result<()> {
+    let manifest = Manifest::load(&args.dir)?;
+    match manifest.game.as_str() {
+        "flood" => replay_game::<Flood>(root, &args.dir, &manifest),
+        "sudoku" => replay_game::<Sudoku>(root, &args.dir, &manifest),
+        "cribbage" => replay_game::<Cribbage>(root, &args.dir, &manifest),
+        other => bail!("{}: '{other}' is not a game played in a window", args.dir.display()),
+    }
+}
+
+/// Runs the play loop on the recording and compares how it ends with how the recording ended.
+pub fn replay_game<G: ScreenGame>(root: &Path, dir: &Path, manifest: &Manifest) -> Result<()> {
+    let game = G::load(root, manifest.theme.as_deref())?;
+    let options = PlayOptions {
+        max_moves: manifest.options.max_moves,
+        move_delay: Duration::from_millis(manifest.options.move_delay_ms),
+        solve_time: manifest.options.time_limit.map(seconds).transpose()?,
+        ..PlayOptions::default()
+    };
+    let replay = Replay::open(dir, manifest);
+    let mut source = ReplaySource::new(replay.clone());
+    let mut input = ReplayInput::new(replay.clone());
+    let checker: Rc<RefCell<Replay>> = replay.clone();
+    let result = play(&game, &mut source, &mut input, &options, &mut |event| checker.borrow_mut().play_event(&event));
+    let mut replay = replay.borrow_mut();
+    if let Some(divergence) = replay.divergence() {
+        bail!("{divergence}");
+    }
+    let ended = match &result {
+        Ok(_) => "won".to_string(),
+        Err(e) => format!("error: {e:#}"),
+    };
+    let recorded = manifest.outcome.as_deref().unwrap_or("(no outcome: the recording was cut short)");
+    if ended != recorded {
+        return Err(anyhow!("the replay ended differently: the recording ended with '{recorded}', the replay with '{ended}'"));
+    }
+    replay.finish()?;
+    print(&format!("{}: {} session reproduced ({} events, ended: {ended})", dir.display(), game.name(), manifest.events.len()))
+}

@@ -1,0 +1,495 @@
+//! Recorded sessions: everything a game of play saw and did, kept in a folder, and replayed offline as a test.
+//!
+//! The play loop's control flow depends only on what its frame source and input device return: frames (picture,
+//! position, title), the source's clock, the windows the game opened, and where the pointer is. A recording
+//! wraps both and writes every call, in order, with what it returned; the readings the loop acted on are
+//! written too. A replay runs the same loop against a source and a device that return the recorded values in
+//! the recorded order and check every call the loop makes against the next one recorded: the same kind of call,
+//! the same reading, and every pointer move within [`POINT_TOLERANCE`] pixels. So a session replays exactly
+//! while the code behaves as it did, and the first difference is reported with the event and frame where it
+//! happened.
+//!
+//! # The folder
+//!
+//! - `session.json`: `{"version": 1, "game", "window", "theme", "options": {...}, "outcome", "events": [...]}`,
+//!   one event per line: `frame` (file, origin, title), `grab_error`, `now` (ms), `sleep` (ms),
+//!   `windows_opened`, `pointer`, `move_to`, `click`, `type`, `reading` (board text and layout), `note`.
+//! - `frames/NNNNNN.png`: each distinct picture once (a capture equal to the previous one refers to its file),
+//!   cropped to the game window as captured.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use image::RgbaImage;
+use serde::{Deserialize, Serialize};
+
+use crate::capture::{Frame, FrameSource};
+use crate::input::InputDevice;
+use crate::play::PlayEvent;
+
+/// How far (in pixels, on each axis) a replayed pointer move may be from the recorded one.
+pub const POINT_TOLERANCE: i32 = 2;
+
+/// The version of the folder format this code writes and reads.
+pub const VERSION: u32 = 1;
+
+/// One call of the play loop on its source or device, with what it returned; or a reading or a note.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A capture: the file holding its picture, the CRC-32 of the picture's RGB bytes, where it was on the
+    /// screen, and the window's title.
+    Frame { file: String, crc: u32, origin: (i32, i32), title: Option<String> },
+    GrabError { message: String },
+    Now { ms: f64 },
+    Sleep { ms: f64 },
+    WindowsOpened { titles: Vec<String> },
+    Pointer { x: i32, y: i32 },
+    MoveTo { x: i32, y: i32 },
+    Click,
+    Type { ch: char },
+    Reading { board: String, layout: serde_json::Value },
+    Note { text: String },
+}
+
+/// The play options a session ran with (replay runs with the same).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionOptions {
+    pub max_moves: usize,
+    pub move_delay_ms: u64,
+    pub time_limit: Option<f64>,
+}
+
+/// `session.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    pub game: String,
+    pub window: String,
+    pub theme: Option<String>,
+    pub options: SessionOptions,
+    /// `won`, or the error the game ended with; absent while it is being recorded.
+    pub outcome: Option<String>,
+    pub events: Vec<Event>,
+}
+
+impl Manifest {
+    /// Reads and checks `DIR/session.json`.
+    pub fn load(dir: &Path) -> Result<Manifest> {
+        let path = dir.join("session.json");
+        let text = crate::imageio::read_text(&path)?;
+        let manifest: Manifest = serde_json::from_str(&text).with_context(|| format!("{} is not a session manifest", path.display()))?;
+        if manifest.version != VERSION {
+            bail!("{} has format version {}; this autoplay reads version {VERSION}", path.display(), manifest.version);
+        }
+        Ok(manifest)
+    }
+
+    /// Writes `DIR/session.json`, one event per line.
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        let header = Manifest { events: Vec::new(), ..self.clone() };
+        let head = serde_json::to_string(&header)?;
+        let head = head.strip_suffix("\"events\":[]}").context("the manifest's events come last")?;
+        let events: Vec<String> = self.events.iter().map(serde_json::to_string).collect::<Result<_, _>>()?;
+        let text = format!("{head}\"events\":[\n{}\n]}}\n", events.join(",\n"));
+        crate::imageio::write_output(text.as_bytes(), &dir.join("session.json"))
+    }
+}
+
+/// A session being recorded: the events so far, and a thread writing frames as PNG files.
+pub struct Recorder {
+    dir: PathBuf,
+    manifest: Manifest,
+    last_frame: Option<(RgbaImage, String, u32)>,
+    frames_written: usize,
+    writer: Option<(mpsc::Sender<(PathBuf, RgbaImage)>, std::thread::JoinHandle<Result<()>>)>,
+}
+
+impl Recorder {
+    /// Starts a recording in `dir` (created; an existing session there is replaced).
+    pub fn create(dir: &Path, game: &str, window: &str, theme: Option<&str>, options: SessionOptions) -> Result<Rc<RefCell<Recorder>>> {
+        let frames = dir.join("frames");
+        if frames.is_dir() {
+            std::fs::remove_dir_all(&frames).with_context(|| format!("cannot clear {}", frames.display()))?;
+        }
+        std::fs::create_dir_all(&frames).with_context(|| format!("cannot create {}", frames.display()))?;
+        let (sender, received) = mpsc::channel::<(PathBuf, RgbaImage)>();
+        let thread = std::thread::spawn(move || -> Result<()> {
+            for (path, image) in received {
+                save_frame(&image, &path)?;
+            }
+            Ok(())
+        });
+        let manifest = Manifest {
+            version: VERSION,
+            game: game.into(),
+            window: window.into(),
+            theme: theme.map(String::from),
+            options,
+            outcome: None,
+            events: Vec::new(),
+        };
+        Ok(Rc::new(RefCell::new(Recorder { dir: dir.to_owned(), manifest, last_frame: None, frames_written: 0, writer: Some((sender, thread)) })))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn push(&mut self, event: Event) {
+        self.manifest.events.push(event);
+    }
+
+    /// Records a captured frame, writing its picture when it differs from the last one.
+    fn frame(&mut self, frame: &Frame) {
+        let (file, crc) = match &self.last_frame {
+            Some((image, file, crc)) if *image == frame.image => (file.clone(), *crc),
+            _ => {
+                self.frames_written += 1;
+                let file = format!("frames/{:06}.png", self.frames_written);
+                let crc = picture_crc(&frame.image);
+                if let Some((sender, _)) = &self.writer {
+                    // A writer that has stopped reports its error when the recording finishes.
+                    let _ = sender.send((self.dir.join(&file), frame.image.clone()));
+                }
+                self.last_frame = Some((frame.image.clone(), file.clone(), crc));
+                (file, crc)
+            }
+        };
+        self.push(Event::Frame { file, crc, origin: (frame.origin_x, frame.origin_y), title: frame.title.clone() });
+    }
+
+    /// Records what the play loop reported.
+    pub fn play_event(&mut self, event: &PlayEvent<'_>) {
+        match event {
+            PlayEvent::Note(text) => self.push(Event::Note { text: text.to_string() }),
+            PlayEvent::Reading { board, layout } => self.push(Event::Reading { board: board.clone(), layout: layout.clone() }),
+        }
+    }
+
+    /// Ends the recording with its outcome: waits for the frames to be written and writes the manifest.
+    pub fn finish(&mut self, outcome: &str) -> Result<()> {
+        self.manifest.outcome = Some(outcome.to_string());
+        if let Some((sender, thread)) = self.writer.take() {
+            drop(sender);
+            thread.join().map_err(|_| anyhow!("the frame writer panicked"))??;
+        }
+        self.manifest.save(&self.dir)
+    }
+}
+
+/// The CRC-32 of a picture's RGB bytes (what a frame file keeps), with its size.
+fn picture_crc(image: &RgbaImage) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&image.width().to_le_bytes());
+    hasher.update(&image.height().to_le_bytes());
+    for p in image.pixels() {
+        hasher.update(&p.0[..3]);
+    }
+    hasher.finalize()
+}
+
+/// Writes a frame as a compact PNG: RGB (captures are opaque), compressed hard (it is written off the loop's
+/// thread, and kept in the repository for the fixtures).
+fn save_frame(image: &RgbaImage, path: &Path) -> Result<()> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
+    let mut bytes = Vec::new();
+    PngEncoder::new_with_quality(&mut bytes, CompressionType::Best, FilterType::Adaptive)
+        .write_image(rgb.as_raw(), rgb.width(), rgb.height(), image::ExtendedColorType::Rgb8)?;
+    crate::imageio::write_output(&bytes, path)
+}
+
+/// A frame source whose calls are recorded.
+pub struct RecordingSource<'a> {
+    pub inner: &'a mut dyn FrameSource,
+    pub recorder: Rc<RefCell<Recorder>>,
+}
+
+impl FrameSource for RecordingSource<'_> {
+    fn grab(&mut self) -> Result<Frame> {
+        let grabbed = self.inner.grab();
+        let mut recorder = self.recorder.borrow_mut();
+        match &grabbed {
+            Ok(frame) => recorder.frame(frame),
+            Err(e) => recorder.push(Event::GrabError { message: format!("{e:#}") }),
+        }
+        grabbed
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+
+    fn windows_opened(&mut self) -> Result<Vec<String>> {
+        let titles = self.inner.windows_opened()?;
+        self.recorder.borrow_mut().push(Event::WindowsOpened { titles: titles.clone() });
+        Ok(titles)
+    }
+
+    fn now(&mut self) -> Duration {
+        let now = self.inner.now();
+        self.recorder.borrow_mut().push(Event::Now { ms: now.as_secs_f64() * 1e3 });
+        now
+    }
+
+    fn sleep(&mut self, duration: Duration) {
+        self.recorder.borrow_mut().push(Event::Sleep { ms: duration.as_secs_f64() * 1e3 });
+        self.inner.sleep(duration)
+    }
+}
+
+/// An input device whose calls are recorded.
+pub struct RecordingInput<'a> {
+    pub inner: &'a mut dyn InputDevice,
+    pub recorder: Rc<RefCell<Recorder>>,
+}
+
+impl InputDevice for RecordingInput<'_> {
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
+        self.recorder.borrow_mut().push(Event::MoveTo { x, y });
+        self.inner.move_pointer(x, y)
+    }
+
+    fn click(&mut self) -> Result<()> {
+        self.recorder.borrow_mut().push(Event::Click);
+        self.inner.click()
+    }
+
+    fn type_char(&mut self, c: char) -> Result<()> {
+        self.recorder.borrow_mut().push(Event::Type { ch: c });
+        self.inner.type_char(c)
+    }
+
+    fn pointer(&self) -> Result<(i32, i32)> {
+        let (x, y) = self.inner.pointer()?;
+        self.recorder.borrow_mut().push(Event::Pointer { x, y });
+        Ok((x, y))
+    }
+}
+
+/// The recorded session a replay walks through.
+pub struct Replay {
+    dir: PathBuf,
+    events: Vec<Event>,
+    next: usize,
+    /// The frame file last served, for messages.
+    frame: Option<String>,
+    /// The first difference found (an error from a device call may be swallowed by the loop's own handling).
+    divergence: Option<String>,
+}
+
+impl Replay {
+    pub fn open(dir: &Path, manifest: &Manifest) -> Rc<RefCell<Replay>> {
+        Rc::new(RefCell::new(Replay { dir: dir.to_owned(), events: manifest.events.clone(), next: 0, frame: None, divergence: None }))
+    }
+
+    /// Where the replay is, for messages: the event number and the last frame served.
+    fn place(&self) -> String {
+        let frame = self.frame.as_deref().map(|f| format!(", after {f}")).unwrap_or_default();
+        format!("event {}{frame}", self.next + 1)
+    }
+
+    /// Records the first difference and returns it as an error.
+    fn diverge(&mut self, what: String) -> anyhow::Error {
+        let message = format!("the replay differs from the recording at {}: {what}", self.place());
+        self.divergence.get_or_insert(message.clone());
+        anyhow!(message)
+    }
+
+    /// The next recorded call, skipping notes; `want` names the call the loop makes, for messages.
+    fn take(&mut self, want: &str) -> Result<Event> {
+        while let Some(Event::Note { .. }) = self.events.get(self.next) {
+            self.next += 1;
+        }
+        match self.events.get(self.next).cloned() {
+            Some(event) => {
+                self.next += 1;
+                Ok(event)
+            }
+            None => Err(self.diverge(format!("the loop asks for {want}, but the recording has ended"))),
+        }
+    }
+
+    /// The first difference found, if any.
+    pub fn divergence(&self) -> Option<&str> {
+        self.divergence.as_deref()
+    }
+
+    /// Checks that the recording has no call left that the loop did not make.
+    pub fn finish(&mut self) -> Result<()> {
+        while let Some(Event::Note { .. }) = self.events.get(self.next) {
+            self.next += 1;
+        }
+        match self.events.get(self.next).cloned() {
+            Some(event) => Err(self.diverge(format!("the loop has ended, but the recording goes on with {}", describe(&event)))),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks a reading the loop acted on against the recorded one.
+    pub fn play_event(&mut self, event: &PlayEvent<'_>) {
+        if let PlayEvent::Reading { board, .. } = event {
+            match self.take("a reading") {
+                Ok(Event::Reading { board: recorded, .. }) if recorded == *board => {}
+                Ok(Event::Reading { board: recorded, .. }) => {
+                    self.diverge(format!("the board was read as\n{board}but the recording read\n{recorded}"));
+                }
+                Ok(other) => {
+                    self.diverge(format!("the loop read a board, but the recording has {}", describe(&other)));
+                }
+                Err(_) => {}
+            }
+        }
+    }
+}
+
+/// An event as messages name it.
+fn describe(event: &Event) -> String {
+    match event {
+        Event::Frame { file, .. } => format!("a capture ({file})"),
+        Event::GrabError { message } => format!("a failed capture ({message})"),
+        Event::Now { .. } => "a look at the clock".into(),
+        Event::Sleep { ms } => format!("a wait of {ms:.0} ms"),
+        Event::WindowsOpened { .. } => "a look at the game's windows".into(),
+        Event::Pointer { .. } => "a look at the pointer".into(),
+        Event::MoveTo { x, y } => format!("a pointer move to ({x}, {y})"),
+        Event::Click => "a click".into(),
+        Event::Type { ch } => format!("the key '{ch}'"),
+        Event::Reading { board, .. } => format!("a reading of\n{board}"),
+        Event::Note { text } => format!("the note '{text}'"),
+    }
+}
+
+/// A frame source serving the recorded frames and times.
+pub struct ReplaySource {
+    pub replay: Rc<RefCell<Replay>>,
+    pictures: std::collections::HashMap<String, RgbaImage>,
+}
+
+impl ReplaySource {
+    pub fn new(replay: Rc<RefCell<Replay>>) -> Self {
+        ReplaySource { replay, pictures: Default::default() }
+    }
+}
+
+impl FrameSource for ReplaySource {
+    fn grab(&mut self) -> Result<Frame> {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("a capture")? {
+            Event::Frame { file, crc, origin, title } => {
+                let image = match self.pictures.get(&file) {
+                    Some(image) => image.clone(),
+                    None => {
+                        let image = crate::imageio::load_image(&replay.dir.join(&file))?;
+                        if picture_crc(&image) != crc {
+                            replay.frame = Some(file.clone());
+                            return Err(replay.diverge(format!("{file} is not the picture that was recorded (its checksum differs)")));
+                        }
+                        self.pictures.insert(file.clone(), image.clone());
+                        image
+                    }
+                };
+                replay.frame = Some(file);
+                Ok(Frame { image, origin_x: origin.0, origin_y: origin.1, title })
+            }
+            Event::GrabError { message } => Err(anyhow!(message)),
+            other => Err(replay.diverge(format!("the loop captures the window, but the recording has {}", describe(&other)))),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("recording {}", self.replay.borrow().dir.display())
+    }
+
+    fn windows_opened(&mut self) -> Result<Vec<String>> {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("the game's windows")? {
+            Event::WindowsOpened { titles } => Ok(titles),
+            other => Err(replay.diverge(format!("the loop looks at the game's windows, but the recording has {}", describe(&other)))),
+        }
+    }
+
+    fn now(&mut self) -> Duration {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("the clock") {
+            Ok(Event::Now { ms }) => Duration::from_secs_f64(ms.max(0.0) / 1e3),
+            Ok(other) => {
+                replay.diverge(format!("the loop looks at the clock, but the recording has {}", describe(&other)));
+                // Far in the future: every wait ends, and the loop stops at its next call.
+                Duration::from_secs(1 << 30)
+            }
+            Err(_) => Duration::from_secs(1 << 30),
+        }
+    }
+
+    fn sleep(&mut self, _duration: Duration) {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("a wait") {
+            Ok(Event::Sleep { .. }) | Err(_) => {}
+            Ok(other) => {
+                replay.diverge(format!("the loop waits, but the recording has {}", describe(&other)));
+            }
+        }
+    }
+}
+
+/// An input device checking every call against the recording.
+pub struct ReplayInput {
+    replay: Rc<RefCell<Replay>>,
+    /// The last pointer move, as recorded and as replayed: a recorded pointer that is where the recording left
+    /// it is where the replay left it (the two may differ within the tolerance).
+    moved: Option<((i32, i32), (i32, i32))>,
+}
+
+impl ReplayInput {
+    pub fn new(replay: Rc<RefCell<Replay>>) -> Self {
+        ReplayInput { replay, moved: None }
+    }
+}
+
+impl ReplayInput {
+    fn expect(&mut self, want: &str, matches: impl Fn(&Event) -> bool) -> Result<Event> {
+        let mut replay = self.replay.borrow_mut();
+        let event = replay.take(want)?;
+        if matches(&event) {
+            Ok(event)
+        } else {
+            Err(replay.diverge(format!("the loop makes {want}, but the recording has {}", describe(&event))))
+        }
+    }
+}
+
+impl InputDevice for ReplayInput {
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
+        let near = |e: &Event| matches!(*e, Event::MoveTo { x: rx, y: ry } if (rx - x).abs() <= POINT_TOLERANCE && (ry - y).abs() <= POINT_TOLERANCE);
+        if let Event::MoveTo { x: rx, y: ry } = self.expect(&format!("a pointer move to ({x}, {y})"), near)? {
+            self.moved = Some(((rx, ry), (x, y)));
+        }
+        Ok(())
+    }
+
+    fn click(&mut self) -> Result<()> {
+        self.expect("a click", |e| *e == Event::Click).map(|_| ())
+    }
+
+    fn type_char(&mut self, c: char) -> Result<()> {
+        self.expect(&format!("the key '{c}'"), |e| *e == Event::Type { ch: c }).map(|_| ())
+    }
+
+    fn pointer(&self) -> Result<(i32, i32)> {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("a look at the pointer")? {
+            Event::Pointer { x, y } => Ok(match self.moved {
+                Some((recorded, replayed)) if recorded == (x, y) => replayed,
+                _ => (x, y),
+            }),
+            other => Err(replay.diverge(format!("the loop looks at the pointer, but the recording has {}", describe(&other)))),
+        }
+    }
+}
