@@ -1,28 +1,50 @@
 #!/usr/bin/env bash
-# The demo: installs what is needed, starts a virtual display with a real sgt-flood window, lets the bot play it
-# to the end, and saves screenshots from before and after in demo-output/.
-# Options (environment): DEMO_PARAMS (sgt-flood parameters and seed, default 14x14c6m0#demo), DEMO_DELAY_MS.
+# The demo: installs what is needed, starts a virtual display, and lets the bot play three real games to the end
+# — Flood-It (sgt-flood), Sudoku (sgt-solo) and Cribbage Solitaire (the project's table in Chromium) — saving
+# before and after pictures of each in demo-output/ and each game's recording in demo-output/<game>-session/.
+# Options (environment): DEMO_FLOOD (sgt-flood parameters and seed, default 14x14c6m0#demo), DEMO_SUDOKU
+# (sgt-solo's, default 3x3#demo), DEMO_DEAL (Cribbage deal number, default 30), DEMO_DELAY_MS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
 source scripts/env.sh
 source scripts/xsession.sh
+source scripts/games.sh
 cargo build --release --locked
 
-params=${DEMO_PARAMS:-14x14c6m0#demo}
 out=demo-output
 mkdir -p "$out"
+GAMES_PROFILE=$(mktemp -d)
 start_xsession "$(free_display 50)"
-trap stop_xsession EXIT
+trap 'stop_games; stop_xsession; rm -rf "$GAMES_PROFILE"' EXIT
+delay=${DEMO_DELAY_MS:-100}
 
-echo "game: sgt-flood '$params' = $(/usr/games/sgt-flood --generate 1 "$params")"
-/usr/games/sgt-flood "$params" >/dev/null 2>&1 &
-wait_for_window Flood
-"$AUTOPLAY" capture --window Flood -o "$out/before.png"
-"$AUTOPLAY" capture --window Flood | "$AUTOPLAY" read flood - | tee "$out/board.txt"
-"$AUTOPLAY" solve flood --json "$out/board.txt"
-"$AUTOPLAY" play flood --move-delay-ms "${DEMO_DELAY_MS:-100}"
-sleep 1
-"$AUTOPLAY" capture --window Flood -o "$out/after.png"
-"$AUTOPLAY" capture --screen -o "$out/screen-after.png"
-echo "saved $out/before.png, $out/after.png and $out/screen-after.png"
+# play NAME GAME TITLE: pictures of the window before and after `autoplay play GAME`, and its recording.
+play() {
+    local name=$1 game=$2 title=$3
+    "$AUTOPLAY" capture --window "$title" -o "$out/$name-before.png"
+    rm -rf "${out:?}/$name-session"
+    "$AUTOPLAY" play "$game" --move-delay-ms "$delay" --record "$out/$name-session"
+    sleep 1
+    "$AUTOPLAY" capture --window "$title" -o "$out/$name-after.png"
+    stop_games
+}
+
+flood=${DEMO_FLOOD:-14x14c6m0#demo}
+echo "Flood-It: sgt-flood '$flood' = $(/usr/games/sgt-flood --generate 1 "$flood")"
+start_flood "$flood"
+"$AUTOPLAY" capture --window Flood | "$AUTOPLAY" read flood - | tee "$out/flood-board.txt"
+"$AUTOPLAY" solve flood --json "$out/flood-board.txt"
+play flood flood Flood
+
+sudoku=${DEMO_SUDOKU:-3x3#demo}
+echo "Sudoku: sgt-solo '$sudoku' = $(/usr/games/sgt-solo --generate 1 "$sudoku")"
+start_solo "$sudoku"
+play sudoku sudoku Solo
+
+deal=${DEMO_DEAL:-30}
+echo "Cribbage Solitaire: deal $deal = $("$AUTOPLAY" deal cribbage "$deal")"
+start_cribbage_table "$deal"
+play cribbage cribbage "Cribbage Solitaire"
+
+echo "saved in $out/: flood, sudoku and cribbage -before.png and -after.png, and each game's -session/ recording"
