@@ -41,7 +41,7 @@ enum Command {
     #[command(subcommand)]
     Play(Play),
     Replay(cli::session::ReplayArgs),
-    #[command(subcommand, about = "Measure solver and reader speed.")]
+    #[command(subcommand, about = "Measure solver and reader speed")]
     Bench(Bench),
     /// Play two-player Sudoku (CodeCup 2024 rules) over standard input and output.
     #[command(subcommand)]
@@ -87,11 +87,11 @@ enum Play {
 #[derive(Subcommand)]
 enum Bench {
     Flood(flood::cli::BenchArgs),
-    Lunar,
-    Dandelions,
+    #[command(about = "Card 39 (13 slides) and the enumerations for 1 to 5 helpers")] Lunar,
+    #[command(about = "Time and peak memory to prove the 5×5 start and to check all 25 first moves")] Dandelions,
     Sudoku(sudoku::cli::BenchArgs),
-    SudokuDuel,
-    Cribbage,
+    #[command(about = "Win rate against random play, self-play faults, and endgame solve times")] SudokuDuel,
+    #[command(about = "Deals 1-2000 on all cores, and the slowest deal")] Cribbage,
 }
 #[derive(Subcommand)]
 enum Duel { Sudoku(sudoku_duel::cli::DuelArgs) }

@@ -17,7 +17,7 @@ use crate::play::{play as play_loop, PlayEvent, PlayOptions, PlayReport};
 use crate::session::{Recorder, RecordingInput, RecordingSource, SessionOptions};
 use crate::vision::annotate::annotate;
 
-/// Read a screenshot (a file, or standard input) into board text.
+/// Read a screenshot (a file, or standard input) into board text and the layout of what was read.
 #[derive(Args)]
 pub struct ReadArgs {
     /// Image file, or - for standard input.
