@@ -88,6 +88,14 @@ impl FloodBoard {
     }
 }
 
+/// A seeded random board's cells (uniform colours `0..colours`; `colours == 0` is taken as 1), for benchmarks and
+/// tests: the same seed gives the same board.
+pub fn random_board(width: usize, height: usize, colours: u8, seed: u64) -> Vec<u8> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..width * height).map(|_| rng.random_range(0..colours.max(1))).collect()
+}
+
 impl fmt::Display for FloodBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in self.cells.chunks(self.width) {

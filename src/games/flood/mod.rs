@@ -1,12 +1,13 @@
 //! Flood-It (Simon Tatham's `sgt-flood`): pick a colour, the region connected to the top-left corner takes it;
 //! make the whole board one colour in the fewest moves.
 //!
-//! `board` is the board and its text form, `solver` the optimal solver, `screen` the reader, calibration
-//! themes and actions for playing it in a window, `cli` its commands.
+//! `board` is the board and its text form, `rules` what a move does, `solver` the optimal solver, `screen` the
+//! reader, calibration themes and actions for playing it in a window, `cli` its commands.
 
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod rules;
 pub mod screen;
 pub mod sgt_id;
 pub mod solver;
@@ -58,11 +59,11 @@ impl Game for Flood {
 
     fn apply(&self, board: &FloodBoard, mv: &ColourMove) -> FloodBoard {
         let mut next = board.clone();
-        solver::apply_move(next.width, next.height, &mut next.cells, mv.0);
+        rules::apply_move(next.width, next.height, &mut next.cells, mv.0);
         next
     }
 
     fn is_won(&self, board: &FloodBoard) -> bool {
-        solver::is_solved(&board.cells)
+        rules::is_solved(&board.cells)
     }
 }
