@@ -198,19 +198,10 @@ fn re_solving_mid_game_keeps_the_score() {
 
 /// The bound of `state`, reached from `start` (empty stack) by `moves`, in the table built for `start`.
 fn bound_of(start: &State, moves: &[Move], state: &State) -> u32 {
-    let cols: [Vec<u32>; 4] = std::array::from_fn(|j| {
-        start.columns[j]
-            .iter()
-            .map(|c| u32::from(c.rank.index()))
-            .collect()
-    });
-    let len: [usize; 4] = std::array::from_fn(|j| cols[j].len());
-    let mut stride = [1usize; 4];
-    for j in 1..4 {
-        stride[j] = stride[j - 1] * (len[j - 1] + 1);
-    }
+    let problem = Problem::new(start);
+    let stride = problem.stride;
     let mut bound = Bound::default();
-    bound.build(&cols, &len, &stride);
+    bound.build(&problem.cols, &problem.len, &stride);
     let idx: usize = (0..4).map(|j| state.columns[j].len() * stride[j]).sum();
     // The columns of the cards of the current stack.
     let mut stack = Vec::new();
