@@ -17,7 +17,6 @@ use image::RgbaImage;
 use serde::Serialize;
 
 use crate::capture::{Frame, Settle};
-use crate::vision::annotate::Marks;
 
 /// Where the cells of a read board sit in the image it was read from: a lattice of square cells.
 ///
@@ -40,6 +39,14 @@ impl CellLayout {
         let y = self.origin_y + (row as f64 + 0.5) * self.pitch;
         (x.floor() as i32, y.floor() as i32)
     }
+}
+
+/// What a reader found in a picture, in image pixels, as `read --annotate` draws it: boxes (left, top, width,
+/// height) around what was read, and the points the bot would click.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    pub boxes: Vec<(i32, i32, u32, u32)>,
+    pub points: Vec<(i32, i32)>,
 }
 
 /// Where a game's things sit in the picture it was read from (a cell lattice, or a table's card positions).

@@ -135,7 +135,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play(Play::Sudoku(args)) => screen::play::<Sudoku>(root, &args),
         Command::Play(Play::Cribbage(args)) => screen::play::<Cribbage>(root, &args),
         Command::Play(Play::Dandelions(args)) => dandelions::cli::play(&args),
-        Command::Replay(args) => cli::session::replay(root, &args),
+        Command::Replay(args) => autoplay::games::replay(root, &args.dir),
         Command::Bench(Bench::Flood(args)) => flood::cli::bench(root, &args),
         Command::Bench(Bench::Lunar) => lunar::cli::bench(),
         Command::Bench(Bench::Dandelions) => dandelions::cli::bench(),

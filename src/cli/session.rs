@@ -1,4 +1,5 @@
-//! `autoplay replay DIR`: a recorded session run again offline, for any screen game (see [`crate::session`]).
+//! `autoplay replay DIR`: a recorded session run again offline, for any screen game (see [`crate::session`]);
+//! the game is chosen by its name in the recording ([`crate::games::replay`]).
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,6 @@ use clap::Args;
 
 use super::{print, seconds};
 use crate::game::ScreenGame;
-use crate::games::{cribbage::Cribbage, flood::Flood, sudoku::Sudoku};
 use crate::play::{play, PlayOptions};
 use crate::session::{Manifest, Replay, ReplayInput, ReplaySource};
 
@@ -20,16 +20,6 @@ use crate::session::{Manifest, Replay, ReplayInput, ReplaySource};
 pub struct ReplayArgs {
     /// The session's folder (holding session.json).
     pub dir: PathBuf,
-}
-
-pub fn replay(root: &Path, args: &ReplayArgs) -> Result<()> {
-    let manifest = Manifest::load(&args.dir)?;
-    match manifest.game.as_str() {
-        "flood" => replay_game::<Flood>(root, &args.dir, &manifest),
-        "sudoku" => replay_game::<Sudoku>(root, &args.dir, &manifest),
-        "cribbage" => replay_game::<Cribbage>(root, &args.dir, &manifest),
-        other => bail!("{}: '{other}' is not a game played in a window", args.dir.display()),
-    }
 }
 
 /// Runs the play loop on the recording and compares how it ends with how the recording ended.

@@ -5,12 +5,7 @@ use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_cross_mut, draw_hollow_rect_mut};
 use imageproc::rect::Rect;
 
-/// What a reader found in a picture, in image pixels: boxes (left, top, width, height) and points.
-#[derive(Clone, Debug, Default)]
-pub struct Marks {
-    pub boxes: Vec<(i32, i32, u32, u32)>,
-    pub points: Vec<(i32, i32)>,
-}
+use crate::game::Marks;
 
 /// A copy of `image` with every box of `marks` outlined and every point marked with a cross.
 pub fn annotate(image: &RgbaImage, marks: &Marks, colour: Rgba<u8>) -> RgbaImage {

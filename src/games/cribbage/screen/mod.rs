@@ -19,8 +19,7 @@ use super::table::{state_text, Cribbage, Table};
 use super::{Deal, Move, State};
 use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
-use crate::game::{Action, Layout, Reading, ScreenGame};
-use crate::vision::annotate::Marks;
+use crate::game::{Action, Layout, Marks, Reading, ScreenGame};
 
 /// The score in a table's window title ("Cribbage Solitaire — deal 30 — score 42"), if it shows one.
 pub fn title_score(title: &str) -> Option<u32> {

@@ -2,7 +2,6 @@
 //! contained in that of an expanded node of no greater depth.
 
 use super::graph::*;
-use super::search::*;
 
 /// An index over node floods for dominance checks: is some indexed flood, of depth at most
 /// `d`, a strict superset of `X`?

@@ -1,6 +1,9 @@
 //! The region graph: the board's 4-connected regions of one colour, their adjacency, and the bitset
 //! operations the bound and the search share.
 
+/// The index of no node (in the search's arena and the dominance index).
+pub(super) const NO_NODE: u32 = u32::MAX;
+
 /// Largest colour count for which the precedence refinement of the bound is used
 /// (see [`Evaluator::precedence_raises_bound`]).
 pub(super) const PRECEDENCE_MAX_COLOURS: usize = 6;

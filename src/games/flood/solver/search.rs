@@ -12,7 +12,6 @@ use super::Limits;
 /// passes this many bytes; with vector growth the process stays well under 4 GB.
 pub(super) const MEMORY_BUDGET: usize = 1 << 31;
 
-pub(super) const NO_NODE: u32 = u32::MAX;
 pub(super) const EMPTY_SLOT: u64 = u64::MAX;
 
 /// A* over flood states with a transposition table.

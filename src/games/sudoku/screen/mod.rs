@@ -22,8 +22,7 @@ pub use theme::SudokuTheme;
 use super::{Entry, Sudoku, SudokuGrid};
 use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
-use crate::game::{Action, CellLayout, Layout, Reading, ScreenGame};
-use crate::vision::annotate::Marks;
+use crate::game::{Action, CellLayout, Layout, Marks, Reading, ScreenGame};
 
 /// Where a Sudoku read from a picture sits, and what the picture showed besides digits.
 #[derive(Clone, Debug, Serialize)]
