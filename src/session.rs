@@ -12,8 +12,9 @@
 //! # The folder
 //!
 //! - `session.json`: `{"version": 1, "game", "window", "theme", "options": {...}, "outcome", "events": [...]}`,
-//!   one event per line: `frame` (file, origin, title), `grab_error`, `now` (ms), `sleep` (ms),
-//!   `windows_opened`, `pointer`, `move_to`, `click`, `type`, `reading` (board text and layout), `note`.
+//!   one event per line: `frame` (file, CRC-32, origin, title), `grab_error`, `now` (ms), `sleep` (ms),
+//!   `windows_opened`, `pointer`, `move_to` (screen point, and the point in the window), `click`, `type`,
+//!   `reading` (board text and layout), `note` (what the loop said, its plans among them).
 //! - `frames/NNNNNN.png`: each distinct picture once (a capture equal to the previous one refers to its file),
 //!   cropped to the game window as captured.
 
@@ -49,7 +50,14 @@ pub enum Event {
     Sleep { ms: f64 },
     WindowsOpened { titles: Vec<String> },
     Pointer { x: i32, y: i32 },
-    MoveTo { x: i32, y: i32 },
+    /// A pointer move to screen point (x, y); `window` is the same point in the window (the last frame's
+    /// picture), for people reading the recording.
+    MoveTo {
+        x: i32,
+        y: i32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<(i32, i32)>,
+    },
     Click,
     Type { ch: char },
     Reading { board: String, layout: serde_json::Value },
@@ -105,6 +113,8 @@ pub struct Recorder {
     dir: PathBuf,
     manifest: Manifest,
     last_frame: Option<(RgbaImage, String, u32)>,
+    /// The screen position of the last frame captured.
+    origin: Option<(i32, i32)>,
     frames_written: usize,
     writer: Option<(mpsc::Sender<(PathBuf, RgbaImage)>, std::thread::JoinHandle<Result<()>>)>,
 }
@@ -133,7 +143,7 @@ impl Recorder {
             outcome: None,
             events: Vec::new(),
         };
-        Ok(Rc::new(RefCell::new(Recorder { dir: dir.to_owned(), manifest, last_frame: None, frames_written: 0, writer: Some((sender, thread)) })))
+        Ok(Rc::new(RefCell::new(Recorder { dir: dir.to_owned(), manifest, last_frame: None, origin: None, frames_written: 0, writer: Some((sender, thread)) })))
     }
 
     pub fn dir(&self) -> &Path {
@@ -160,6 +170,7 @@ impl Recorder {
                 (file, crc)
             }
         };
+        self.origin = Some((frame.origin_x, frame.origin_y));
         self.push(Event::Frame { file, crc, origin: (frame.origin_x, frame.origin_y), title: frame.title.clone() });
     }
 
@@ -252,7 +263,10 @@ pub struct RecordingInput<'a> {
 
 impl InputDevice for RecordingInput<'_> {
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
-        self.recorder.borrow_mut().push(Event::MoveTo { x, y });
+        let mut recorder = self.recorder.borrow_mut();
+        let window = recorder.origin.map(|(ox, oy)| (x - ox, y - oy));
+        recorder.push(Event::MoveTo { x, y, window });
+        drop(recorder);
         self.inner.move_pointer(x, y)
     }
 
@@ -358,7 +372,7 @@ fn describe(event: &Event) -> String {
         Event::Sleep { ms } => format!("a wait of {ms:.0} ms"),
         Event::WindowsOpened { .. } => "a look at the game's windows".into(),
         Event::Pointer { .. } => "a look at the pointer".into(),
-        Event::MoveTo { x, y } => format!("a pointer move to ({x}, {y})"),
+        Event::MoveTo { x, y, .. } => format!("a pointer move to ({x}, {y})"),
         Event::Click => "a click".into(),
         Event::Type { ch } => format!("the key '{ch}'"),
         Event::Reading { board, .. } => format!("a reading of\n{board}"),
@@ -467,8 +481,8 @@ impl ReplayInput {
 
 impl InputDevice for ReplayInput {
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
-        let near = |e: &Event| matches!(*e, Event::MoveTo { x: rx, y: ry } if (rx - x).abs() <= POINT_TOLERANCE && (ry - y).abs() <= POINT_TOLERANCE);
-        if let Event::MoveTo { x: rx, y: ry } = self.expect(&format!("a pointer move to ({x}, {y})"), near)? {
+        let near = |e: &Event| matches!(*e, Event::MoveTo { x: rx, y: ry, .. } if (rx - x).abs() <= POINT_TOLERANCE && (ry - y).abs() <= POINT_TOLERANCE);
+        if let Event::MoveTo { x: rx, y: ry, .. } = self.expect(&format!("a pointer move to ({x}, {y})"), near)? {
             self.moved = Some(((rx, ry), (x, y)));
         }
         Ok(())
