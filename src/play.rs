@@ -230,6 +230,9 @@ pub fn play<G: ScreenGame>(
     Ok(report)
 }
 
+/// A frame and what was read from it.
+type Seen<G> = (Frame, Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>);
+
 /// Watches the window after a move until it shows the expected board and stays so for the settle's quiet
 /// period; `None` when it has not within the settle's change timeout (the caller then reads what settles).
 fn await_expected<G: ScreenGame>(
@@ -239,7 +242,7 @@ fn await_expected<G: ScreenGame>(
     before: &image::RgbaImage,
     layout: &G::Layout,
     expected: &G::Board,
-) -> Result<Option<(Frame, Reading<G::Board, G::Layout>)>> {
+) -> Result<Option<Seen<G>>> {
     let start = source.now();
     while source.now().saturating_sub(start) < settle.change_timeout {
         source.sleep(settle.interval);

@@ -108,6 +108,12 @@ impl Manifest {
     }
 }
 
+/// The thread writing a recording's frames, and how pictures reach it.
+struct FrameWriter {
+    sender: mpsc::Sender<(PathBuf, RgbaImage)>,
+    thread: std::thread::JoinHandle<Result<()>>,
+}
+
 /// A session being recorded: the events so far, and a thread writing frames as PNG files.
 pub struct Recorder {
     dir: PathBuf,
@@ -116,7 +122,7 @@ pub struct Recorder {
     /// The screen position of the last frame captured.
     origin: Option<(i32, i32)>,
     frames_written: usize,
-    writer: Option<(mpsc::Sender<(PathBuf, RgbaImage)>, std::thread::JoinHandle<Result<()>>)>,
+    writer: Option<FrameWriter>,
 }
 
 impl Recorder {
@@ -143,7 +149,7 @@ impl Recorder {
             outcome: None,
             events: Vec::new(),
         };
-        Ok(Rc::new(RefCell::new(Recorder { dir: dir.to_owned(), manifest, last_frame: None, origin: None, frames_written: 0, writer: Some((sender, thread)) })))
+        Ok(Rc::new(RefCell::new(Recorder { dir: dir.to_owned(), manifest, last_frame: None, origin: None, frames_written: 0, writer: Some(FrameWriter { sender, thread }) })))
     }
 
     pub fn dir(&self) -> &Path {
@@ -162,9 +168,9 @@ impl Recorder {
                 self.frames_written += 1;
                 let file = format!("frames/{:06}.png", self.frames_written);
                 let crc = picture_crc(&frame.image);
-                if let Some((sender, _)) = &self.writer {
+                if let Some(writer) = &self.writer {
                     // A writer that has stopped reports its error when the recording finishes.
-                    let _ = sender.send((self.dir.join(&file), frame.image.clone()));
+                    let _ = writer.sender.send((self.dir.join(&file), frame.image.clone()));
                 }
                 self.last_frame = Some((frame.image.clone(), file.clone(), crc));
                 (file, crc)
@@ -185,7 +191,7 @@ impl Recorder {
     /// Ends the recording with its outcome: waits for the frames to be written and writes the manifest.
     pub fn finish(&mut self, outcome: &str) -> Result<()> {
         self.manifest.outcome = Some(outcome.to_string());
-        if let Some((sender, thread)) = self.writer.take() {
+        if let Some(FrameWriter { sender, thread }) = self.writer.take() {
             drop(sender);
             thread.join().map_err(|_| anyhow!("the frame writer panicked"))??;
         }
