@@ -107,12 +107,28 @@ pub fn list_windows() -> Result<Vec<WindowInfo>> {
     all_windows()?.iter().map(info_of).collect()
 }
 
-/// Finds a window by title: an exact match first, else the one window whose title contains `title`
-/// (ignoring case). Several partial matches, or none, are errors that list the candidates.
+/// A window as messages name it: title, id, position and size.
+fn describe_window(w: &WindowInfo) -> String {
+    format!("'{}' (id {}, at {},{}, {}x{})", w.title, w.id, w.x, w.y, w.width, w.height)
+}
+
+/// Finds a window: `id:N` names one by its id (as `autoplay windows` lists them); otherwise by title, the one
+/// window with exactly that title, else the one window whose title contains it (ignoring case). Several matches,
+/// or none, are errors that list the candidates, so that the user can name one by its id.
 pub fn find_window(title: &str) -> Result<WindowInfo> {
     let windows = list_windows()?;
-    if let Some(w) = windows.iter().find(|w| w.title == title && !w.minimized) {
-        return Ok(w.clone());
+    if let Some(id) = title.strip_prefix("id:") {
+        let id: u32 = id.trim().parse().with_context(|| format!("'{title}' is not a window id (id:N, from `autoplay windows`)"))?;
+        return windows.into_iter().find(|w| w.id == id).with_context(|| format!("no window has id {id}"));
+    }
+    let exact: Vec<&WindowInfo> = windows.iter().filter(|w| w.title == title && !w.minimized).collect();
+    match exact.as_slice() {
+        [one] => return Ok((*one).clone()),
+        [] => {}
+        many => {
+            let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
+            bail!("several windows are titled '{title}': {}; name one with --window id:N", listed.join(", "))
+        }
     }
     let wanted = title.to_lowercase();
     let partial: Vec<&WindowInfo> =
@@ -124,8 +140,8 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
             bail!("no window titled '{title}' (windows: {})", if titles.is_empty() { "none".into() } else { titles.join(", ") })
         }
         many => {
-            let titles: Vec<String> = many.iter().map(|w| format!("'{}' (id {})", w.title, w.id)).collect();
-            bail!("several windows match '{title}': {}; give the exact title", titles.join(", "))
+            let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
+            bail!("several windows match '{title}': {}; give the exact title, or name one with --window id:N", listed.join(", "))
         }
     }
 }

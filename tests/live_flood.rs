@@ -284,3 +284,38 @@ fn a_recorded_game_replays_without_a_display_and_a_failed_game_keeps_its_recordi
     let replayed = String::from_utf8_lossy(&replay.stdout);
     assert!(replay.status.success() && replayed.contains("move limit"), "{replayed}{}", String::from_utf8_lossy(&replay.stderr));
 }
+
+/// Two windows with the game's title: the bot names both (with their ids) instead of picking one, and plays the
+/// one named with `--window id:N`, leaving the other alone.
+#[test]
+fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
+    let mut desktop = Desktop::start();
+    let (first, _) = open_game(&mut desktop, "5x5c3m0#twin-a", &[]);
+    desktop.spawn(SGT_FLOOD, &["6x6c3m0#twin-b"], &[]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let second = loop {
+        let out = desktop.run("xdotool", &["search", "--onlyvisible", "--name", "^Flood$"]);
+        let ids: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect();
+        if let Some(id) = ids.into_iter().find(|id| *id != first) {
+            break id;
+        }
+        assert!(Instant::now() < deadline, "the second window did not open");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Apart, so that neither covers the other (a covered part captures black).
+    desktop.run("xdotool", &["windowmove", "--sync", &first, "20", "20"]);
+    desktop.run("xdotool", &["windowmove", "--sync", &second, "700", "400"]);
+    std::thread::sleep(Duration::from_millis(800));
+    let before_first = palette_counts(&desktop, &first);
+    assert!(before_first.iter().filter(|&&n| n > 0).count() > 1, "the first game starts unsolved");
+
+    let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "played one of two windows without being told which");
+    assert!(stderr.contains("several windows are titled 'Flood'") && stderr.contains(&first) && stderr.contains(&second), "{stderr}");
+
+    let out = autoplay().args(["play", "flood", "--window", &format!("id:{second}")]).env("DISPLAY", &desktop.display).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(palette_counts(&desktop, &second).iter().filter(|&&n| n > 0).count(), 1, "the named window is won");
+    assert_eq!(palette_counts(&desktop, &first), before_first, "the other window is left as it was");
+}

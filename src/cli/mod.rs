@@ -74,7 +74,7 @@ pub fn windows(args: &WindowsArgs) -> Result<()> {
 /// `autoplay capture`: a PNG (or PNM) of a window or the screen.
 #[derive(Args)]
 pub struct CaptureArgs {
-    /// The window's title (exact, or a unique part of it).
+    /// The window: its title (exact, or a unique part of it), or `id:N` from `autoplay windows`.
     #[arg(long, conflicts_with = "screen")]
     window: Option<String>,
     /// The whole screen (the default).

@@ -73,7 +73,7 @@ pub fn calibrate<G: ScreenGame>(root: &Path, args: &CalibrateArgs, truth: &G::Tr
 /// Play the game in its window until it is won, checking every move by reading the window again.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The game window's title (default: the game's usual title).
+    /// The game window: its title (or a unique part of it), or `id:N` (default: the game's usual title).
     #[arg(long)]
     pub window: Option<String>,
     /// Print the clicks it would make, and make none.
