@@ -53,6 +53,11 @@ pub trait FrameSource {
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         Ok(Vec::new())
     }
+    /// When other windows cover the game's window, brings it to the front and names them (a picture read badly
+    /// may be a covered one); none otherwise, or where there is no window.
+    fn uncover(&mut self) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
     /// The time on the source's clock: by default the real time since the program started. Every wait of the
     /// capture and play stages asks the source, so that a recorded session replays with its recorded times.
     fn now(&mut self) -> Duration {
@@ -207,11 +212,41 @@ impl FrameSource for WindowSource {
         format!("window '{}'", self.title)
     }
 
+    fn uncover(&mut self) -> Result<Vec<String>> {
+        let id = self.window.id()?;
+        let windows = list_windows()?;
+        let Some(at) = windows.iter().position(|w| w.id == id) else { return Ok(Vec::new()) };
+        let ours = &windows[at];
+        let overlaps = |w: &WindowInfo| {
+            w.x < ours.x + ours.width as i32 && ours.x < w.x + w.width as i32 && w.y < ours.y + ours.height as i32 && ours.y < w.y + w.height as i32
+        };
+        let covering: Vec<String> = windows[..at].iter().filter(|w| !w.minimized && overlaps(w)).map(describe_window).collect();
+        if !covering.is_empty() {
+            activate(id)?;
+        }
+        Ok(covering)
+    }
+
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         let Ok(pid) = self.window.pid() else { return Ok(Vec::new()) };
         let opened = windows_of(&all_windows()?, pid).into_iter().filter(|(id, _)| !self.siblings_at_start.contains(id));
         Ok(opened.map(|(_, title)| if title.is_empty() { "(untitled)".to_string() } else { format!("'{title}'") }).collect())
     }
+}
+
+/// Asks the window manager to bring window `id` to the front and focus it (EWMH `_NET_ACTIVE_WINDOW`, as a
+/// pager would).
+fn activate(id: u32) -> Result<()> {
+    use x11rb::connection::Connection;
+    use x11rb::protocol::xproto::{ClientMessageEvent, ConnectionExt, EventMask};
+    let (conn, screen) = x11rb::connect(None).map_err(|e| anyhow!("cannot reach the X server: {e}"))?;
+    let root = conn.setup().roots[screen].root;
+    let active = conn.intern_atom(false, b"_NET_ACTIVE_WINDOW")?.reply()?.atom;
+    let event = ClientMessageEvent::new(32, id, active, [2u32, x11rb::CURRENT_TIME, 0, 0, 0]);
+    conn.send_event(false, root, EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY, event)?;
+    // A round trip, so that the server has the message before the connection closes.
+    conn.get_input_focus()?.reply()?;
+    Ok(())
 }
 
 /// Frames of the primary monitor (or the first one).

@@ -125,8 +125,8 @@ pub fn play<G: ScreenGame>(
 ) -> Result<PlayReport> {
     let start = source.now();
     let limits = || SolveLimits { deadline: options.solve_time.map(|t| Instant::now() + t) };
-    let mut frame = stable_frame(source, &options.settle, None)?;
-    let mut reading = game.read(&frame, None)?;
+    let first = stable_frame(source, &options.settle, None)?;
+    let (mut frame, mut reading) = read_uncovered(game, source, first, None, &options.settle, log)?;
     log(PlayEvent::Note(&format!("read the board (theme '{}') from {}:\n{}", reading.theme, source.describe(), reading.board)));
     log(reading_event(&reading));
     game.check_playable(&reading)?;
@@ -194,7 +194,12 @@ pub fn play<G: ScreenGame>(
             Some(seen) => Ok(seen),
             None => {
                 let frame = stable_frame(source, &settle, Some(&before))?;
-                read_again(game, &frame, &reading.layout).map(|reading| (frame, reading))
+                // After the winning move an unreadable board may be the game's own report of the win (below).
+                if game.is_won(&expected) {
+                    read_again(game, &frame, &reading.layout).map(|reading| (frame, reading))
+                } else {
+                    read_uncovered(game, source, frame, Some(&reading.layout), &settle, log)
+                }
             }
         };
         (frame, reading) = match seen {
@@ -268,6 +273,33 @@ fn await_expected<G: ScreenGame>(
         }
     }
     Ok(None)
+}
+
+/// Reads a frame; when that fails and other windows cover the game's, brings it to the front and reads it again
+/// once it has settled, so that a covered window is never taken for a missing board.
+fn read_uncovered<G: ScreenGame>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    frame: Frame,
+    hint: Option<&G::Layout>,
+    settle: &Settle,
+    log: &mut dyn FnMut(PlayEvent<'_>),
+) -> Result<Seen<G>> {
+    let error = match game.read(&frame, hint) {
+        Ok(reading) => return Ok((frame, reading)),
+        Err(error) => error,
+    };
+    let covering = source.uncover()?;
+    if covering.is_empty() {
+        return Err(error);
+    }
+    let covering = covering.join(", ");
+    log(PlayEvent::Note(&format!("the game's window was covered by {covering}: brought it to the front")));
+    let frame = stable_frame(source, settle, Some(&frame.image))?;
+    match game.read(&frame, hint) {
+        Ok(reading) => Ok((frame, reading)),
+        Err(e) => Err(e.context(format!("the game's window was covered by {covering}, and cannot be read after it was brought to the front"))),
+    }
 }
 
 /// Reads a frame of a board already read once, using the earlier layout where the picture is ambiguous.

@@ -319,3 +319,25 @@ fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
     assert_eq!(palette_counts(&desktop, &second).iter().filter(|&&n| n > 0).count(), 1, "the named window is won");
     assert_eq!(palette_counts(&desktop, &first), before_first, "the other window is left as it was");
 }
+
+/// A game window covered by another is brought to the front and played, and the log names what covered it.
+#[test]
+fn a_covered_game_window_is_brought_to_the_front_and_won() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "6x6c4m0#covered", &[]);
+    desktop.spawn("/usr/games/sgt-solo", &["3x3#cover"], &[]);
+    let cover = desktop.wait_for_window("Solo");
+    let geometry = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowgeometry", &window]).stdout).into_owned();
+    let at = geometry.lines().find_map(|l| l.trim().strip_prefix("Position: ")).unwrap().split(' ').next().unwrap().to_owned();
+    let (x, y) = at.split_once(',').unwrap();
+    desktop.run("xdotool", &["windowmove", "--sync", &cover, x, y]);
+    desktop.run("xdotool", &["windowactivate", "--sync", &cover]);
+    std::thread::sleep(Duration::from_millis(800));
+
+    let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("covered by 'Solo'"), "{stderr}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "not won:\n{stderr}");
+}
