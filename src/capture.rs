@@ -197,13 +197,38 @@ impl WindowSource {
     }
 }
 
+impl WindowSource {
+    /// Why a capture failed, as far as can be told: the window is gone, or it reaches past the screen's edge
+    /// (X cannot capture what is off the screen), or the error as it came.
+    fn why_not_captured(&self, error: xcap::XCapError) -> anyhow::Error {
+        let Ok(id) = self.window.id() else { return anyhow!("window '{}' is gone ({error})", self.title) };
+        let Some(info) = list_windows().ok().and_then(|ws| ws.into_iter().find(|w| w.id == id)) else {
+            return anyhow!("window '{}' is gone ({error})", self.title);
+        };
+        let screen = xcap::Monitor::all().ok().and_then(|ms| ms.into_iter().next()).and_then(|m| Some((m.x().ok()?, m.y().ok()?, m.width().ok()?, m.height().ok()?)));
+        if let Some((sx, sy, sw, sh)) = screen {
+            let inside = info.x >= sx && info.y >= sy && info.x + info.width as i32 <= sx + sw as i32 && info.y + info.height as i32 <= sy + sh as i32;
+            if !inside {
+                return anyhow!(
+                    "window '{}' is partly off the screen (at {},{}, {}x{}, on a {sw}x{sh} screen) and cannot be captured; move it back onto the screen",
+                    self.title, info.x, info.y, info.width, info.height
+                );
+            }
+        }
+        anyhow!("window '{}' cannot be captured ({error})", self.title)
+    }
+}
+
 impl FrameSource for WindowSource {
     fn grab(&mut self) -> Result<Frame> {
         let gone = |e: xcap::XCapError| anyhow!("window '{}' is gone ({e})", self.title);
         if self.window.is_minimized().map_err(gone)? {
             bail!("window '{}' is minimised; it cannot be captured", self.title);
         }
-        let image = self.window.capture_image().map_err(gone)?;
+        let image = match self.window.capture_image() {
+            Ok(image) => image,
+            Err(e) => return Err(self.why_not_captured(e)),
+        };
         let title = self.window.title().ok();
         Ok(Frame { image, origin_x: self.window.x().map_err(gone)?, origin_y: self.window.y().map_err(gone)?, title })
     }

@@ -341,3 +341,18 @@ fn a_covered_game_window_is_brought_to_the_front_and_won() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "not won:\n{stderr}");
 }
+
+/// A game window moved partly off the screen cannot be captured: the bot says so, naming where the window is,
+/// rather than taking it for gone.
+#[test]
+fn a_window_partly_off_the_screen_is_named_as_such() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "6x6c4m0#offscreen", &[]);
+    desktop.run("xdotool", &["windowmove", "--sync", &window, "1150", "900"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("is partly off the screen") && stderr.contains("move it back"), "{stderr}");
+    assert!(!stderr.contains("is gone"), "{stderr}");
+}
