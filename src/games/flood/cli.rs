@@ -82,25 +82,22 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
 
 /// Runs `work`, and while it runs past a second, keeps a line on standard error saying how long it has searched.
 fn with_progress<T>(work: impl FnOnce() -> T, limit: std::time::Duration) -> T {
-    let done = std::sync::atomic::AtomicBool::new(false);
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let (done, finished) = channel::<()>();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let start = Instant::now();
-            let mut shown = false;
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-                let elapsed = start.elapsed().as_secs();
-                if elapsed >= 1 && (!shown || start.elapsed().subsec_millis() < 50) {
-                    eprint!("\rsearching for the fewest moves: {elapsed} s of at most {} s ", limit.as_secs_f64());
-                    shown = true;
-                }
+        scope.spawn(move || {
+            let mut elapsed = 0;
+            // Wakes once a second, and at once when the work is done (the sender is dropped).
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(std::time::Duration::from_secs(1)) {
+                elapsed += 1;
+                eprint!("\rsearching for the fewest moves: {elapsed} s of at most {} s ", limit.as_secs_f64());
             }
-            if shown {
+            if elapsed > 0 {
                 eprintln!();
             }
         });
         let result = work();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        drop(done);
         result
     })
 }
