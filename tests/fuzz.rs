@@ -65,10 +65,10 @@ fn inputs(samples: Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-/// Runs `check` on `regressions` and then on generated inputs until the budget is spent; fails with the
-/// smallest input that panicked or was too slow. Prints how many inputs ran.
-fn fuzz(name: &str, samples: Vec<Vec<u8>>, regressions: &[&[u8]], check: impl Fn(&[u8])) {
-    let timed = |input: &[u8]| -> Result<(), TestCaseError> {
+/// Runs `check` on inputs from `strategy`, in batches of `batch` inputs, until the budget is spent; fails with
+/// the smallest input that panicked or was too slow (over [`SLOW`]). Prints how many inputs ran.
+fn run_for_budget<S: Strategy>(name: &str, strategy: S, batch: u32, check: impl Fn(S::Value)) {
+    let timed = |input: S::Value| -> Result<(), TestCaseError> {
         let start = Instant::now();
         check(input);
         if start.elapsed() > SLOW {
@@ -76,24 +76,29 @@ fn fuzz(name: &str, samples: Vec<Vec<u8>>, regressions: &[&[u8]], check: impl Fn
         }
         Ok(())
     };
-    for input in regressions {
-        timed(input).unwrap_or_else(|e| panic!("{name}: regression input {:?}: {e}", String::from_utf8_lossy(input)));
-    }
-    let strategy = inputs(samples);
     let (start, budget) = (Instant::now(), budget());
     let mut executions = 0u64;
-    let mut batch = 0u64;
+    let mut seed = 0u64;
     while start.elapsed() < budget {
-        batch += 1;
-        let config = Config { cases: 256, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(batch), ..Config::default() };
-        let mut runner = TestRunner::new(config);
-        match runner.run(&strategy, |input| timed(&input)) {
-            Ok(()) => executions += 256,
-            Err(TestError::Fail(why, input)) => panic!("{name}: {why} on input {:?} (bytes {input:?})", String::from_utf8_lossy(&input)),
+        seed += 1;
+        let config = Config { cases: batch, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(seed), ..Config::default() };
+        match TestRunner::new(config).run(&strategy, &timed) {
+            Ok(()) => executions += u64::from(batch),
+            Err(TestError::Fail(why, input)) => panic!("{name}: {why} on input {input:?}"),
             Err(TestError::Abort(why)) => panic!("{name}: aborted: {why}"),
         }
     }
     println!("fuzz {name}: {executions} inputs in {:.0} s, no failure", start.elapsed().as_secs_f64());
+}
+
+/// Runs `check` on `regressions`, then on arbitrary bytes and mutated `samples` until the budget is spent.
+fn fuzz(name: &str, samples: Vec<Vec<u8>>, regressions: &[&[u8]], check: impl Fn(&[u8])) {
+    for input in regressions {
+        let start = Instant::now();
+        check(input);
+        assert!(start.elapsed() < SLOW, "{name}: regression input {:?} took {:?}", String::from_utf8_lossy(input), start.elapsed());
+    }
+    run_for_budget(name, inputs(samples), 256, |input| check(&input));
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -253,34 +258,18 @@ fn fuzz_image_decoding_and_readers_on_mutated_pictures() {
 fn fuzz_readers_on_random_pictures() {
     // Pictures of random size made of random flat blocks, lines and noise: what a reader meets on a desktop.
     let pictures = (1u32..96, 1u32..96, proptest::collection::vec((any::<u32>(), any::<u32>(), any::<u32>(), any::<[u8; 3]>()), 0..24));
-    let (start, budget) = (Instant::now(), budget());
-    let mut executions = 0u64;
-    let mut batch = 0u64;
-    while start.elapsed() < budget {
-        batch += 1;
-        let config = Config { cases: 64, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(batch), ..Config::default() };
-        let mut runner = TestRunner::new(config);
-        let result = runner.run(&pictures, |(w, h, shapes)| {
-            let (w, h) = (w * 4, h * 4);
-            let mut image = image::RgbaImage::from_pixel(w, h, image::Rgba([240, 240, 240, 255]));
-            for (a, b, c, rgb) in shapes {
-                let (x0, y0) = (a % w, b % h);
-                let (x1, y1) = ((x0 + c % 64).min(w), (y0 + (c >> 8) % 64).min(h));
-                for y in y0..y1 {
-                    for x in x0..x1 {
-                        image.put_pixel(x, y, image::Rgba([rgb[0], rgb[1], rgb[2], 255]));
-                    }
+    run_for_budget("readers on random pictures", pictures, 64, |(w, h, shapes)| {
+        let (w, h) = (w * 4, h * 4);
+        let mut image = image::RgbaImage::from_pixel(w, h, image::Rgba([240, 240, 240, 255]));
+        for (a, b, c, rgb) in shapes {
+            let (x0, y0) = (a % w, b % h);
+            let (x1, y1) = ((x0 + c % 64).min(w), (y0 + (c >> 8) % 64).min(h));
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    image.put_pixel(x, y, image::Rgba([rgb[0], rgb[1], rgb[2], 255]));
                 }
             }
-            let started = Instant::now();
-            read_all(image);
-            prop_assert!(started.elapsed() < SLOW, "took {:?}", started.elapsed());
-            Ok(())
-        });
-        match result {
-            Ok(()) => executions += 64,
-            Err(e) => panic!("readers on random pictures: {e}"),
         }
-    }
-    println!("fuzz readers on random pictures: {executions} inputs in {:.0} s, no failure", start.elapsed().as_secs_f64());
+        read_all(image);
+    });
 }
