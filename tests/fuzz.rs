@@ -82,7 +82,7 @@ fn run_for_budget<S: Strategy>(name: &str, strategy: S, batch: u32, check: impl 
     while start.elapsed() < budget {
         seed += 1;
         let config = Config { cases: batch, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(seed), ..Config::default() };
-        match TestRunner::new(config).run(&strategy, &timed) {
+        match TestRunner::new(config).run(&strategy, timed) {
             Ok(()) => executions += u64::from(batch),
             Err(TestError::Fail(why, input)) => panic!("{name}: {why} on input {input:?}"),
             Err(TestError::Abort(why)) => panic!("{name}: aborted: {why}"),
