@@ -129,6 +129,7 @@ impl Problem {
     }
 
     /// What can be played from position `c`: the reach rows of its columns and its front cards.
+    #[inline]
     pub(super) fn here_of(&self, c: &[usize; 4]) -> Here<'_> {
         let (cols, reach) = (&self.cols, &self.reach);
             let mut here = Here {
