@@ -108,6 +108,7 @@ impl Packer {
 }
 
 /// The frame width (words, a power of two) for a set of `n` solutions.
+#[inline]
 pub(super) fn width_for(n: usize) -> usize {
     n.div_ceil(64).next_power_of_two()
 }

@@ -40,14 +40,17 @@ impl Table {
         }
     }
 
+    #[inline]
     pub(super) fn key(hash: u64) -> u64 {
         hash & !3
     }
 
+    #[inline]
     pub(super) fn home(&self, hash: u64) -> usize {
         (hash >> 20) as usize & (self.slots.len() - 1)
     }
 
+    #[inline]
     pub(super) fn get(&self, hash: u64) -> Option<bool> {
         let (mask, key) = (self.slots.len() - 1, Table::key(hash));
         let mut i = self.home(hash);
@@ -65,6 +68,7 @@ impl Table {
     }
 
     /// Starts reading the home slot of `hash` into the cache.
+    #[inline]
     pub(super) fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
@@ -75,6 +79,7 @@ impl Table {
     }
 
     /// Records `win` for `hash` (keeps an existing entry).
+    #[inline]
     pub(super) fn insert(&self, hash: u64, win: bool) {
         let (mask, key) = (self.slots.len() - 1, Table::key(hash));
         let entry = key | 1 | if win { 2 } else { 0 };
