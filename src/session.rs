@@ -115,6 +115,15 @@ struct FrameWriter {
     thread: std::thread::JoinHandle<Result<()>>,
 }
 
+/// Checks that a recording may go into `dir`: a new or empty folder, or one holding an earlier recording.
+pub fn check_folder(dir: &Path) -> Result<()> {
+    let occupied = std::fs::read_dir(dir).map(|mut entries| entries.next().is_some()).unwrap_or(false);
+    if occupied && !dir.join("session.json").is_file() {
+        bail!("{} is not empty and holds no recording: record into a new or empty folder", dir.display());
+    }
+    Ok(())
+}
+
 /// A session being recorded: the events so far, and a thread writing frames as PNG files.
 pub struct Recorder {
     dir: PathBuf,
@@ -127,8 +136,10 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Starts a recording in `dir` (created; an existing session there is replaced).
+    /// Starts a recording in `dir`: a new or empty folder, or one holding an earlier recording (which is
+    /// replaced); any other folder is refused, so that nothing of the user's is removed.
     pub fn create(dir: &Path, game: &str, window: &str, theme: Option<&str>, options: SessionOptions) -> Result<Rc<RefCell<Recorder>>> {
+        check_folder(dir)?;
         let frames = dir.join("frames");
         if frames.is_dir() {
             std::fs::remove_dir_all(&frames).with_context(|| format!("cannot clear {}", frames.display()))?;

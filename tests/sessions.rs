@@ -94,3 +94,21 @@ fn a_broken_session_folder_gets_a_clear_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("the recording has ended"), "{stderr}");
 }
+
+#[test]
+fn a_recording_never_goes_into_a_folder_of_the_users() {
+    // The refusal comes before any window is looked for, so no display is needed.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("frames")).unwrap();
+    std::fs::write(dir.path().join("frames/keep.txt"), "mine").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .env("AUTOPLAY_CALIBRATION", repo().join("calibration"))
+        .env_remove("DISPLAY")
+        .args(["play", "flood", "--record"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("holds no recording"), "{stderr}");
+    assert!(std::fs::read_to_string(dir.path().join("frames/keep.txt")).is_ok(), "the user's file is kept: {stderr}");
+}

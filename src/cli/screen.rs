@@ -105,6 +105,9 @@ pub struct PlayArgs {
 
 /// The closed loop on a live window (or, in a dry run, on a screenshot).
 pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
+    if let Some(dir) = &args.record {
+        crate::session::check_folder(dir)?;
+    }
     let game = G::load(root, args.theme.as_deref())?;
     let options = PlayOptions {
         dry_run: args.dry_run || args.image.is_some(),

@@ -38,6 +38,7 @@ pub(super) struct Packer {
 }
 
 impl Packer {
+    #[inline]
     pub(super) fn new(set: &[u64]) -> Packer {
         #[cfg(target_arch = "x86_64")]
         let pext = std::arch::is_x86_feature_detected!("bmi2");
@@ -47,6 +48,7 @@ impl Packer {
     }
 
     /// A packer using PEXT when `pext` (which the CPU must have).
+    #[inline]
     pub(super) fn with(set: &[u64], pext: bool) -> Packer {
         let (mut bytes, mut words) = (Vec::new(), Vec::new());
         let mut at = 0;
@@ -70,6 +72,7 @@ impl Packer {
     }
 
     /// `x ∩ set`, packed.
+    #[inline]
     pub(super) fn pack<const V: usize>(&self, x: &[u64]) -> [u64; V] {
         #[cfg(target_arch = "x86_64")]
         if self.pext {
@@ -93,6 +96,7 @@ impl Packer {
     /// [`pack`](Packer::pack) with BMI2's PEXT: one instruction a word.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
+    #[inline]
     pub(super) unsafe fn pack_pext<const V: usize>(&self, x: &[u64]) -> [u64; V] {
         let mut out = [0u64; V];
         for &(i, m, at) in &self.words {
@@ -114,6 +118,7 @@ pub(super) fn width_for(n: usize) -> usize {
 }
 
 /// The set of the first `n` positions.
+#[inline]
 pub(super) fn first<const W: usize>(n: usize) -> [u64; W] {
     std::array::from_fn(|j| match n.saturating_sub(64 * j).min(64) {
         64 => !0,
@@ -124,6 +129,7 @@ pub(super) fn first<const W: usize>(n: usize) -> [u64; W] {
 /// The part of `set` within `within` (sets over a wider frame) as a set over the narrower
 /// frame numbering the elements of `within` in order, bit by bit (for the rare sets that
 /// cross frames; [`Packer`] packs the many): the inverse of [`unpack`].
+#[inline]
 pub(super) fn repack<const W: usize, const V: usize>(set: &[u64; W], within: &[u64; W]) -> [u64; V] {
     let (mut m, mut q) = ([0u64; V], 0);
     for_each_bit(within, |p| {
@@ -135,6 +141,7 @@ pub(super) fn repack<const W: usize, const V: usize>(set: &[u64; W], within: &[u
 
 /// The set over a wider frame of a set `packed` over the narrower frame numbering the
 /// elements of `within` (a set over the wider frame) in order.
+#[inline]
 pub(super) fn unpack<const V: usize, const W: usize>(packed: &[u64; V], within: &[u64; W]) -> [u64; W] {
     let (mut m, mut q) = ([0u64; W], 0);
     for_each_bit(within, |p| {

@@ -38,16 +38,19 @@ pub(super) enum Expansion<const W: usize> {
     Open(Vec<Kid<W>>, Vec<Open>),
 }
 
+#[inline]
 pub(super) fn and<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
     std::array::from_fn(|i| a[i] & b[i])
 }
 
+#[inline]
 pub(super) fn count<const W: usize>(a: &[u64; W]) -> u32 {
     a.iter().map(|w| w.count_ones()).sum()
 }
 
 /// The sets of `kids` by word: word `w` of the `j`-th set at `w * kids.len() + j`, so that
 /// a test of one set against all of them runs down whole words (8 sets a step on AVX-512).
+#[inline]
 pub(super) fn columns<const W: usize>(kids: &[Kid<W>]) -> Vec<u64> {
     let len = kids.len();
     let mut cols = vec![0u64; W * len];
@@ -61,6 +64,7 @@ pub(super) fn columns<const W: usize>(kids: &[Kid<W>]) -> Vec<u64> {
 
 /// Whether the position `c` (a move of a position whose moves' sets are `columns`, see
 /// [`columns`]) has a move keeping one solution: some `c ∩ M` with one element.
+#[inline]
 pub(super) fn has_single<const W: usize>(c: &[u64; W], columns: &[u64]) -> bool {
     #[cfg(target_arch = "x86_64")]
     if *V4 {
@@ -121,6 +125,7 @@ pub(super) fn gather<const W: usize>(len: usize, below: u32, mut make: impl FnMu
 }
 
 /// Sorts moves by count, keeping one of equal sets.
+#[inline]
 pub(super) fn sort_dedup<const W: usize>(kids: &mut Vec<Kid<W>>) {
     const MAX_WORDS: usize = 4;
     if W <= MAX_WORDS && kids.len() <= 512 {
