@@ -67,6 +67,8 @@ mod tests;
 
 use frames::*;
 use moves::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use table::*;
 
 use std::collections::HashSet;
@@ -159,17 +161,9 @@ fn solve_joining_after(solutions: &[[u8; CELLS]], deadline: Option<Instant>, joi
     if solutions.len() < 2 || solutions.len() > 64 * MAX_WIDTH {
         return None;
     }
-    let mut x = 0x2545_F491_4F6C_DD1D_u64 ^ solutions.len() as u64;
-    let ids = (0..solutions.len())
-        .map(|_| {
-            // splitmix64: independent ids, reproducible runs.
-            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        })
-        .collect();
+    // Independent random ids from a fixed seed, so that runs are reproducible.
+    let mut rng = StdRng::seed_from_u64(0x2545_F491_4F6C_DD1D_u64 ^ solutions.len() as u64);
+    let ids = (0..solutions.len()).map(|_| rng.random::<u64>()).collect();
     let table = Table::new((solutions.len() * 128).clamp(1 << 16, 1 << 23).next_power_of_two());
     let mut search = Search { sols: solutions, table: &table, deadline, join_after, stops: Vec::new(), share: None, nodes: 0, aborted: false };
     let (win, cell, digit, count) = match width_for(solutions.len()) {
