@@ -45,6 +45,14 @@ pub fn progress() -> bool {
     std::io::stderr().is_terminal()
 }
 
+/// The user's cache folder: `$XDG_CACHE_HOME`, else `~/.cache`, else the temporary folder.
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+}
+
 /// The text of a board file, standard input when it is `-` or not given.
 pub fn input_text(input: Option<&Path>) -> Result<String> {
     read_text(input.unwrap_or(Path::new("-")))

@@ -193,10 +193,7 @@ fn play_recorded<G: ScreenGame>(game: &G, source: &mut dyn FrameSource, input: &
 
 /// A fresh folder for the recording of a game that may fail: `$XDG_CACHE_HOME/autoplay/sessions/GAME-TIME`.
 fn failure_folder(game: &str) -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
+    let cache = super::cache_dir();
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     cache.join("autoplay/sessions").join(format!("{game}-{}-{}", stamp.as_secs(), std::process::id()))
 }

@@ -81,11 +81,7 @@ pub struct BenchArgs {
 
 pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
     let Some(shot) = &args.shot else {
-        let cache = std::env::var_os("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-            .unwrap_or_else(std::env::temp_dir)
-            .join("autoplay-bench");
+        let cache = crate::cli::cache_dir().join("autoplay-bench");
         return print(&bench_command(&cache)?);
     };
     let image = load_image(shot)?;
