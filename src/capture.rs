@@ -198,12 +198,20 @@ impl WindowSource {
 }
 
 impl WindowSource {
-    /// Why a capture failed, as far as can be told: the window is gone, or it reaches past the screen's edge
-    /// (X cannot capture what is off the screen), or the error as it came.
+    /// Why a capture failed, as far as can be told: the window is gone (closed), or minimised (X draws nothing
+    /// of an unmapped window), or it reaches past the screen's edge (X cannot capture what is off the screen),
+    /// or the error as it came.
     fn why_not_captured(&self, error: xcap::XCapError) -> anyhow::Error {
         let Ok(id) = self.window.id() else { return anyhow!("window '{}' is gone ({error})", self.title) };
+        match window_shown(id) {
+            Ok(Shown::Gone) => return anyhow!("window '{}' is gone: it was closed", self.title),
+            Ok(Shown::Hidden) => {
+                return anyhow!("window '{}' is minimised (or hidden), so it cannot be seen; restore it and run the command again", self.title)
+            }
+            Ok(Shown::Mapped) | Err(_) => {}
+        }
         let Some(info) = list_windows().ok().and_then(|ws| ws.into_iter().find(|w| w.id == id)) else {
-            return anyhow!("window '{}' is gone ({error})", self.title);
+            return anyhow!("window '{}' cannot be captured ({error})", self.title);
         };
         let screen = xcap::Monitor::all().ok().and_then(|ms| ms.into_iter().next()).and_then(|m| Some((m.x().ok()?, m.y().ok()?, m.width().ok()?, m.height().ok()?)));
         if let Some((sx, sy, sw, sh)) = screen {
@@ -219,18 +227,42 @@ impl WindowSource {
     }
 }
 
+/// Whether a top-level window still exists and is shown, as the X server says.
+enum Shown {
+    /// No such window any more.
+    Gone,
+    /// It exists but is not drawn: unmapped, or iconic (minimised) by ICCCM's `WM_STATE`.
+    Hidden,
+    Mapped,
+}
+
+/// Asks the X server about window `id`. The window manager may have reparented it into a frame that it unmaps
+/// when minimising, so both the window's own map state and its `WM_STATE` (Iconic = 3) are looked at.
+fn window_shown(id: u32) -> Result<Shown> {
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, MapState};
+    let (conn, _) = x11rb::connect(None).map_err(|e| anyhow!("cannot reach the X server: {e}"))?;
+    let Ok(attributes) = conn.get_window_attributes(id)?.reply() else { return Ok(Shown::Gone) };
+    let wm_state = conn.intern_atom(false, b"WM_STATE")?.reply()?.atom;
+    let iconic = conn
+        .get_property(false, id, wm_state, AtomEnum::ANY, 0, 1)?
+        .reply()
+        .ok()
+        .and_then(|p| p.value32().and_then(|mut v| v.next()))
+        == Some(3);
+    Ok(if iconic || attributes.map_state != MapState::VIEWABLE { Shown::Hidden } else { Shown::Mapped })
+}
+
 impl FrameSource for WindowSource {
     fn grab(&mut self) -> Result<Frame> {
-        let gone = |e: xcap::XCapError| anyhow!("window '{}' is gone ({e})", self.title);
-        if self.window.is_minimized().map_err(gone)? {
-            bail!("window '{}' is minimised; it cannot be captured", self.title);
+        let minimised = self.window.is_minimized().map_err(|e| self.why_not_captured(e))?;
+        if minimised {
+            bail!("window '{}' is minimised, so it cannot be seen; restore it and run the command again", self.title);
         }
-        let image = match self.window.capture_image() {
-            Ok(image) => image,
-            Err(e) => return Err(self.why_not_captured(e)),
-        };
+        let image = self.window.capture_image().map_err(|e| self.why_not_captured(e))?;
         let title = self.window.title().ok();
-        Ok(Frame { image, origin_x: self.window.x().map_err(gone)?, origin_y: self.window.y().map_err(gone)?, title })
+        let origin_x = self.window.x().map_err(|e| self.why_not_captured(e))?;
+        let origin_y = self.window.y().map_err(|e| self.why_not_captured(e))?;
+        Ok(Frame { image, origin_x, origin_y, title })
     }
 
     fn describe(&self) -> String {

@@ -356,3 +356,66 @@ fn a_window_partly_off_the_screen_is_named_as_such() {
     assert!(stderr.contains("is partly off the screen") && stderr.contains("move it back"), "{stderr}");
     assert!(!stderr.contains("is gone"), "{stderr}");
 }
+
+/// The number of sgt-flood colours the window shows (1 when the game is won).
+fn colours_shown(desktop: &Desktop, window: &str) -> usize {
+    palette_counts(desktop, window).iter().filter(|&&n| n > 0).count()
+}
+
+/// Faults the bot survives: a user moves or resizes the window, undoes a move, or starts a new game (all keys
+/// and window moves of a real user, sent while the bot plays). Each ends in a win.
+#[test]
+fn survives_the_window_moved_or_resized_an_undo_and_a_new_game() {
+    for (fault, replans) in [("moved", false), ("resized", false), ("undo", true), ("new game", true)] {
+        let mut desktop = Desktop::start();
+        let (window, _) = open_game(&mut desktop, &format!("12x12c6m0#{fault}"), &[]);
+        let (succeeded, log) = play_and_meddle(&desktop, || match fault {
+            "moved" => drop(desktop.run("xdotool", &["windowmove", "--sync", &window, "500", "300"])),
+            "resized" => drop(desktop.run("xdotool", &["windowsize", &window, "700", "650"])),
+            "undo" => drop(desktop.run("xdotool", &["key", "u"])),
+            _ => drop(desktop.run("xdotool", &["key", "n"])),
+        });
+        assert!(succeeded, "{fault}: {log}");
+        assert_eq!(log.contains("planning again"), replans, "{fault}: {log}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(colours_shown(&desktop, &window), 1, "{fault}: not won:\n{log}");
+    }
+}
+
+/// Faults that end the game, each with a message naming its cause: the window minimised, closed, or made so
+/// small that its cells cannot be read.
+#[test]
+fn names_the_window_minimised_closed_or_shrunk_too_far() {
+    for (fault, message) in [
+        ("minimised", "minimised, so it cannot be seen; restore it"),
+        ("closed", "is gone: it was closed"),
+        ("shrunk", "make the window larger"),
+    ] {
+        let mut desktop = Desktop::start();
+        let (window, _) = open_game(&mut desktop, &format!("12x12c6m0#{fault}"), &[]);
+        let (succeeded, log) = play_and_meddle(&desktop, || match fault {
+            "minimised" => drop(desktop.run("xdotool", &["windowminimize", "--sync", &window])),
+            "closed" => drop(desktop.run("xdotool", &["windowkill", &window])),
+            _ => drop(desktop.run("xdotool", &["windowsize", &window, "120", "140"])),
+        });
+        assert!(!succeeded, "{fault}: {log}");
+        let error = log.lines().find(|l| l.starts_with("autoplay: error:")).unwrap_or_default();
+        assert!(error.contains(message), "{fault}: expected '{message}' in:\n{log}");
+    }
+}
+
+/// sgt-flood draws an outline on the cell of its keyboard cursor once the user presses an arrow key; the cell
+/// is still read as its colour and the game is won.
+#[test]
+fn a_keyboard_cursor_outline_on_a_cell_is_read_through() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "18x18c6m0#cursor", &[]);
+    desktop.run("xdotool", &["windowactivate", "--sync", &window]);
+    desktop.run("xdotool", &["key", "--delay", "30", "Right", "Down", "Right", "Down"]);
+    std::thread::sleep(Duration::from_millis(300));
+    let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(colours_shown(&desktop, &window), 1, "not won:\n{stderr}");
+}

@@ -80,6 +80,8 @@ pub enum LatticeError {
     NoLattice { x: usize, y: usize, width: usize, height: usize },
     #[error("the board does not fit the expected grid of {cols}×{rows} cells")]
     NotExpectedGrid { cols: usize, rows: usize },
+    #[error("the {cols}×{rows} board is now only {width}×{height} pixels, so its cells are about {pitch:.1} pixels wide, under the {min_cell} needed to read them; make the window larger")]
+    CellsTooSmall { cols: usize, rows: usize, width: usize, height: usize, pitch: f64, min_cell: u32 },
     #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) has colour {rgb}, which is not in the palette")]
     UnknownColour { row: usize, col: usize, x: u32, y: u32, rgb: String },
     #[error("cell (row {row}, column {col}) is {rgb} with a mark at its centre, and the palette has no marked {rgb}")]
@@ -228,7 +230,7 @@ pub fn find_board(
         Some(h) => match candidates.iter().find(|f| f.cols == h.cols && f.rows == h.rows) {
             Some(f) => Some(f),
             None if uniform => None,
-            None => return Err(LatticeError::NotExpectedGrid { cols: h.cols, rows: h.rows }),
+            None => return Err(not_expected_grid(bounds, h, min_cell)),
         },
         None if uniform => return Err(LatticeError::Uniform),
         // The coarsest lattice; among equals the thinnest outline.
@@ -258,6 +260,17 @@ pub fn find_board(
     };
     let cells = sample_cells(image, map, &layout)?;
     Ok((layout, cells))
+}
+
+/// Why the picture does not show the grid of an earlier reading: its cells may have shrunk below the size
+/// the reader needs (a window made smaller), else the board is another one.
+fn not_expected_grid(bounds: Bounds, hint: &CellLayout, min_cell: u32) -> LatticeError {
+    let pitch = (bounds.width() as f64 / hint.cols as f64).min(bounds.height() as f64 / hint.rows as f64);
+    if pitch < min_cell as f64 {
+        let (width, height) = (bounds.width(), bounds.height());
+        return LatticeError::CellsTooSmall { cols: hint.cols, rows: hint.rows, width, height, pitch, min_cell };
+    }
+    LatticeError::NotExpectedGrid { cols: hint.cols, rows: hint.rows }
 }
 
 /// What was read in one cell.
@@ -355,6 +368,21 @@ mod tests {
             assert_eq!((layout.origin_x, layout.origin_y), (at.0 as f64, at.1 as f64));
             assert_eq!(read_cells, cells);
         }
+    }
+
+    #[test]
+    fn a_board_shrunk_under_the_smallest_cell_is_named_as_such() {
+        let cells: Vec<u8> = (0..64).map(|i| (i * 7 % 5 + 1) as u8).collect();
+        let before = CellLayout { rows: 8, cols: 8, origin_x: 10.0, origin_y: 10.0, pitch: 20.0 };
+        let shrunk = draw(8, 8, &cells, 4, 0, (10, 10));
+        match read(&shrunk, Some(&before)) {
+            Err(LatticeError::CellsTooSmall { cols: 8, rows: 8, pitch, min_cell: 6, .. }) => assert_eq!(pitch, 4.0),
+            other => panic!("{other:?}"),
+        }
+        // Cells large enough but another grid: not the same fault.
+        let other = draw(8, 8, &cells, 12, 0, (10, 10));
+        let five = CellLayout { rows: 5, cols: 5, ..before };
+        assert_eq!(read(&other, Some(&five)).unwrap_err(), LatticeError::NotExpectedGrid { cols: 5, rows: 5 });
     }
 
     #[test]
