@@ -85,6 +85,21 @@ fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result
     Ok(())
 }
 
+/// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", or both.
+fn describe_actions(actions: &[Action], frame: &Frame) -> String {
+    let parts: Vec<String> = actions
+        .iter()
+        .map(|action| match *action {
+            Action::Click { x, y } => {
+                let ((sx, sy), _) = frame.screen_point(x, y);
+                format!("click at ({sx}, {sy})")
+            }
+            Action::Type(c) => format!("type {c}"),
+        })
+        .collect();
+    parts.join(", ")
+}
+
 /// Sends one move's events; returns where the pointer was left.
 fn perform(
     actions: &[Action],
@@ -143,6 +158,8 @@ pub fn play<G: ScreenGame>(
     let mut plan: VecDeque<<G as crate::game::Game>::Move> = VecDeque::new();
     let mut first_plan = true;
     let mut left_at: Option<(i32, i32)> = None;
+    // The last move that left the board as it was (its number and how it was made), if the one before now was.
+    let mut ignored: Option<(usize, String)> = None;
     loop {
         if game.is_won(&reading.board) {
             report.won = true;
@@ -171,13 +188,10 @@ pub fn play<G: ScreenGame>(
         }
         let mv = plan.pop_front().expect("plan is not empty");
         let actions = game.actions(&reading, &mv)?;
-        for action in &actions {
-            if let Action::Click { x, y } = *action {
-                let ((sx, sy), _) = frame.screen_point(x, y);
-                log(PlayEvent::Note(&format!("move {}: {mv}: click at ({sx}, {sy})", report.moves + 1)));
-            }
-        }
+        let how = describe_actions(&actions, &frame);
+        log(PlayEvent::Note(&format!("move {}: {mv}: {how}", report.moves + 1)));
         let expected = game.apply(&reading.board, &mv);
+        let board_before = reading.board.clone();
         report.moves += 1;
         if options.dry_run {
             perform(&actions, &frame, source, input, None, Duration::ZERO, log)?;
@@ -222,6 +236,18 @@ pub fn play<G: ScreenGame>(
         };
         check_pointer(input, left_at)?;
         log(reading_event(&reading));
+        // A move that leaves the board exactly as it was was not taken. Once may be a user's undo (which looks
+        // the same); twice in a row, the game does not take moves this way, and repeating it would go on forever.
+        if reading.board == board_before && expected != board_before {
+            if let Some((previous, previous_how)) = ignored.replace((report.moves, how.clone())) {
+                bail!(
+                    "the game does not take moves this way: moves {previous} ({previous_how}) and {} ({how}) both left the board as it was; stopped rather than repeat them",
+                    report.moves
+                );
+            }
+        } else {
+            ignored = None;
+        }
         if reading.board != expected {
             report.replans += 1;
             plan.clear();

@@ -419,3 +419,30 @@ fn a_keyboard_cursor_outline_on_a_cell_is_read_through() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(colours_shown(&desktop, &window), 1, "not won:\n{stderr}");
 }
+
+/// A window that shows a Flood-It board but takes no moves (Chromium showing a screenshot of one): the bot
+/// stops after two moves in a row that left the board as it was, saying so, instead of clicking on until its
+/// move limit. (One such move alone may be a user's undo, which looks the same.)
+#[test]
+fn a_client_that_takes_no_moves_is_left_after_two_attempts() {
+    let mut desktop = Desktop::start();
+    let profile = tempfile::tempdir().unwrap();
+    let shot = repo().join("fixtures/flood/12x12c6-tile20.png");
+    let profile_arg = format!("--user-data-dir={}", profile.path().display());
+    let page = format!("--app=file://{}", shot.display());
+    let flags = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+    let mut args: Vec<&str> = flags.to_vec();
+    args.extend(["--window-size=700,700", &profile_arg, &page]);
+    desktop.spawn("chromium", &args, &[]);
+    let window = desktop.wait_for_window(r"12x12c6-tile20\.png.*");
+    let before = desktop.window_pixels(&window);
+
+    let started = Instant::now();
+    let out = autoplay().args(["play", "flood", "--window", "12x12c6-tile20.png"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("the game does not take moves this way: moves 1 (") && stderr.contains(") and 2 ("), "{stderr}");
+    assert!(!stderr.contains("move 3:"), "a third move was tried:\n{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    assert_eq!(desktop.window_pixels(&window), before, "the page changed");
+}
