@@ -128,6 +128,30 @@ fn solve_refuses_malformed_board_text_clearly() {
     fails_with(autoplay().args(["solve", "flood", "--time-limit=-1"]).write_stdin("RG\n"), "not a valid number of seconds");
 }
 
+/// Boards whose flood starts in the centre: the answer solves the board from there and has the true minimum
+/// length (breadth-first search over whole boards), which differs from the corner start's on some of them.
+#[test]
+fn a_board_with_a_centre_start_is_solved_optimally_from_the_centre() {
+    let mut differs = 0;
+    for (size, colours, seed) in [(5, 4, 1), (5, 4, 2), (5, 5, 3), (7, 3, 4), (7, 4, 5), (6, 4, 6)] {
+        let cells: Vec<u8> = autoplay::games::flood::solver::random_board(size, size, colours, seed).iter().map(|c| b"RYGBOP"[*c as usize]).collect();
+        let corner = FloodBoard { width: size, height: size, cells, start: 0 };
+        let text = format!("{corner}start: centre\n");
+        let board = FloodBoard::parse(&text).unwrap();
+        assert_eq!(board.start, (size - 1) / 2 * (size + 1));
+        let out = autoplay().args(["solve", "flood", "--json", "-"]).write_stdin(text).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let moves: String = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let minimum = brute_force_minimum(&board);
+        assert!(solves(&board, moves.as_bytes()), "{size}x{size} seed {seed}: {moves}");
+        assert_eq!((moves.len(), v["optimal"].as_bool()), (minimum, Some(true)), "{size}x{size} c{colours} seed {seed}");
+        eprintln!("{size}x{size} c{colours} seed {seed}: {minimum} moves from the centre, {} from the corner", brute_force_minimum(&corner));
+        differs += usize::from(minimum != brute_force_minimum(&corner));
+    }
+    assert!(differs > 0, "no board where the start matters: the test shows nothing");
+}
+
 #[test]
 fn solve_a_one_colour_board_is_zero_moves() {
     let out = autoplay().args(["solve", "flood", "--json", "-"]).write_stdin("YYY\nYYY\n").output().unwrap();
@@ -163,6 +187,7 @@ fn a_time_limit_gives_a_valid_solution_and_says_whether_it_is_proven() {
         width: 22,
         height: 22,
         cells: autoplay::games::flood::solver::random_board(22, 22, 6, 99).iter().map(|c| b"RYGBOP"[*c as usize]).collect(),
+        start: 0,
     };
     let out = autoplay().args(["solve", "flood", "--json", "--time-limit", "0", "-"]).write_stdin(board.to_string()).output().unwrap();
     assert!(out.status.success());

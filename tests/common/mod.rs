@@ -64,11 +64,11 @@ pub fn brute_force_minimum(board: &FloodBoard) -> usize {
             return depth;
         }
         for colour in board.colours() {
-            if colour == cells[0] {
+            if colour == cells[board.start] {
                 continue;
             }
             let mut next = cells.clone();
-            plain_flood(w, h, &mut next, colour);
+            plain_flood(w, h, &mut next, board.start, colour);
             if seen.insert(next.clone()) {
                 queue.push_back((next, depth + 1));
             }
@@ -77,10 +77,10 @@ pub fn brute_force_minimum(board: &FloodBoard) -> usize {
     unreachable!("every board can be flooded")
 }
 
-/// The rule, written out plainly: recolour the region connected to the top-left cell.
-fn plain_flood(w: usize, h: usize, cells: &mut [u8], colour: u8) {
-    let old = cells[0];
-    let mut stack = vec![(0usize, 0usize)];
+/// The rule, written out plainly: recolour the region connected to the start cell (a row-major index).
+fn plain_flood(w: usize, h: usize, cells: &mut [u8], start: usize, colour: u8) {
+    let old = cells[start];
+    let mut stack = vec![(start / w, start % w)];
     let mut done = vec![false; w * h];
     while let Some((r, c)) = stack.pop() {
         let i = r * w + c;
@@ -108,7 +108,7 @@ fn plain_flood(w: usize, h: usize, cells: &mut [u8], colour: u8) {
 pub fn solves(board: &FloodBoard, moves: &[u8]) -> bool {
     let mut cells = board.cells.clone();
     for &m in moves {
-        plain_flood(board.width, board.height, &mut cells, m);
+        plain_flood(board.width, board.height, &mut cells, board.start, m);
     }
     cells.iter().all(|&c| c == cells[0])
 }

@@ -13,6 +13,9 @@ pub struct FloodBoard {
     pub height: usize,
     /// Row-major colour symbols.
     pub cells: Vec<u8>,
+    /// The cell the flood grows from, as a row-major index: 0 (the top-left corner, as in sgt-flood) unless the
+    /// board text says otherwise with a `start: ROW,COLUMN` line (from 1) or `start: centre`.
+    pub start: usize,
 }
 
 /// The most colours a board may have.
@@ -34,6 +37,27 @@ pub enum BoardError {
     TooManyColours(usize),
     #[error("the board has more than {MAX_CELLS} cells (line {line}); at most {MAX_CELLS} are supported, for example 100×100")]
     TooLarge { line: usize },
+    #[error("line {line}: '{text}' is not a start cell (write `start: ROW,COLUMN`, counting from 1, or `start: centre`)")]
+    BadStart { line: usize, text: String },
+    #[error("line {line}: the start cell (row {row}, column {col}) is outside the {width}×{height} board")]
+    StartOutside { line: usize, row: usize, col: usize, width: usize, height: usize },
+}
+
+/// Where the board text puts the flood's start.
+enum Start {
+    Centre,
+    /// Row and column, from 1.
+    Cell(usize, usize),
+}
+
+fn parse_start(value: &str, line: usize) -> Result<Start, BoardError> {
+    let bad = || BoardError::BadStart { line, text: value.to_string() };
+    if value.eq_ignore_ascii_case("centre") || value.eq_ignore_ascii_case("center") {
+        return Ok(Start::Centre);
+    }
+    let (row, col) = value.split_once(',').ok_or_else(bad)?;
+    let number = |t: &str| t.trim().parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(bad);
+    Ok(Start::Cell(number(row)?, number(col)?))
 }
 
 impl FloodBoard {
@@ -41,9 +65,14 @@ impl FloodBoard {
         let mut width = 0;
         let mut height = 0;
         let mut cells = Vec::new();
+        let mut start = None;
         for (index, line) in text.lines().enumerate() {
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            if let Some(value) = trimmed.strip_prefix("start:") {
+                start = Some((parse_start(value.trim(), index + 1)?, index + 1));
                 continue;
             }
             let before = cells.len();
@@ -67,7 +96,18 @@ impl FloodBoard {
         if height == 0 {
             return Err(BoardError::Empty);
         }
-        let board = FloodBoard { width, height, cells };
+        let start = match start {
+            None => 0,
+            // The middle cell; of the four middle cells of an even board, the top-left one.
+            Some((Start::Centre, _)) => (height - 1) / 2 * width + (width - 1) / 2,
+            Some((Start::Cell(row, col), line)) => {
+                if row > height || col > width {
+                    return Err(BoardError::StartOutside { line, row, col, width, height });
+                }
+                (row - 1) * width + col - 1
+            }
+        };
+        let board = FloodBoard { width, height, cells, start };
         let colours = board.colours().len();
         if colours > MAX_COLOURS {
             return Err(BoardError::TooManyColours(colours));
@@ -101,6 +141,9 @@ impl fmt::Display for FloodBoard {
         for row in self.cells.chunks(self.width) {
             writeln!(f, "{}", String::from_utf8_lossy(row))?;
         }
+        if self.start != 0 {
+            writeln!(f, "start: {},{}", self.start / self.width + 1, self.start % self.width + 1)?;
+        }
         Ok(())
     }
 }
@@ -125,5 +168,21 @@ mod tests {
         assert_eq!(FloodBoard::parse("RG\nRé\n").unwrap_err(), BoardError::BadSymbol { line: 2, symbol: 'é' });
         let many: String = (b'!'..=b'~').filter(|&b| b != b'#').take(33).map(|b| b as char).collect();
         assert_eq!(FloodBoard::parse(&many).unwrap_err(), BoardError::TooManyColours(33));
+        assert_eq!(FloodBoard::parse("RG\nGR\nstart: 3,1\n").unwrap_err(), BoardError::StartOutside { line: 3, row: 3, col: 1, width: 2, height: 2 });
+        for bad in ["start: 0,1", "start: 1", "start: middle", "start: 1,x"] {
+            let err = FloodBoard::parse(&format!("RG\nGR\n{bad}\n")).unwrap_err();
+            assert!(matches!(err, BoardError::BadStart { line: 3, .. }), "{bad}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn a_start_cell_is_read_and_written_back() {
+        let board = FloodBoard::parse("RGB\nBGR\nYYR\nstart: 2,3\n").unwrap();
+        assert_eq!(board.start, 5);
+        assert_eq!(board.to_string(), "RGB\nBGR\nYYR\nstart: 2,3\n");
+        assert_eq!(FloodBoard::parse(&board.to_string()).unwrap(), board);
+        assert_eq!(FloodBoard::parse("start: centre\nRGBYR\nRGBYR\nRGBYR\n").unwrap().start, 7);
+        assert_eq!(FloodBoard::parse("RGBY\nRGBY\nRGBY\nRGBY\nstart: center\n").unwrap().start, 5);
+        assert_eq!(FloodBoard::parse("RG\nGR\n").unwrap().start, 0);
     }
 }

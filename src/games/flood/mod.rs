@@ -1,5 +1,5 @@
-//! Flood-It (Simon Tatham's `sgt-flood`): pick a colour, the region connected to the top-left corner takes it;
-//! make the whole board one colour in the fewest moves.
+//! Flood-It (Simon Tatham's `sgt-flood`): pick a colour, the region connected to the top-left corner (or to the
+//! start cell a board names, such as the centre) takes it; make the whole board one colour in the fewest moves.
 //!
 //! `board` is the board and its text form, `rules` what a move does, `solver` the optimal solver, `screen` the
 //! reader, calibration themes and actions for playing it in a window, `cli` its commands.
@@ -37,7 +37,7 @@ pub struct Flood {
 /// Solves a board, turning solver output into a plan of colour moves.
 pub fn solve_board(board: &FloodBoard, limits: &SolveLimits) -> Plan<ColourMove> {
     let solver_limits = solver::Limits { deadline: limits.deadline, node_limit: None };
-    let solution = solver::solve(board.width, board.height, &board.cells, &solver_limits);
+    let solution = solver::solve_from(board.width, board.height, &board.cells, board.start, &solver_limits);
     Plan { moves: solution.moves.into_iter().map(ColourMove).collect(), optimal: solution.optimal, nodes: solution.nodes }
 }
 
@@ -59,7 +59,7 @@ impl Game for Flood {
 
     fn apply(&self, board: &FloodBoard, mv: &ColourMove) -> FloodBoard {
         let mut next = board.clone();
-        rules::apply_move(next.width, next.height, &mut next.cells, mv.0);
+        rules::apply_move_from(next.width, next.height, &mut next.cells, next.start, mv.0);
         next
     }
 

@@ -1,5 +1,6 @@
-//! Flood-It's rules on a board's cells: a move recolours the flood (the region connected to the top-left
-//! cell) and so absorbs the neighbouring regions of the new colour; the game is won when the board is one colour.
+//! Flood-It's rules on a board's cells: a move recolours the flood (the region connected to the start cell: the
+//! top-left one unless a board says otherwise, as clients that flood from the centre do) and so absorbs the
+//! neighbouring regions of the new colour; the game is won when the board is one colour.
 
 /// Apply one move in place (the game's rule). Used by the play loop to predict the next board.
 ///
@@ -8,6 +9,14 @@
 /// # Panics
 /// When `cells.len() != width * height`.
 pub fn apply_move(width: usize, height: usize, cells: &mut [u8], colour: u8) {
+    apply_move_from(width, height, cells, 0, colour)
+}
+
+/// [`apply_move`] for a flood that grows from cell `start` (a row-major index).
+///
+/// # Panics
+/// When `cells.len() != width * height`, or `start` is not a cell of a non-empty board.
+pub fn apply_move_from(width: usize, height: usize, cells: &mut [u8], start: usize, colour: u8) {
     assert!(
         cells.len() == width * height,
         "apply_move: cells.len() = {} but width*height = {}",
@@ -17,14 +26,14 @@ pub fn apply_move(width: usize, height: usize, cells: &mut [u8], colour: u8) {
     if cells.is_empty() {
         return;
     }
-    let old = cells[0];
+    let old = cells[start];
     if old == colour {
         return;
     }
     // Recolour the flood; neighbours of the new colour join it automatically because they
     // now have the flood's colour and touch it.
-    let mut stack = vec![0usize];
-    cells[0] = colour;
+    let mut stack = vec![start];
+    cells[start] = colour;
     while let Some(i) = stack.pop() {
         let (x, y) = (i % width, i / width);
         let mut visit = |j: usize, stack: &mut Vec<usize>| {
@@ -60,12 +69,12 @@ pub fn is_solved(cells: &[u8]) -> bool {
 ///
 /// # Panics
 /// When `cells.len() != width * height`.
-pub fn check_solution(
-    width: usize,
-    height: usize,
-    cells: &[u8],
-    moves: &[u8],
-) -> Result<(), String> {
+pub fn check_solution(width: usize, height: usize, cells: &[u8], moves: &[u8]) -> Result<(), String> {
+    check_solution_from(width, height, cells, 0, moves)
+}
+
+/// [`check_solution`] for a flood that grows from cell `start`.
+pub fn check_solution_from(width: usize, height: usize, cells: &[u8], start: usize, moves: &[u8]) -> Result<(), String> {
     assert!(
         cells.len() == width * height,
         "check_solution: cells.len() = {} but width*height = {}",
@@ -79,7 +88,7 @@ pub fn check_solution(
                 "move {i} (colour {colour}) played after the board was already solved"
             ));
         }
-        if board[0] == colour {
+        if board[start] == colour {
             return Err(format!(
                 "move {i} picks colour {colour}, which is the flood's current colour"
             ));
@@ -89,7 +98,7 @@ pub fn check_solution(
                 "move {i} picks colour {colour}, which is not on the board"
             ));
         }
-        apply_move(width, height, &mut board, colour);
+        apply_move_from(width, height, &mut board, start, colour);
     }
     if is_solved(&board) {
         Ok(())

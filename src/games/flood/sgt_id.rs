@@ -45,6 +45,6 @@ impl SgtFloodId {
                     .with_context(|| format!("theme '{}' has no colour with game_index {n}", theme.theme))
             })
             .collect::<Result<_>>()?;
-        Ok(FloodBoard { width: self.width, height: self.height, cells })
+        Ok(FloodBoard { width: self.width, height: self.height, cells, start: 0 })
     }
 }

@@ -49,7 +49,7 @@ impl FloodTruth {
                 .iter()
                 .map(|n| symbol_of_index.get(n).copied().with_context(|| format!("no symbol for game colour {n}: give --symbols")))
                 .collect::<Result<_>>()?;
-            FloodBoard { width: id.width, height: id.height, cells }
+            FloodBoard { width: id.width, height: id.height, cells, start: 0 }
         } else {
             FloodBoard::parse(&read_text(Path::new(truth))?)?
         };

@@ -68,7 +68,7 @@ impl<'a> Matcher<'a> {
             .enumerate()
             .map(|(i, &sample)| self.symbol(sample, i / layout.cols, i % layout.cols))
             .collect::<Result<_, _>>()?;
-        let board = FloodBoard { width: layout.cols, height: layout.rows, cells };
+        let board = FloodBoard { width: layout.cols, height: layout.rows, cells, start: 0 };
         Ok(Reading { board, layout, theme: self.theme.theme.clone() })
     }
 }

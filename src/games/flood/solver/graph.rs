@@ -40,7 +40,8 @@ pub(super) struct RegionGraph {
 }
 
 impl RegionGraph {
-    pub(super) fn build(width: usize, height: usize, cells: &[u8]) -> RegionGraph {
+    /// The region graph of a board whose flood grows from cell `start`: region 0 is the flood.
+    pub(super) fn build(width: usize, height: usize, cells: &[u8], start_cell: usize) -> RegionGraph {
         let mut compact = [u8::MAX; 256];
         let mut present = [false; 256];
         for &c in cells {
@@ -51,13 +52,13 @@ impl RegionGraph {
             compact[c as usize] = i as u8; // at most 256 colours, so i <= 255
         }
 
-        // Label regions by flood fill, starting at cell 0 so that region 0 holds (0,0).
+        // Label regions by flood fill, starting at the start cell so that region 0 is the flood.
         const UNLABELLED: u32 = u32::MAX;
         let mut label = vec![UNLABELLED; cells.len()];
         let mut colour = Vec::new();
         let mut area = Vec::new();
         let mut stack = Vec::new();
-        for start in 0..cells.len() {
+        for start in std::iter::once(start_cell).filter(|&s| s < cells.len()).chain(0..cells.len()) {
             if label[start] != UNLABELLED {
                 continue;
             }

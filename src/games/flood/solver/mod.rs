@@ -63,7 +63,7 @@ mod search;
 mod tests;
 
 pub use super::board::random_board;
-pub use super::rules::{apply_move, check_solution, is_solved};
+pub use super::rules::{apply_move, apply_move_from, check_solution, check_solution_from, is_solved};
 
 use graph::RegionGraph;
 use search::SearchGraph;
@@ -99,6 +99,17 @@ pub struct Solution {
 /// # Panics
 /// When `cells.len() != width * height` (a programming error of the caller).
 pub fn solve(width: usize, height: usize, cells: &[u8], limits: &Limits) -> Solution {
+    solve_from(width, height, cells, 0, limits)
+}
+
+/// [`solve`] for a flood that grows from cell `start` (a row-major index; the centre, for some clients). Only
+/// which region is the flood changes: the search works on the region graph, where the flood is region 0, so the
+/// same proof of optimality holds for any start.
+///
+/// # Panics
+/// As [`solve`], and when `start` is not a cell of the board.
+pub fn solve_from(width: usize, height: usize, cells: &[u8], start: usize, limits: &Limits) -> Solution {
+    assert!(start == 0 || start < cells.len(), "flood solver: start cell {start} is off the board");
     assert!(
         cells.len() == width * height,
         "flood solver: cells.len() = {} but width*height = {}",
@@ -112,7 +123,7 @@ pub fn solve(width: usize, height: usize, cells: &[u8], limits: &Limits) -> Solu
             nodes: 0,
         };
     }
-    let graph = RegionGraph::build(width, height, cells);
+    let graph = RegionGraph::build(width, height, cells, start);
     let mut search = SearchGraph::new(&graph);
     let (compact_moves, optimal, nodes) = search.solve(limits);
     Solution {

@@ -14,6 +14,11 @@ use std::time::Duration;
 /// Independent reference: breadth-first search over whole boards (cell arrays), trying
 /// every colour on the board other than the flood's.
 fn brute_force_minimum(width: usize, height: usize, cells: &[u8]) -> usize {
+    brute_force_minimum_from(width, height, cells, 0)
+}
+
+/// [`brute_force_minimum`] for a flood that grows from cell `start`.
+fn brute_force_minimum_from(width: usize, height: usize, cells: &[u8], start: usize) -> usize {
     if is_solved(cells) {
         return 0;
     }
@@ -26,9 +31,9 @@ fn brute_force_minimum(width: usize, height: usize, cells: &[u8]) -> usize {
             let mut colours: Vec<u8> = board.clone();
             colours.sort_unstable();
             colours.dedup();
-            for &colour in colours.iter().filter(|&&c| c != board[0]) {
+            for &colour in colours.iter().filter(|&&c| c != board[start]) {
                 let mut after = board.clone();
-                apply_move(width, height, &mut after, colour);
+                apply_move_from(width, height, &mut after, start, colour);
                 if is_solved(&after) {
                     return depth;
                 }
@@ -83,6 +88,28 @@ fn matches_brute_force_on_small_boards() {
     }
 }
 
+/// Any start cell: the centre (as some clients and the Code Golf challenge have it) and random cells.
+#[test]
+fn matches_brute_force_from_any_start_cell() {
+    let mut rng = StdRng::seed_from_u64(17);
+    for &(width, height) in &[(3, 3), (5, 5), (4, 5), (6, 3)] {
+        for colours in 3..=4u8 {
+            for seed in 0..20 {
+                let cells = random_board(width, height, colours, 500 + seed);
+                let centre = (height - 1) / 2 * width + (width - 1) / 2;
+                for start in [centre, rng.random_range(0..width * height)] {
+                    let context = format!("{width}x{height} c{colours} s{seed} start {start}");
+                    let expected = brute_force_minimum_from(width, height, &cells, start);
+                    let solution = solve_from(width, height, &cells, start, &unlimited());
+                    check_solution_from(width, height, &cells, start, &solution.moves).unwrap_or_else(|e| panic!("{context}: {e}"));
+                    assert!(solution.optimal, "{context}");
+                    assert_eq!(solution.moves.len(), expected, "{context}: {:?}", solution.moves);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn matches_brute_force_with_two_colours() {
     for seed in 0..40 {
@@ -104,7 +131,7 @@ fn matches_brute_force_on_six_colour_boards() {
 fn reference_minimum(width: usize, height: usize, cells: &[u8]) -> usize {
     use std::cmp::Reverse;
     use std::collections::{BinaryHeap, HashMap};
-    let graph = RegionGraph::build(width, height, cells);
+    let graph = RegionGraph::build(width, height, cells, 0);
     let search = SearchGraph::new(&graph);
     let mut evaluator = Evaluator::new(&graph);
     let words = graph.words;
@@ -384,7 +411,7 @@ fn dominance_index_reports_only_strict_supersets() {
     let (width, height) = (9, 9);
     for seed in 0..6 {
         let cells = random_board(width, height, 5, 90_000 + seed);
-        let graph = RegionGraph::build(width, height, &cells);
+        let graph = RegionGraph::build(width, height, &cells, 0);
         let search = SearchGraph::new(&graph);
         let words = graph.words;
         let mut index = DominanceIndex::new(&graph);
@@ -449,7 +476,7 @@ fn evaluations_agree() {
     for seed in 0..30 {
         let (width, height) = (6 + seed as usize % 7, 5 + seed as usize % 5);
         let cells = random_board(width, height, 3 + (seed % 5) as u8, seed);
-        let graph = RegionGraph::build(width, height, &cells);
+        let graph = RegionGraph::build(width, height, &cells, 0);
         let search = SearchGraph::new(&graph);
         let mut evaluator = Evaluator::new(&graph);
         let mut state = search.root_state();
@@ -489,7 +516,7 @@ fn evaluations_agree() {
 fn bound_is_admissible_on_small_boards() {
     for seed in 0..40 {
         let cells = random_board(4, 4, 4, 500 + seed);
-        let graph = RegionGraph::build(4, 4, &cells);
+        let graph = RegionGraph::build(4, 4, &cells, 0);
         let search = SearchGraph::new(&graph);
         let mut evaluator = Evaluator::new(&graph);
         let root = search.root_state();
@@ -515,7 +542,7 @@ fn refined_bounds_are_admissible() {
         if is_solved(&cells) {
             continue;
         }
-        let graph = RegionGraph::build(width, height, &cells);
+        let graph = RegionGraph::build(width, height, &cells, 0);
         let search = SearchGraph::new(&graph);
         let mut evaluator = Evaluator::new(&graph);
         let words = graph.words;
@@ -622,7 +649,7 @@ fn pair_skipping_keeps_two_move_test() {
     for seed in 0..60u64 {
         let size = 8 + seed as usize % 7;
         let cells = random_board(size, size, 4 + (seed % 3) as u8, 500 + seed);
-        let graph = RegionGraph::build(size, size, &cells);
+        let graph = RegionGraph::build(size, size, &cells, 0);
         if graph.adjacent_bits.is_empty() || graph.neighbour_colours.is_empty() {
             continue;
         }
