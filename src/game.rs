@@ -156,8 +156,21 @@ pub trait ScreenGame: Game + Sized {
     fn check_playable(&self, _reading: &Reading<Self::Board, Self::Layout>) -> anyhow::Result<()> {
         Ok(())
     }
-    /// The input events that play `mv` on the board shown by `reading`.
+    /// The input events that play `mv` on the board shown by `reading`, the usual way for this game.
     fn actions(&self, reading: &Reading<Self::Board, Self::Layout>, mv: &Self::Move) -> anyhow::Result<Vec<Action>>;
+    /// Another way to play `mv`, number `way` (1, 2, …), found from the frame the move is planned on: the play
+    /// loop turns to the next way when a move made the current way left the board as it was (a client that takes
+    /// moves from colour buttons, not from clicks on cells), and keeps to a way once it works. Each is the
+    /// events and a few words saying how ("its colour button"); `None` when there is no such way. None by default.
+    fn other_actions(
+        &self,
+        _frame: &crate::capture::Frame,
+        _reading: &Reading<Self::Board, Self::Layout>,
+        _mv: &Self::Move,
+        _way: usize,
+    ) -> anyhow::Result<Option<(String, Vec<Action>)>> {
+        Ok(None)
+    }
     /// A board just read, completed with what the bot already knew (`known`: the board it expected) where the
     /// window does not show everything the rules track (Cribbage Solitaire's score, when no title shows it).
     /// By default the picture shows everything.

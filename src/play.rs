@@ -160,6 +160,8 @@ pub fn play<G: ScreenGame>(
     let mut left_at: Option<(i32, i32)> = None;
     // The last move that left the board as it was (its number and how it was made), if the one before now was.
     let mut ignored: Option<(usize, String)> = None;
+    // How moves are made: 0, the game's usual way; n, its `other_actions` way n.
+    let mut way = 0;
     loop {
         if game.is_won(&reading.board) {
             report.won = true;
@@ -187,8 +189,17 @@ pub fn play<G: ScreenGame>(
             bail!("stopped after the move limit of {} moves without winning", options.max_moves);
         }
         let mv = plan.pop_front().expect("plan is not empty");
-        let actions = game.actions(&reading, &mv)?;
-        let how = describe_actions(&actions, &frame);
+        let (actions, how) = if way == 0 {
+            let actions = game.actions(&reading, &mv)?;
+            let how = describe_actions(&actions, &frame);
+            (actions, how)
+        } else {
+            let Some((name, actions)) = game.other_actions(&frame, &reading, &mv, way)? else {
+                bail!("move {}: {mv} cannot be made the way that worked so far (way {way}): the window no longer shows it", report.moves + 1);
+            };
+            let how = format!("{name}, {}", describe_actions(&actions, &frame));
+            (actions, how)
+        };
         log(PlayEvent::Note(&format!("move {}: {mv}: {how}", report.moves + 1)));
         let expected = game.apply(&reading.board, &mv);
         let board_before = reading.board.clone();
@@ -236,12 +247,19 @@ pub fn play<G: ScreenGame>(
         };
         check_pointer(input, left_at)?;
         log(reading_event(&reading));
-        // A move that leaves the board exactly as it was was not taken. Once may be a user's undo (which looks
-        // the same); twice in a row, the game does not take moves this way, and repeating it would go on forever.
+        // A move that leaves the board exactly as it was was not taken. Where the game has another way to make
+        // moves, the next move is made that way (and every later one, once it works). Where it has none, the
+        // same way is tried once more, as one such move may be a user's undo (which looks the same); a second
+        // move in a row not taken ends the game, rather than repeat what has no effect.
         if reading.board == board_before && expected != board_before {
-            if let Some((previous, previous_how)) = ignored.replace((report.moves, how.clone())) {
+            let another = game.other_actions(&frame, &reading, &mv, way + 1)?.is_some();
+            let previous = ignored.replace((report.moves, how.clone()));
+            if another {
+                way += 1;
+                log(PlayEvent::Note(&format!("move {} ({how}) left the board as it was; making moves another way", report.moves)));
+            } else if let Some((previous, previous_how)) = previous {
                 bail!(
-                    "the game does not take moves this way: moves {previous} ({previous_how}) and {} ({how}) both left the board as it was; stopped rather than repeat them",
+                    "the game does not take moves this way: moves {previous} ({previous_how}) and {} ({how}) both left the board as it was, and no other way to make them was found; stopped rather than repeat them",
                     report.moves
                 );
             }

@@ -446,3 +446,44 @@ fn a_client_that_takes_no_moves_is_left_after_two_attempts() {
     assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
     assert_eq!(desktop.window_pixels(&window), before, "the page changed");
 }
+
+/// The project's own web Flood-It (`fixtures/tables/flood-buttons.html`: a canvas at a fractional cell pitch,
+/// other colours, a gradient page) takes moves only from its colour buttons. Learned from one labelled
+/// screenshot (the truth from the page itself), it is won at the optimum: the first move, made by clicking a
+/// cell, has no effect, so the bot finds the buttons and makes every later move with them.
+#[test]
+fn a_web_client_that_takes_moves_from_colour_buttons_is_won_at_the_optimum() {
+    let page = format!("file://{}?seed=5", repo().join("fixtures/tables/flood-buttons.html").display());
+    let profile = tempfile::tempdir().unwrap();
+    let flags = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+    let profile_arg = format!("--user-data-dir={}", profile.path().display());
+    // The truth: the board the page writes into its hidden <pre id="board">.
+    let dom = Command::new("chromium").args(flags).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    let truth = dom.split("<pre id=\"board\">").nth(1).and_then(|s| s.split("</pre>").next()).expect("the page's board").to_owned();
+    let board = FloodBoard::parse(&truth).unwrap();
+    let optimal = proven_optimal_length(&board);
+
+    let mut desktop = Desktop::start();
+    let app = format!("--app={page}");
+    let mut args: Vec<&str> = flags.to_vec();
+    args.extend(["--window-size=520,620", &profile_arg, &app]);
+    desktop.spawn("chromium", &args, &[]);
+    let window = desktop.wait_for_window(r"Flood-It \(web\)");
+    let work = tempfile::tempdir().unwrap();
+    let (shot, truth_file, calibration) = (work.path().join("shot.png"), work.path().join("truth.txt"), work.path().join("calibration"));
+    std::fs::write(&truth_file, &truth).unwrap();
+    let run = |args: &[&str]| {
+        let out = autoplay().args(args).arg("--calibration").arg(&calibration).env("DISPLAY", &desktop.display).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    run(&["capture", "--window", &format!("id:{window}"), "-o", &path_str(&shot)]);
+    run(&["calibrate", "flood", &path_str(&shot), "--truth", &path_str(&truth_file), "--theme", "web-buttons"]);
+    let out = run(&["play", "flood", "--window", &format!("id:{window}"), "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("making moves another way") && stderr.contains("colour's button"), "{stderr}");
+    std::thread::sleep(Duration::from_millis(300));
+    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
+    assert_eq!(title, format!("Flood-It (web) — solved in {optimal} moves"), "{stderr}");
+}

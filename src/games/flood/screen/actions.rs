@@ -18,13 +18,13 @@ pub fn target_cell(board: &FloodBoard, colour: u8) -> Option<(usize, usize)> {
     of_colour().find(|&i| touches(i)).or_else(|| of_colour().next()).map(|i| (i / w, i % w))
 }
 
-/// The cells of the flood (the region connected to the top-left cell), as a mask.
+/// The cells of the flood (the region connected to the start cell), as a mask.
 fn flood_region(board: &FloodBoard) -> Vec<bool> {
     let (w, h) = (board.width, board.height);
     let mut inside = vec![false; w * h];
-    let colour = board.cells[0];
-    let mut queue = VecDeque::from([0usize]);
-    inside[0] = true;
+    let colour = board.cells[board.start];
+    let mut queue = VecDeque::from([board.start]);
+    inside[board.start] = true;
     while let Some(i) = queue.pop_front() {
         let (r, c) = (i / w, i % w);
         let neighbours = [(r > 0).then(|| i - w), (r + 1 < h).then(|| i + w), (c > 0).then(|| i - 1), (c + 1 < w).then(|| i + 1)];

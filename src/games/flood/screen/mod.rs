@@ -135,4 +135,15 @@ impl ScreenGame for Flood {
         let (x, y) = reading.layout.centre(row, col);
         Ok(vec![Action::Click { x, y }])
     }
+
+    /// Way 1: the colour's button, where the client shows a button of every board colour beside the board.
+    fn other_actions(&self, frame: &Frame, reading: &Reading<FloodBoard>, mv: &ColourMove, way: usize) -> Result<Option<(String, Vec<Action>)>> {
+        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme) else { return Ok(None) };
+        if way != 1 {
+            return Ok(None);
+        }
+        let Some(buttons) = reader::colour_buttons(&frame.image, theme, reading)? else { return Ok(None) };
+        let Some(&(x, y)) = buttons.get(&mv.0) else { return Ok(None) };
+        Ok(Some(("a click on the colour's button".to_string(), vec![Action::Click { x, y }])))
+    }
 }
