@@ -58,3 +58,35 @@ fn every_fixture_board_is_solved_no_worse_than_the_games_own_solver() {
         }
     }
 }
+
+/// When no theme reads a picture, the error is the one that got furthest, not the one of the theme that matched
+/// most pixels: here a large patch in a colour of the recoloured theme (which then finds one flat patch), beside
+/// an sgt-flood board with one cell in a colour of no theme (which the default theme finds and names).
+#[test]
+fn an_unreadable_picture_is_reported_by_the_theme_that_got_furthest() {
+    let themes = flood_themes();
+    let default = themes.iter().find(|t| t.theme == "sgt-default").unwrap();
+    let recoloured = themes.iter().find(|t| t.theme == "recoloured-example").unwrap();
+    let default_rgbs: Vec<[u8; 3]> = default.colours.iter().map(|c| c.rgb().unwrap()).collect();
+    let patch = recoloured.colours.iter().map(|c| c.rgb().unwrap()).find(|rgb| !default_rgbs.contains(rgb)).unwrap();
+    let fixture = flood_fixtures().into_iter().find(|f| f.name == "12x12c6-tile20").unwrap();
+    let board = load_image(&fixture.png).unwrap();
+    let reading = reader::read(&board, &themes, None).unwrap();
+    let (w, h) = board.dimensions();
+    let mut picture = image::RgbaImage::from_pixel(w * 3, h, image::Rgba([255, 255, 255, 255]));
+    image::imageops::replace(&mut picture, &board, 0, 0);
+    for y in 20..h - 20 {
+        for x in w + 20..w * 3 - 20 {
+            picture.put_pixel(x, y, image::Rgba([patch[0], patch[1], patch[2], 255]));
+        }
+    }
+    let (cx, cy) = reading.layout.centre(5, 7);
+    let half = (reading.layout.pitch / 2.0) as i32 - 3;
+    for y in cy - half..=cy + half {
+        for x in cx - half..=cx + half {
+            picture.put_pixel(x as u32, y as u32, image::Rgba([0x12, 0x34, 0x56, 255]));
+        }
+    }
+    let error = format!("{:#}", reader::read(&picture, &themes, None).unwrap_err());
+    assert!(error.contains("theme 'sgt-default'") && error.contains("#123456"), "{error}");
+}

@@ -120,17 +120,33 @@ pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout
     let matchers: Vec<Matcher> = themes.iter().map(Matcher::new).collect::<Result<_>>()?;
     let mut order: Vec<(usize, &Matcher)> = matchers.iter().map(|m| (m.sample_matches(image), m)).collect();
     order.sort_by_key(|(matches, _)| std::cmp::Reverse(*matches));
-    let mut first_error = None;
+    // Of the failures, the one that got furthest is reported (among equals, the theme matching most pixels):
+    // it names the real cause better than a theme that found no board at all.
+    let mut closest: Option<(u8, LatticeError, String)> = None;
     for (_, matcher) in &order {
         match matcher.read(image, hint) {
             Ok(reading) => return Ok(reading),
             Err(e) => {
-                first_error.get_or_insert((e, matcher.theme.theme.clone()));
+                let stage = how_far(&e);
+                if closest.as_ref().is_none_or(|(best, _, _)| stage > *best) {
+                    closest = Some((stage, e, matcher.theme.theme.clone()));
+                }
             }
         }
     }
-    let (error, theme) = first_error.expect("at least one theme was tried");
+    let (_, error, theme) = closest.expect("at least one theme was tried");
     Err(anyhow::Error::new(error).context(format!("reading Flood-It with theme '{theme}'")))
+}
+
+/// How far a reading got before it failed: 0, no board colour at all; 1, a patch too small or cut off; 2, a
+/// patch with no lattice, or not the expected one; 3, a lattice whose cells could not all be read.
+fn how_far(error: &LatticeError) -> u8 {
+    match error {
+        LatticeError::NoBoardPixels => 0,
+        LatticeError::TooSmall { .. } | LatticeError::CutOff { .. } | LatticeError::Uniform => 1,
+        LatticeError::NoLattice { .. } | LatticeError::NotExpectedGrid { .. } | LatticeError::CellsTooSmall { .. } => 2,
+        LatticeError::UnknownColour { .. } | LatticeError::UnexpectedMark { .. } | LatticeError::MixedCell { .. } => 3,
+    }
 }
 
 /// Reads with one theme, adding every cell colour missing from its palette as a new colour with a fresh
