@@ -448,12 +448,18 @@ fn a_client_that_takes_no_moves_is_left_after_two_attempts() {
 }
 
 /// The project's own web Flood-It (`fixtures/tables/flood-buttons.html`: a canvas at a fractional cell pitch,
-/// other colours, a gradient page) takes moves only from its colour buttons. Learned from one labelled
-/// screenshot (the truth from the page itself), it is won at the optimum: the first move, made by clicking a
-/// cell, has no effect, so the bot finds the buttons and makes every later move with them.
+/// other colours, a gradient page) takes moves only from its colour buttons. With no calibration at all, and
+/// again learned from one labelled screenshot (the truth from the page itself), it is won at the optimum: the
+/// first move, made by clicking a cell, has no effect, so the bot finds the buttons and makes every later move
+/// with them.
 #[test]
 fn a_web_client_that_takes_moves_from_colour_buttons_is_won_at_the_optimum() {
-    let page = format!("file://{}?seed=5", repo().join("fixtures/tables/flood-buttons.html").display());
+    play_the_web_client(5, false);
+    play_the_web_client(8, true);
+}
+
+fn play_the_web_client(seed: u32, calibrated: bool) {
+    let page = format!("file://{}?seed={seed}", repo().join("fixtures/tables/flood-buttons.html").display());
     let profile = tempfile::tempdir().unwrap();
     let flags = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
     let profile_arg = format!("--user-data-dir={}", profile.path().display());
@@ -478,12 +484,48 @@ fn a_web_client_that_takes_moves_from_colour_buttons_is_won_at_the_optimum() {
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         out
     };
-    run(&["capture", "--window", &format!("id:{window}"), "-o", &path_str(&shot)]);
-    run(&["calibrate", "flood", &path_str(&shot), "--truth", &path_str(&truth_file), "--theme", "web-buttons"]);
+    if calibrated {
+        run(&["capture", "--window", &format!("id:{window}"), "-o", &path_str(&shot)]);
+        run(&["calibrate", "flood", &path_str(&shot), "--truth", &path_str(&truth_file), "--theme", "web-buttons"]);
+    } else {
+        std::fs::create_dir_all(calibration.join("flood")).unwrap();
+    }
     let out = run(&["play", "flood", "--window", &format!("id:{window}"), "--json"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("making moves another way") && stderr.contains("colour's button"), "{stderr}");
     std::thread::sleep(Duration::from_millis(300));
     let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
     assert_eq!(title, format!("Flood-It (web) — solved in {optimal} moves"), "{stderr}");
+    assert_eq!(stderr.contains("colours found in the picture") || stderr.contains("found in the picture"), !calibrated, "{stderr}");
+}
+
+/// sgt-flood recoloured with its own environment variables (a brown background, one cell colour teal and one
+/// white, the colour of its frame's highlight): no shipped theme describes it, and it is read from the picture
+/// alone and won at the optimum with no calibration step.
+#[test]
+fn a_recoloured_sgt_flood_is_won_at_the_optimum_with_no_calibration() {
+    let mut desktop = Desktop::start();
+    let env = [("FLOOD_COLOUR_0", "7f3f00"), ("FLOOD_COLOUR_3", "00a0a0"), ("FLOOD_COLOUR_5", "ffffff")];
+    let (window, board) = open_game(&mut desktop, "12x12c6m0#recoloured-live", &env);
+    let optimal = proven_optimal_length(&board);
+    // The six cell colours as drawn: sgt-flood's, with the two replaced.
+    let cell_colours: [[u8; 3]; 6] = [[0xff, 0, 0], [0, 0xa0, 0xa0], [0, 0xff, 0], [0xff, 0xff, 0xff], [0xff, 0x80, 0], [0x80, 0, 0xb3]];
+    let counts = |desktop: &Desktop| {
+        let (_, _, rgb) = desktop.window_pixels(&window);
+        cell_colours.map(|c| rgb.chunks(3).filter(|p| *p == c).count())
+    };
+    let before = counts(&desktop);
+    assert!(before.iter().filter(|&&n| n > 2000).count() > 1, "{before:?}");
+
+    let out = autoplay().args(["play", "flood", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("found in the picture"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["won"].as_bool(), report["moves"].as_u64()), (Some(true), Some(optimal as u64)), "{stderr}");
+    // Independently: one cell colour fills the board (white's frame highlight aside).
+    std::thread::sleep(Duration::from_millis(300));
+    let after = counts(&desktop);
+    let total: usize = after.iter().sum();
+    assert!(*after.iter().max().unwrap() * 100 > total * 98, "not won: {after:?}\n{stderr}");
 }

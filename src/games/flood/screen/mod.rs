@@ -2,6 +2,7 @@
 //! ([`reader`], [`theme`]), played by clicking a cell of the chosen colour ([`actions`]).
 
 pub mod actions;
+pub mod discover;
 pub mod reader;
 pub mod theme;
 
@@ -138,11 +139,15 @@ impl ScreenGame for Flood {
 
     /// Way 1: the colour's button, where the client shows a button of every board colour beside the board.
     fn other_actions(&self, frame: &Frame, reading: &Reading<FloodBoard>, mv: &ColourMove, way: usize) -> Result<Option<(String, Vec<Action>)>> {
-        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme) else { return Ok(None) };
         if way != 1 {
             return Ok(None);
         }
-        let Some(buttons) = reader::colour_buttons(&frame.image, theme, reading)? else { return Ok(None) };
+        let theme = match self.themes.iter().find(|t| t.theme == reading.theme) {
+            Some(theme) => theme.clone(),
+            // Colours found in the picture: found again in this frame.
+            None => discover::discover_theme(&frame.image, &self.themes, Some(&reading.layout))?,
+        };
+        let Some(buttons) = reader::colour_buttons(&frame.image, &theme, reading)? else { return Ok(None) };
         let Some(&(x, y)) = buttons.get(&mv.0) else { return Ok(None) };
         Ok(Some(("a click on the colour's button".to_string(), vec![Action::Click { x, y }])))
     }

@@ -61,8 +61,17 @@ impl<'a> Matcher<'a> {
     }
 
     fn read(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>, LatticeError> {
-        let map = ClassMap::new(image, |rgb| self.classify(rgb));
-        let (layout, samples) = find_board(image, &map, self.theme.min_cell, hint)?;
+        self.read_map(image, &ClassMap::new(image, |rgb| self.classify(rgb)), hint)
+    }
+
+    /// Reads with pixels classified only where their colour fills the pixels beside them too (thin lines in a
+    /// cell colour left out), as for colours found in the picture.
+    fn read_solid(&self, image: &RgbaImage, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>, LatticeError> {
+        self.read_map(image, &super::discover::solid_class_map(image, &self.rgbs), hint)
+    }
+
+    fn read_map(&self, image: &RgbaImage, map: &ClassMap, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>, LatticeError> {
+        let (layout, samples) = find_board(image, map, self.theme.min_cell, hint)?;
         let cells = samples
             .iter()
             .enumerate()
@@ -114,9 +123,37 @@ pub fn colour_buttons(image: &RgbaImage, theme: &PaletteTheme, reading: &Reading
 /// Reads a Flood-It board from a screenshot. The theme is the one named, or else the one whose palette matches
 /// most of the picture (trying the others in turn if it fails).
 pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
-    if themes.is_empty() {
-        bail!("no calibration theme to read with");
+    let Some(themed) = read_with_themes(image, themes, hint) else { return read_discovering(image, themes, hint) };
+    match themed {
+        Ok(reading) => Ok(reading),
+        // No theme reads it: perhaps a client none was made for.
+        Err(themed_error) => read_discovering(image, themes, hint).map_err(|found_error| {
+            // A board the themes saw (if only a part of) is named by its theme's error; else by the search.
+            if themed_error.to_string().contains("no board found") {
+                found_error
+            } else {
+                themed_error
+            }
+        }),
     }
+}
+
+/// Reads with the board's colours found in the picture (see [`super::discover`]).
+fn read_discovering(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+    let theme = super::discover::discover_theme(image, themes, hint)?;
+    let reading = Matcher::new(&theme)?.read_solid(image, hint).map_err(|e| anyhow::Error::new(e).context("reading Flood-It with colours found in the picture"))?;
+    Ok(reading)
+}
+
+/// Reads with the calibrated themes; `None` when there are none.
+fn read_with_themes(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Option<Result<Reading<FloodBoard>>> {
+    if themes.is_empty() {
+        return None;
+    }
+    Some(read_themed(image, themes, hint))
+}
+
+fn read_themed(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
     let matchers: Vec<Matcher> = themes.iter().map(Matcher::new).collect::<Result<_>>()?;
     let mut order: Vec<(usize, &Matcher)> = matchers.iter().map(|m| (m.sample_matches(image), m)).collect();
     order.sort_by_key(|(matches, _)| std::cmp::Reverse(*matches));
@@ -140,7 +177,7 @@ pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout
 
 /// How far a reading got before it failed: 0, no board colour at all; 1, a patch too small or cut off; 2, a
 /// patch with no lattice, or not the expected one; 3, a lattice whose cells could not all be read.
-fn how_far(error: &LatticeError) -> u8 {
+pub(super) fn how_far(error: &LatticeError) -> u8 {
     match error {
         LatticeError::NoBoardPixels => 0,
         LatticeError::TooSmall { .. } | LatticeError::CutOff { .. } | LatticeError::Uniform => 1,
@@ -170,18 +207,18 @@ fn fresh_symbol(theme: &PaletteTheme) -> Option<char> {
 }
 
 /// A colour that fills solid areas somewhere in a picture.
-struct SolidColour {
-    rgb: [u8; 3],
+pub(super) struct SolidColour {
+    pub(super) rgb: [u8; 3],
     /// Pixels of the colour that are solid.
     solid: usize,
     /// Share of all its pixels that are solid: high for cells, low for lines, bevels and text.
-    solid_share: f64,
+    pub(super) solid_share: f64,
 }
 
 /// Colours that fill solid areas (a pixel with at least `reach` pixels of its colour on each side, across and
 /// down) and that do not touch the picture's edge, most frequent first: the candidates for cell colours. Thin
 /// lines, text and the background around a window drop out.
-fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
+pub(super) fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
     let (w, h) = (image.width(), image.height());
     let rgb = |x: u32, y: u32| {
         let p = image.get_pixel(x, y);

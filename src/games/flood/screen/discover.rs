@@ -1,0 +1,222 @@
+//! Reading a Flood-It board with no calibration: the board's colours are found from the picture itself.
+//!
+//! A board is a lattice of flat cells. The candidates for cell colours are the colours that fill solid areas
+//! and do not touch the picture's edge (so the background around a window and gradient pages drop out). A few
+//! of them may still be the window's own (a frame, a panel): the most frequent ones and the least cell-like ones
+//! are left out in turn, fewest first, until a lattice of square cells explains the patch that is left and every
+//! cell reads as one of the colours. Pixels are classified only where their colour also fills the eight pixels
+//! around them, so a line one or two pixels wide (a frame drawn in a cell colour, such as a white highlight beside white
+//! cells, or the corner where two such lines meet) never joins the board.
+//!
+//! Each colour gets a symbol from the colour alone (its hue, lightness and saturation: `R` red, `G` green, `g`
+//! a pale green, …), so that the same colour has the same symbol in every picture of a game whatever other
+//! colours are left; a calibrated theme's symbol is used instead where one of the themes has the colour.
+
+use anyhow::{bail, Result};
+use image::RgbaImage;
+
+use super::reader::solid_colours;
+use super::theme::{PaletteColour, PaletteTheme};
+use crate::calibration::format_rgb;
+use crate::game::CellLayout;
+use crate::vision::{find_board, ClassMap};
+
+/// The name given to a theme found from a picture.
+pub const FOUND_THEME: &str = "found in the picture";
+/// Colours closer than this (largest channel difference) are one board colour (anti-aliasing, gradients).
+const TOLERANCE: u8 = 12;
+/// The smallest cell side considered.
+const MIN_CELL: u32 = 8;
+/// How many solid colours are considered, most frequent first.
+const CANDIDATES: usize = 24;
+/// The most frequent candidates and the least cell-like ones, left out in turn (window colours).
+const MOST_FREQUENT: usize = 3;
+const LEAST_CELL_LIKE: usize = 3;
+
+/// Finds the board's palette from the picture (see the module doc); `known` themes lend their symbols.
+pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<PaletteTheme> {
+    // Colours within the tolerance of a more frequent one are that colour (a window's two near greys, say), so
+    // that leaving a colour out leaves out its near twins too.
+    let mut solid = Vec::new();
+    for colour in solid_colours(image, 1) {
+        let near = |c: &super::reader::SolidColour| (0..3).all(|i| c.rgb[i].abs_diff(colour.rgb[i]) <= TOLERANCE);
+        if !solid.iter().any(near) {
+            solid.push(colour);
+        }
+        if solid.len() == CANDIDATES {
+            break;
+        }
+    }
+    if solid.len() < 2 {
+        bail!("no board found: fewer than two colours fill solid areas of the picture");
+    }
+    let colours: Vec<[u8; 3]> = solid.iter().map(|c| c.rgb).collect();
+    let mut suspects: Vec<usize> = (0..solid.len().min(MOST_FREQUENT)).collect();
+    let mut by_share: Vec<usize> = (0..solid.len()).collect();
+    by_share.sort_by(|&a, &b| solid[a].solid_share.total_cmp(&solid[b].solid_share));
+    suspects.extend(by_share.into_iter().filter(|&i| i >= MOST_FREQUENT).take(LEAST_CELL_LIKE));
+    // Subsets of suspects to leave out, fewest first.
+    let mut subsets: Vec<u32> = (0..1u32 << suspects.len()).collect();
+    subsets.sort_by_key(|s| (s.count_ones(), *s));
+    let mut closest: Option<(u8, crate::vision::LatticeError)> = None;
+    for excluded in subsets {
+        let left_out = |i: usize| suspects.iter().position(|&s| s == i).is_some_and(|bit| excluded & (1 << bit) != 0);
+        let kept: Vec<[u8; 3]> = colours.iter().enumerate().filter(|(i, _)| !left_out(*i)).map(|(_, c)| *c).collect();
+        let map = solid_class_map(image, &kept);
+        match find_board(image, &map, MIN_CELL, hint) {
+            Ok((layout, samples)) => {
+                if layout.cols * layout.rows < 4 {
+                    continue;
+                }
+                let mut looks: Vec<([u8; 3], bool)> = samples.iter().map(|s| (kept[s.class as usize - 1], s.marked)).collect();
+                looks.sort_unstable();
+                looks.dedup();
+                return Ok(theme_of(looks, known));
+            }
+            Err(e) => {
+                let stage = super::reader::how_far(&e);
+                if closest.as_ref().is_none_or(|(best, _)| stage > *best) {
+                    closest = Some((stage, e));
+                }
+            }
+        }
+    }
+    let error = closest.map_or_else(|| "no colour set gave a board of at least 2×2 cells".to_string(), |(_, e)| e.to_string());
+    bail!("no lattice of flat cells found without a calibration ({} solid colours tried): {error}", colours.len())
+}
+
+/// The class of each pixel: 1 + the index of the kept colour within tolerance, where the eight pixels around it
+/// match it too; else 0.
+pub(super) fn solid_class_map(image: &RgbaImage, kept: &[[u8; 3]]) -> ClassMap {
+    let colour_map = ClassMap::new(image, |rgb| closest(kept, rgb));
+    let (w, h) = (colour_map.width, colour_map.height);
+    let mut classes = vec![0u8; w * h];
+    for y in 1..h.saturating_sub(1) {
+        for x in 1..w.saturating_sub(1) {
+            let i = y * w + x;
+            let c = colour_map.classes[i];
+            // All nine pixels of the 3×3 square around it: the corner of an L of thin lines drops out too.
+            if c != 0 && [i - w, i, i + w].iter().all(|&j| colour_map.classes[j - 1..=j + 1].iter().all(|&k| k == c)) {
+                classes[i] = c;
+            }
+        }
+    }
+    ClassMap { width: w, height: h, classes }
+}
+
+fn closest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
+    let distance = |c: &[u8; 3]| (0..3).map(|i| c[i].abs_diff(rgb[i])).max().unwrap_or(0);
+    colours
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (distance(c), i))
+        .filter(|&(d, _)| d <= TOLERANCE)
+        .min()
+        .map_or(0, |(_, i)| i as u8 + 1)
+}
+
+/// A theme of the found colours (each a colour, and whether its cells are marked at the centre), each with its
+/// symbol.
+fn theme_of(looks: Vec<([u8; 3], bool)>, known: &[PaletteTheme]) -> PaletteTheme {
+    let mut colours: Vec<PaletteColour> = Vec::new();
+    for (rgb, marked) in looks {
+        let from_theme = known.iter().flat_map(|t| t.colours.iter().map(move |c| (t.tolerance, c))).find_map(|(tolerance, c)| {
+            let near = c.rgb().ok().is_some_and(|k| (0..3).all(|i| k[i].abs_diff(rgb[i]) <= tolerance));
+            (near && c.marked == marked).then_some(c.symbol)
+        });
+        let taken = |s: char| colours.iter().any(|c| c.symbol == s);
+        // A marked colour, unknown to the themes, takes a digit: letters stand for the plain colours.
+        let by_look = if marked { None } else { Some(colour_letter(rgb)) };
+        let symbol = from_theme
+            .filter(|&s| !taken(s))
+            .or_else(|| by_look.filter(|&s| !taken(s)))
+            .unwrap_or_else(|| {
+                let letters = ('A'..='Z').chain('a'..='z');
+                let mut order: Box<dyn Iterator<Item = char>> = if marked { Box::new(('1'..='9').chain(letters)) } else { Box::new(letters.chain('1'..='9')) };
+                order.find(|&s| !taken(s)).expect("at most 48 looks")
+            });
+        colours.push(PaletteColour { symbol, rgb: format_rgb(rgb), game_index: None, name: String::new(), marked, playable: true });
+    }
+    PaletteTheme {
+        game: "flood".into(),
+        theme: FOUND_THEME.into(),
+        description: "colours found in the picture, with no calibration".into(),
+        tolerance: TOLERANCE,
+        min_cell: MIN_CELL,
+        colours,
+    }
+}
+
+/// A letter for a colour from its hue, saturation and lightness alone: upper case for a strong colour, lower
+/// case for a pale one; `W`, `E` (grey) and `K` for white, grey and black; `N` for brown.
+pub fn colour_letter(rgb: [u8; 3]) -> char {
+    let [r, g, b] = rgb.map(|c| c as f64 / 255.0);
+    let max = r.max(g).max(b);
+    let min = r.min(g).min(b);
+    let saturation = if max == 0.0 { 0.0 } else { (max - min) / max };
+    if saturation < 0.2 {
+        return if max > 0.85 {
+            'W'
+        } else if max < 0.2 {
+            'K'
+        } else {
+            'E'
+        };
+    }
+    let delta = max - min;
+    let hue = if max == r {
+        60.0 * ((g - b) / delta).rem_euclid(6.0)
+    } else if max == g {
+        60.0 * ((b - r) / delta + 2.0)
+    } else {
+        60.0 * ((r - g) / delta + 4.0)
+    };
+    let letter = match hue {
+        h if !(15.0..345.0).contains(&h) => 'R',
+        h if h < 45.0 => {
+            if max < 0.6 {
+                'N'
+            } else {
+                'O'
+            }
+        }
+        h if h < 70.0 => 'Y',
+        h if h < 165.0 => 'G',
+        h if h < 200.0 => 'C',
+        h if h < 255.0 => 'B',
+        h if h < 290.0 => 'P',
+        _ => 'M',
+    };
+    if saturation < 0.65 && max > 0.7 {
+        letter.to_ascii_lowercase()
+    } else {
+        letter
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_are_named_by_their_look_alone() {
+        let names: String = [
+            [0xff, 0, 0],
+            [0xff, 0xff, 0],
+            [0, 0xff, 0],
+            [0x33, 0x4c, 0xff],
+            [0xff, 0x80, 0],
+            [0x80, 0, 0xb3],
+            [0x66, 0xcc, 0xff],
+            [0xb3, 0xff, 0xb3],
+            [0xff, 0x99, 0xff],
+            [0x00, 0xa0, 0xa0],
+            [0xff, 0xff, 0xff],
+            [0x7f, 0x3f, 0x00],
+        ]
+        .map(colour_letter)
+        .iter()
+        .collect();
+        assert_eq!(names, "RYGBOPbgmCWN");
+    }
+}
