@@ -182,7 +182,7 @@ pub fn colour_letter(rgb: [u8; 3]) -> char {
         }
         h if h < 70.0 => 'Y',
         h if h < 165.0 => 'G',
-        h if h < 200.0 => 'C',
+        h if h < 195.0 => 'C',
         h if h < 255.0 => 'B',
         h if h < 290.0 => 'P',
         _ => 'M',
