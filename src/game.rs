@@ -171,6 +171,13 @@ pub trait ScreenGame: Game + Sized {
     ) -> anyhow::Result<Option<(String, Vec<Action>)>> {
         Ok(None)
     }
+    /// What a move that did not go as expected shows about the client: where `seen` (read after `mv` was made on
+    /// `before`) is explained by a variant of the rules that the reading could not tell (a Flood-It whose flood
+    /// grows from the centre, not the corner), the game keeps to that variant for the rest of the game and
+    /// returns `seen` under it, with a few words saying what it learned. None by default.
+    fn learn_from_move(&self, _before: &Self::Board, _mv: &Self::Move, _seen: &Self::Board) -> Option<(Self::Board, String)> {
+        None
+    }
     /// A board just read, completed with what the bot already knew (`known`: the board it expected) where the
     /// window does not show everything the rules track (Cribbage Solitaire's score, when no title shows it).
     /// By default the picture shows everything.

@@ -246,6 +246,12 @@ pub fn play<G: ScreenGame>(
             }
         };
         check_pointer(input, left_at)?;
+        if reading.board != expected && reading.board != board_before {
+            if let Some((board, learned)) = game.learn_from_move(&board_before, &mv, &reading.board) {
+                log(PlayEvent::Note(&format!("move {} showed {learned}", report.moves)));
+                reading.board = board;
+            }
+        }
         log(reading_event(&reading));
         // A move that leaves the board exactly as it was was not taken. Where the game has another way to make
         // moves, the next move is made that way (and every later one, once it works). Where it has none, the

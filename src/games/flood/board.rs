@@ -98,8 +98,7 @@ impl FloodBoard {
         }
         let start = match start {
             None => 0,
-            // The middle cell; of the four middle cells of an even board, the top-left one.
-            Some((Start::Centre, _)) => (height - 1) / 2 * width + (width - 1) / 2,
+            Some((Start::Centre, _)) => centre_cell(width, height),
             Some((Start::Cell(row, col), line)) => {
                 if row > height || col > width {
                     return Err(BoardError::StartOutside { line, row, col, width, height });
@@ -126,6 +125,12 @@ impl FloodBoard {
     pub fn at(&self, row: usize, col: usize) -> u8 {
         self.cells[row * self.width + col]
     }
+}
+
+/// The centre cell of a board, as a row-major index: the middle cell; of the middle cells of an even side, the
+/// top-left one.
+pub fn centre_cell(width: usize, height: usize) -> usize {
+    height.saturating_sub(1) / 2 * width + width.saturating_sub(1) / 2
 }
 
 /// A seeded random board's cells (uniform colours `0..colours`; `colours == 0` is taken as 1), for benchmarks and

@@ -37,7 +37,7 @@ pub fn read(root: &Path, args: &ReadArgs) -> Result<()> {
         let path = learned.save(root)?;
         eprintln!("learned {} new colour(s) into {}", learned.colours.len() - theme.colours.len(), path.display());
     }
-    print_reading(&Flood { themes: vec![learned] }, &image, &reading, &args.read)
+    print_reading(&Flood::new(vec![learned]), &image, &reading, &args.read)
 }
 
 /// The fewest moves that flood the board, one colour symbol per move (proven optimal, or the best found within the time limit).

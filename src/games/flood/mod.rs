@@ -12,6 +12,8 @@ pub mod screen;
 pub mod sgt_id;
 pub mod solver;
 
+use std::sync::Mutex;
+
 use anyhow::Result;
 
 pub use board::FloodBoard;
@@ -29,9 +31,35 @@ impl std::fmt::Display for ColourMove {
     }
 }
 
-/// Flood-It with the calibration themes its reader may use (none for the rules alone).
+/// Flood-It with the calibration themes its reader may use (none for the rules alone), and the start cell a
+/// live game has shown by its moves where that is not the corner (see [`rules::start_shown_by_move`]).
 pub struct Flood {
     pub themes: Vec<PaletteTheme>,
+    shown_start: Mutex<Option<ShownStart>>,
+}
+
+/// The cell a client's flood grows from, as its moves showed, for boards of this size.
+#[derive(Clone, Copy, Debug)]
+struct ShownStart {
+    width: usize,
+    height: usize,
+    start: usize,
+}
+
+impl Flood {
+    pub fn new(themes: Vec<PaletteTheme>) -> Flood {
+        Flood { themes, shown_start: Mutex::new(None) }
+    }
+
+    /// The start cell the game's moves have shown for a board of this size, if any.
+    fn shown_start(&self, width: usize, height: usize) -> Option<usize> {
+        let shown = (*self.shown_start.lock().unwrap_or_else(|e| e.into_inner()))?;
+        ((shown.width, shown.height) == (width, height)).then_some(shown.start)
+    }
+
+    fn show_start(&self, width: usize, height: usize, start: usize) {
+        *self.shown_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(ShownStart { width, height, start });
+    }
 }
 
 /// Solves a board, turning solver output into a plan of colour moves.

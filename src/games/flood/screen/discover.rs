@@ -143,6 +143,7 @@ fn theme_of(looks: Vec<([u8; 3], bool)>, known: &[PaletteTheme]) -> PaletteTheme
         description: "colours found in the picture, with no calibration".into(),
         tolerance: TOLERANCE,
         min_cell: MIN_CELL,
+        start: None,
         colours,
     }
 }

@@ -19,7 +19,8 @@ use crate::calibration::{format_rgb, theme_or_new};
 use crate::capture::Frame;
 use crate::game::{Action, CellLayout, Reading, ScreenGame};
 use crate::imageio::read_text;
-use theme::PaletteTheme;
+use super::board::centre_cell;
+use theme::{PaletteTheme, ThemeStart};
 
 /// The truth of a calibration screenshot: the board shown, and the game's own number of each symbol's colour
 /// where known (kept in the theme, so that game IDs can be read later).
@@ -64,7 +65,7 @@ impl ScreenGame for Flood {
     const DEFAULT_THEME: &'static str = "sgt-default";
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Flood { themes: theme::load_themes(root, theme)? })
+        Ok(Flood::new(theme::load_themes(root, theme)?))
     }
 
     fn window_titles(&self) -> &'static [&'static str] {
@@ -72,7 +73,41 @@ impl ScreenGame for Flood {
     }
 
     fn read(&self, frame: &Frame, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
-        reader::read(&frame.image, &self.themes, hint)
+        let mut reading = reader::read(&frame.image, &self.themes, hint)?;
+        let (width, height) = (reading.board.width, reading.board.height);
+        let theme_start = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.start);
+        if theme_start == Some(ThemeStart::Centre) {
+            reading.board.start = centre_cell(width, height);
+        }
+        if let Some(start) = self.shown_start(width, height) {
+            reading.board.start = start;
+        }
+        Ok(reading)
+    }
+
+    /// A move that recoloured one region other than the flood the bot planned from shows where the client's
+    /// flood grows from (a client that floods from the centre): that cell is the start for the rest of the game.
+    fn learn_from_move(&self, before: &FloodBoard, mv: &ColourMove, seen: &FloodBoard) -> Option<(FloodBoard, String)> {
+        let (width, height) = (before.width, before.height);
+        if (seen.width, seen.height) != (width, height) {
+            return None;
+        }
+        let start = super::rules::start_shown_by_move(width, height, &before.cells, mv.0, &seen.cells)?;
+        // A region inside the flood as planned: the move was taken as planned from there (or the user made
+        // another); nothing new about the start.
+        let mut flood = before.cells.clone();
+        super::rules::apply_move_from(width, height, &mut flood, before.start, 0);
+        if flood[start] == 0 {
+            return None;
+        }
+        self.show_start(width, height, start);
+        let cell = |i: usize| format!("row {}, column {}", i / width + 1, i % width + 1);
+        let learned = format!(
+            "that the flood grows from {} (the region it recoloured), not from {}: playing on from there",
+            cell(start),
+            cell(before.start)
+        );
+        Some((FloodBoard { start, ..seen.clone() }, learned))
     }
 
     fn reading_json(&self, reading: &Reading<FloodBoard>) -> serde_json::Value {
@@ -94,8 +129,20 @@ impl ScreenGame for Flood {
             description: String::new(),
             tolerance: 8,
             min_cell: 8,
+            start: None,
             colours: Vec::new(),
         });
+        let board = &truth.board;
+        theme.start = match board.start {
+            0 => None,
+            s if s == centre_cell(board.width, board.height) => Some(ThemeStart::Centre),
+            s => bail!(
+                "the truth's start (row {}, column {}) is neither the corner nor the centre; a theme keeps only those \
+                 (a client starting elsewhere is found from its first move in play)",
+                s / board.width + 1,
+                s % board.width + 1
+            ),
+        };
         let learned = reader::learn_palette(image, &truth.board, theme.min_cell)?;
         reader::merge_learned(&mut theme, &learned, &truth.game_index_of);
         theme.validate("the learned theme")?;
@@ -150,5 +197,35 @@ impl ScreenGame for Flood {
         let Some(buttons) = reader::colour_buttons(&frame.image, &theme, reading)? else { return Ok(None) };
         let Some(&(x, y)) = buttons.get(&mv.0) else { return Ok(None) };
         Ok(Some(("a click on the colour's button".to_string(), vec![Action::Click { x, y }])))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// A move that recoloured the centre's region teaches the start; one that recoloured the corner's region (the
+    /// flood as planned), or took another colour than the move's (the user's own move), teaches nothing.
+    #[test]
+    fn a_move_teaches_the_start_only_when_it_grew_from_elsewhere() {
+        let game = Flood::new(Vec::new());
+        let before = FloodBoard::parse("RGBR\nGBRG\nBRGB\nRGBR\n").unwrap();
+        let mut centre_moved = before.clone();
+        centre_moved.start = centre_cell(4, 4);
+        let seen = game.apply(&centre_moved, &ColourMove(b'G'));
+        let seen = FloodBoard { start: 0, ..seen };
+        let (board, learned) = game.learn_from_move(&before, &ColourMove(b'G'), &seen).expect("the centre's region moved");
+        assert_eq!(board.start, 5, "{learned}");
+        assert!(learned.contains("row 2, column 2"), "{learned}");
+        assert_eq!(game.shown_start(4, 4), Some(5));
+        assert_eq!(game.shown_start(5, 5), None);
+
+        let game = Flood::new(Vec::new());
+        let as_planned = game.apply(&before, &ColourMove(b'G'));
+        assert!(game.learn_from_move(&before, &ColourMove(b'G'), &as_planned).is_none());
+        let users_move = game.apply(&before, &ColourMove(b'B'));
+        assert!(game.learn_from_move(&before, &ColourMove(b'G'), &users_move).is_none());
+        assert_eq!(game.shown_start(4, 4), None);
     }
 }

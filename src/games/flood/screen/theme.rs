@@ -52,8 +52,20 @@ pub struct PaletteTheme {
     pub tolerance: u8,
     /// The smallest cell side, in pixels, the reader will consider.
     pub min_cell: u32,
+    /// Where the client's flood grows from, where that is not the top-left corner: `"centre"` (learned by
+    /// `calibrate` from a truth whose board text says `start: centre`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<ThemeStart>,
     #[serde(rename = "colour")]
     pub colours: Vec<PaletteColour>,
+}
+
+/// A client's start cell, for boards of any size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ThemeStart {
+    Corner,
+    Centre,
 }
 
 impl PaletteTheme {
