@@ -10,6 +10,8 @@ packages=(
     xvfb openbox x11-utils x11-apps xdotool netpbm
     # the games (GNOME Sudoku is about 170 MB), and a browser for the Cribbage Solitaire table
     sgt-puzzles gnome-sudoku chromium
+    # fonts whose digits the Sudoku reader knows with no calibration (calibration/fonts.toml)
+    fonts-dejavu-core fonts-urw-base35
     # a Sudoku generator and solver, the peer of the Sudoku benchmark
     qqwing
 )

@@ -157,3 +157,94 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
         }
     }
 }
+
+/// Flags for Chromium as the tests run it (root, no network, a fresh profile given separately).
+const CHROMIUM_FLAGS: [&str; 6] = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+
+/// The project's own web Sudoku (`fixtures/tables/sudoku-web.html`): text inputs in a CSS grid, light lines on a
+/// dark gradient, no thicker box lines, the player's digits in another colour on a highlighted cell. The truth
+/// is what the page writes into its hidden `<pre id="board">` (as `--dump-dom` shows it).
+fn web_sudoku_truth(query: &str) -> (String, SudokuGrid) {
+    let page = format!("file://{}?{query}", repo().join("fixtures/tables/sudoku-web.html").display());
+    let profile = tempfile::tempdir().unwrap();
+    let profile_arg = format!("--user-data-dir={}", profile.path().display());
+    let dom = Command::new("chromium").args(CHROMIUM_FLAGS).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    let text = dom.split("<pre id=\"board\">").nth(1).and_then(|s| s.split("</pre>").next()).expect("the page's board").to_owned();
+    let givens = text.split("\n\n").nth(1).expect("the givens after a blank line");
+    (page, SudokuGrid::parse_givens(givens).unwrap())
+}
+
+fn spawn_web_sudoku(desktop: &mut Desktop, page: &str, profile: &std::path::Path) {
+    let (profile_arg, app) = (format!("--user-data-dir={}", profile.display()), format!("--app={page}"));
+    let mut args: Vec<&str> = CHROMIUM_FLAGS.to_vec();
+    args.extend(["--window-size=600,640", &profile_arg, &app]);
+    desktop.spawn("chromium", &args, &[]);
+}
+
+/// A Sudoku web page the reader was not written for, with the shipped calibration and no calibrate step: read
+/// exactly, won (the page's own title says so), and read exactly again at the end, the player's digits in their
+/// other colour, one on the highlighted cell the bot typed last. A second page of the same title makes the
+/// default window choice ambiguous: both are named and `--window` is asked for.
+#[test]
+fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
+    let (page, truth) = web_sudoku_truth("seed=3");
+    let solution = solve_givens(&truth).unwrap();
+    let mut desktop = Desktop::start();
+    let profile = tempfile::tempdir().unwrap();
+    spawn_web_sudoku(&mut desktop, &page, profile.path());
+    let window = desktop.wait_for_window("Sudoku");
+    let work = tempfile::tempdir().unwrap();
+    let shot = work.path().join("shot.png");
+    let read_window = |desktop: &Desktop| {
+        let capture = autoplay().args(["capture", "--window", &format!("id:{window}"), "-o"]).arg(&shot).env("DISPLAY", &desktop.display).output().unwrap();
+        assert!(capture.status.success(), "{}", String::from_utf8_lossy(&capture.stderr));
+        let out = autoplay().args(["read", "sudoku", "--json"]).arg(&shot).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let before = read_window(&desktop);
+    assert_eq!(before["theme"], "found in the picture");
+    assert_eq!(before["givens"].as_str().unwrap(), truth.givens_text());
+    assert_eq!(before["board"].as_str().unwrap(), truth.board_text());
+
+    let out = autoplay().args(["play", "sudoku", "--window", &format!("id:{window}"), "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "{stderr}");
+    let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
+    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
+    assert_eq!(title, "Sudoku — solved", "{stderr}");
+    let after = read_window(&desktop);
+    let mut solved = truth.clone();
+    solved.cells = solution;
+    assert_eq!(after["board"].as_str().unwrap(), solved.board_text());
+    assert_eq!(after["givens"].as_str().unwrap(), truth.givens_text(), "the player's digits are told from the givens");
+
+    // Two pages titled "Sudoku": the default title is ambiguous.
+    let profiles = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    for (seed, profile) in [4, 5].iter().zip(&profiles) {
+        let (page, _) = web_sudoku_truth(&format!("seed={seed}"));
+        spawn_web_sudoku(&mut desktop, &page, profile.path());
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let pages = loop {
+        let out = desktop.run("xdotool", &["search", "--onlyvisible", "--name", "^Sudoku$"]);
+        let ids: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect();
+        if ids.len() == 2 || std::time::Instant::now() > deadline {
+            break ids;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(pages.len(), 2, "{pages:?}");
+    let out = autoplay().args(["play", "sudoku", "--dry-run"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    for id in &pages {
+        assert!(stderr.contains(&format!("id {id}")), "{id} not named: {stderr}");
+    }
+    assert!(stderr.contains("--window id:N"), "{stderr}");
+}

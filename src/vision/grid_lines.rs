@@ -4,8 +4,10 @@
 //! The dark pixels are split into connected components ([`super::runs::components`]); a component is a grid
 //! when the columns that are dark over nearly all of its height, and the rows dark over nearly all of its
 //! width, form N+1 equally spaced lines each way, from edge to edge. Lines wider than the thinnest are thick,
-//! and where the thick lines fall gives the box shape. A solid dark patch (a black desktop, a dark title bar)
-//! has no such lines and is passed over.
+//! and where the thick lines fall gives the box shape; where every line is as thin as the others (a client that
+//! draws no box lines), the boxes are the usual ones for the grid's size ([`usual_boxes`]). A solid dark patch
+//! (a black desktop, a dark title bar) has no such lines and is passed over. "Dark" is whatever the caller's
+//! mask marks: light lines on a dark board are found from a mask of light pixels.
 
 use thiserror::Error;
 
@@ -41,6 +43,8 @@ pub struct Grid {
     /// Cells per box: rows and columns.
     pub box_rows: usize,
     pub box_cols: usize,
+    /// true when thicker lines showed the boxes; false when the box shape is the usual one for the size.
+    pub boxes_drawn: bool,
     /// The N+1 vertical lines (x ranges), left to right, and horizontal lines (y ranges), top to bottom.
     pub verticals: Vec<Line>,
     pub horizontals: Vec<Line>,
@@ -108,20 +112,29 @@ fn check_spacing(lines: &[Line], extent: usize, min_cell: usize, axis: &str) -> 
     Ok(pitch)
 }
 
-/// The box side along one axis: the thick inner lines must fall exactly every `side` lines.
-fn box_side(lines: &[Line], axis: &str) -> Result<usize, String> {
+/// The box shape (rows, columns) a Sudoku of this side has when no box lines are drawn: the two factors nearest
+/// a square, the shorter side as rows (9: 3×3, 6: 2×3, 8: 2×4, 12: 3×4); `None` for a side of 1 or a prime.
+pub fn usual_boxes(size: usize) -> Option<(usize, usize)> {
+    let rows = (2..size).filter(|&r| size.is_multiple_of(r) && r * r <= size).max()?;
+    Some((rows, size / rows))
+}
+
+/// The box side along one axis: the thick inner lines must fall exactly every `side` lines. `None` when all the
+/// inner lines are equally wide (no boxes drawn; the border may be wider).
+fn box_side(lines: &[Line], axis: &str) -> Result<Option<usize>, String> {
     let n = lines.len() - 1;
+    let inner = &lines[1..n];
+    if inner.iter().all(|l| l.width() == inner[0].width()) {
+        return Ok(None);
+    }
     let thinnest = lines.iter().map(Line::width).min().expect("lines");
     let thickest = lines.iter().map(Line::width).max().expect("lines");
-    if thinnest == thickest {
-        return Err(format!("all its {axis} lines are {thinnest} pixel(s) wide, so no boxes can be seen"));
-    }
     let thick = |k: usize| 2 * lines[k].width() > thinnest + thickest;
     let side = (1..n).find(|&k| thick(k)).unwrap_or(n);
     if !n.is_multiple_of(side) || !(1..n).all(|k| thick(k) == k.is_multiple_of(side)) {
         return Err(format!("its thick {axis} lines do not fall at regular box boundaries"));
     }
-    Ok(side)
+    Ok(Some(side))
 }
 
 /// Tests one component of dark pixels (`dark` is the whole picture's mask).
@@ -148,8 +161,15 @@ fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Resul
         return Err(format!("{} columns but {} rows of cells", verticals.len() - 1, horizontals.len() - 1));
     }
     let size = verticals.len() - 1;
-    let box_cols = box_side(&verticals, "vertical")?;
-    let box_rows = box_side(&horizontals, "horizontal")?;
+    let (box_rows, box_cols, boxes_drawn) = match (box_side(&horizontals, "horizontal")?, box_side(&verticals, "vertical")?) {
+        (Some(rows), Some(cols)) => (rows, cols, true),
+        (None, None) => {
+            let (rows, cols) = usual_boxes(size)
+                .ok_or_else(|| format!("all its lines are equally wide, so no boxes can be seen, and {size} cells a side have no usual boxes"))?;
+            (rows, cols, false)
+        }
+        _ => return Err("thicker lines show boxes one way but not the other".into()),
+    };
     if box_rows * box_cols != size {
         return Err(format!("boxes of {box_rows}×{box_cols} cells do not make a side of {size}"));
     }
@@ -162,7 +182,7 @@ fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Resul
         origin_y: horizontals[0].centre() + 0.5,
         pitch: (pitch_x + pitch_y) / 2.0,
     };
-    Ok(Grid { size, box_rows, box_cols, verticals, horizontals, layout })
+    Ok(Grid { size, box_rows, box_cols, boxes_drawn, verticals, horizontals, layout })
 }
 
 /// Finds the largest grid among the dark pixels of a `width`×`height` picture (`dark`: row-major mask).
@@ -295,16 +315,37 @@ mod tests {
             uneven.fill(10, 10 + k, 101, 1);
         }
         assert!(matches!(uneven.find(), Err(GridError::NotAGrid { .. })));
-        // All lines alike: no boxes.
+        // All lines alike, five cells a side: no boxes can be seen or assumed.
         let mut plain = Picture::new(200, 200);
-        for k in 0..=4 {
-            plain.fill(10 + 20 * k, 10, 1, 81);
-            plain.fill(10, 10 + 20 * k, 81, 1);
+        for k in 0..=5 {
+            plain.fill(10 + 20 * k, 10, 1, 101);
+            plain.fill(10, 10 + 20 * k, 101, 1);
         }
         match plain.find().unwrap_err() {
             GridError::NotAGrid { why, .. } => assert!(why.contains("no boxes"), "{why}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_grid_with_no_box_lines_has_the_usual_boxes_for_its_size() {
+        for (size, boxes) in [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (12, (3, 4)), (16, (4, 4))] {
+            assert_eq!(usual_boxes(size), Some(boxes));
+            let mut plain = Picture::new(500, 500);
+            plain.grid(size, boxes.0, boxes.1, 24, 2, 2, (20, 20));
+            let grid = plain.find().unwrap();
+            assert_eq!((grid.size, grid.box_rows, grid.box_cols, grid.boxes_drawn), (size, boxes.0, boxes.1, false));
+        }
+        assert_eq!(usual_boxes(7), None);
+        // A thicker border alone draws no boxes.
+        let mut bordered = Picture::new(500, 500);
+        bordered.grid(9, 9, 9, 24, 1, 3, (20, 20));
+        let grid = bordered.find().unwrap();
+        assert_eq!((grid.box_rows, grid.box_cols, grid.boxes_drawn), (3, 3, false));
+        let mut drawn = Picture::new(500, 500);
+        drawn.grid(6, 3, 2, 24, 1, 3, (20, 20));
+        let grid = drawn.find().unwrap();
+        assert_eq!((grid.box_rows, grid.box_cols, grid.boxes_drawn), (3, 2, true));
     }
 
     #[test]

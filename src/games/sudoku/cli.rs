@@ -85,7 +85,8 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
         return print(&bench_command(&cache)?);
     };
     let image = load_image(shot)?;
-    let time = screen::bench::bench_read(&image, &screen::theme::load_themes(root, None)?, 200)?;
+    let game = <super::Sudoku as crate::game::ScreenGame>::load(root, None)?;
+    let time = screen::bench::bench_read(&image, &game, 200)?;
     if args.json {
         print(&serde_json::json!({"shot": shot.display().to_string(), "width": image.width(), "height": image.height(), "time": time}).to_string())
     } else {

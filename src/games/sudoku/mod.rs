@@ -27,6 +27,15 @@ use screen::theme::SudokuTheme;
 /// rules alone).
 pub struct Sudoku {
     pub themes: Vec<SudokuTheme>,
+    /// The digits of common fonts, for a client no theme describes (or why they could not be loaded).
+    pub digit_shapes: std::result::Result<screen::discover::DigitShapes, String>,
+}
+
+impl Sudoku {
+    /// Sudoku's rules alone, with nothing to read a picture with.
+    pub fn rules_only() -> Sudoku {
+        Sudoku { themes: Vec::new(), digit_shapes: Err("no fonts loaded".into()) }
+    }
 }
 
 /// One entry: put `value` (1..=N) into the cell at `row`, `col` (0-based), replacing what the player put there.
@@ -105,7 +114,7 @@ mod play_tests {
     fn plans_the_missing_and_the_wrong_entries_only() {
         // Givens leave one solution; the player put a wrong 4 at r1c2 and a right 2 at r4c4.
         let board = grid("14..\n..1.\n.1..\n...2\n", "1...\n..1.\n.1..\n....\n");
-        let game = Sudoku { themes: Vec::new() };
+        let game = Sudoku::rules_only();
         let solution = solve_givens(&board).unwrap();
         let plan = game.solve(&board, &SolveLimits::default()).unwrap();
         let mut after = board.clone();

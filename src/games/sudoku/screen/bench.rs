@@ -5,16 +5,18 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use image::RgbaImage;
 
-use super::theme::SudokuTheme;
 use crate::bench::{summarise, Summary};
+use crate::games::sudoku::Sudoku;
 
-/// Times reading `image` `repeats` times (after one untimed read that must succeed).
-pub fn bench_read(image: &RgbaImage, themes: &[SudokuTheme], repeats: usize) -> Result<Summary> {
-    super::read(image, themes)?;
+/// Times reading `image` `repeats` times, as the game reads it (themes, else with no calibration), after one
+/// untimed read that must succeed.
+pub fn bench_read(image: &RgbaImage, game: &Sudoku, repeats: usize) -> Result<Summary> {
+    let read = || super::read_any(image, &game.themes, game.digit_shapes.as_ref());
+    read()?;
     let times: Vec<Duration> = (0..repeats)
         .map(|_| {
             let start = Instant::now();
-            let reading = super::read(image, themes);
+            let reading = read();
             let elapsed = start.elapsed();
             std::hint::black_box(reading).ok();
             elapsed

@@ -5,6 +5,7 @@
 
 pub mod actions;
 pub mod bench;
+pub mod discover;
 pub mod reader;
 pub mod theme;
 
@@ -16,7 +17,7 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 use serde::Serialize;
 
-pub use reader::{read, SudokuReading};
+pub use reader::{read, read_any, SudokuReading};
 pub use theme::SudokuTheme;
 
 use super::{Entry, Sudoku, SudokuGrid};
@@ -48,7 +49,9 @@ impl ScreenGame for Sudoku {
     const DEFAULT_THEME: &'static str = "sgt-default";
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Sudoku { themes: theme::load_themes(root, theme)? })
+        let themes = theme::load_themes_or_none(root, theme)?;
+        let digit_shapes = discover::DigitShapes::load(root).map_err(|e| format!("{e:#}"));
+        Ok(Sudoku { themes, digit_shapes })
     }
 
     /// sgt-solo's window, else GNOME Sudoku's.
@@ -57,7 +60,7 @@ impl ScreenGame for Sudoku {
     }
 
     fn read(&self, frame: &Frame, _hint: Option<&SudokuLayout>) -> Result<Reading<SudokuGrid, SudokuLayout>> {
-        let reading = read(&frame.image, &self.themes)?;
+        let reading = read_any(&frame.image, &self.themes, self.digit_shapes.as_ref())?;
         let layout = SudokuLayout { cells: reading.layout, pencil: reading.pencil, clashes: reading.clashes };
         Ok(Reading { board: reading.grid, layout, theme: reading.theme })
     }

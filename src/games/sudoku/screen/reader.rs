@@ -36,7 +36,7 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
 
 
 /// The most common colour on the ring of pixels just inside a cell's lines: the cell's background.
-fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
+pub(super) fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
     let mut counts: Vec<([u8; 3], usize)> = Vec::with_capacity(8);
     let mut add = |rgb: [u8; 3]| match counts.iter_mut().find(|(c, _)| *c == rgb) {
         Some(entry) => entry.1 += 1,
@@ -54,7 +54,7 @@ fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize))
 }
 
 /// How far along from `bg` towards `ink` a pixel is (its ink coverage), and how far off that line it lies.
-fn coverage(p: [u8; 3], bg: [u8; 3], ink: [u8; 3]) -> (f32, f32) {
+pub(super) fn coverage(p: [u8; 3], bg: [u8; 3], ink: [u8; 3]) -> (f32, f32) {
     let d: [f32; 3] = std::array::from_fn(|i| ink[i] as f32 - bg[i] as f32);
     let v: [f32; 3] = std::array::from_fn(|i| p[i] as f32 - bg[i] as f32);
     let dd = d.iter().map(|x| x * x).sum::<f32>().max(1.0);
@@ -101,7 +101,7 @@ impl InkRules {
 }
 
 /// The height, in pixels, of the tallest 8-connected group of `true` pixels of a `w`-wide mask.
-fn tallest_mark(mask: &[bool], w: usize) -> usize {
+pub(super) fn tallest_mark(mask: &[bool], w: usize) -> usize {
     let mut seen = vec![false; mask.len()];
     let mut tallest = 0;
     for start in 0..mask.len() {
@@ -307,6 +307,28 @@ pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchS
 /// Reads a Sudoku from a screenshot with the first theme that reads it.
 pub fn read(image: &RgbaImage, themes: &[SudokuTheme]) -> Result<SudokuReading> {
     first_reading(themes, "Sudoku", |theme| Matcher::new(theme)?.read(image))
+}
+
+/// Reads a Sudoku with the calibrated themes first (fast, and exact for their clients), and when none reads it,
+/// or there are none, with no calibration ([`super::discover`]). When both fail, the failure that found a grid
+/// is reported: a theme's where it saw one, else the search's.
+pub fn read_any(image: &RgbaImage, themes: &[SudokuTheme], digits: Result<&super::discover::DigitShapes, &String>) -> Result<SudokuReading> {
+    let themed_error = if themes.is_empty() {
+        None
+    } else {
+        match read(image, themes) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => Some(e),
+        }
+    };
+    let found = match digits {
+        Ok(shapes) => super::discover::read(image, shapes),
+        Err(why) => Err(anyhow::anyhow!("no calibration theme reads it, and the fonts to read it without one are missing: {why}")),
+    };
+    found.map_err(|found_error| match themed_error {
+        Some(themed) if !format!("{themed:#}").contains("no grid found") || format!("{found_error:#}").contains("no grid found") => themed,
+        _ => found_error.context("reading Sudoku with no calibration theme"),
+    })
 }
 
 

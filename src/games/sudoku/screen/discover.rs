@@ -1,0 +1,247 @@
+//! Reading a Sudoku that no calibration theme describes: the grid from its lines in either polarity (dark lines
+//! on a light board, or light lines on a dark one), the boxes from thicker lines or else from the grid's size,
+//! each digit by the nearest of the digits rendered from common fonts ([`crate::vision::font_glyphs`]), and the
+//! givens told from the player's digits by what the picture shows.
+//!
+//! Givens and the player's digits: where many digits sit on a cell background that empty cells do not have
+//! (GNOME Sudoku's grey cells), those are the givens; else, where the digits come in more than one ink, the
+//! givens are the least colourful ink (clients print givens black, white or grey and the player's digits, and
+//! clashes, in a colour); where neither tells them apart, every digit is a given (a game before the player's
+//! first move).
+
+use anyhow::{bail, Result};
+use image::RgbaImage;
+
+use super::reader::{background, coverage, tallest_mark, SudokuReading};
+use crate::games::sudoku::SudokuGrid;
+use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
+use crate::vision::font_glyphs::FontGlyphs;
+use crate::vision::glyph::{ink_box, mean_squared_difference, normalise};
+use crate::vision::grid_lines::{find_grid, Grid, GridError};
+
+/// The theme name of a reading made this way.
+pub const FOUND_THEME: &str = "found in the picture";
+
+/// The smallest cell side, in pixels, looked for.
+const MIN_CELL: usize = 12;
+/// The smallest cell side, in pixels, whose digits are read with no calibration.
+const MIN_PITCH: f64 = 20.0;
+/// The line masks tried, in order: pixels at most this light (dark lines), then at least this light (light lines).
+const DARK_LINES: [u8; 3] = [96, 160, 224];
+const LIGHT_LINES: [u8; 3] = [160, 208, 112];
+/// A pixel differing from its cell's background by more than this (largest channel) may be ink.
+const INK_THRESHOLD: u8 = 48;
+/// Ink whose tallest mark is under this share of the cell is pencil marks, not a digit.
+const PENCIL_HEIGHT: f64 = 0.3;
+/// A digit matches a font's when their distance is at most this, and the next digit is this much further.
+const MAX_DISTANCE: f64 = 0.09;
+const MIN_MARGIN: f64 = 0.004;
+/// Inks (or backgrounds) within this largest channel difference are one.
+const SAME_INK: u8 = 64;
+const SAME_BACKGROUND: u8 = 24;
+
+/// The digits 1–9 of the fonts of `calibration/fonts.toml`, and the marks clients draw over an empty cell (a
+/// cross on a cell left with no possible digit).
+pub struct DigitShapes {
+    glyphs: FontGlyphs,
+}
+
+/// Characters that are not digits but marks over an empty cell.
+const EMPTY_MARKS: &str = "×xX";
+
+impl DigitShapes {
+    pub fn load(root: &std::path::Path) -> Result<DigitShapes> {
+        Ok(DigitShapes { glyphs: FontGlyphs::load(root, &format!("123456789{EMPTY_MARKS}"))? })
+    }
+
+    /// The nearest digit (0 for a mark over an empty cell), its distance, and the next-nearest other's distance,
+    /// for a glyph whose ink is `height` pixels tall.
+    fn classify(&self, coverage: &[f32], aspect: f64, height: usize) -> (u8, f64, f64) {
+        let mut best = [f64::INFINITY; 10];
+        for g in self.glyphs.at_height(height).iter() {
+            let v = g.character.to_digit(10).unwrap_or(0) as usize;
+            let d = mean_squared_difference(coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2);
+            best[v] = best[v].min(d);
+        }
+        let mut ranked: Vec<(u8, f64)> = (0..10).map(|v| (v as u8, best[v])).collect();
+        ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+        (ranked[0].0, ranked[0].1, ranked[1].1)
+    }
+}
+
+/// The grid, from the first line mask that shows one; else the most telling failure (a patch that is not a grid,
+/// or a grid cut off, before no candidate at all).
+pub fn find_any_grid(image: &RgbaImage) -> Result<Grid, GridError> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
+    let masks = DARK_LINES.iter().map(|&t| (true, t)).chain(LIGHT_LINES.iter().map(|&t| (false, t)));
+    let mut failure: Option<GridError> = None;
+    for (dark, t) in masks {
+        let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
+        match find_grid(w, h, &mask, MIN_CELL) {
+            Ok(grid) => return Ok(grid),
+            Err(e) => {
+                let telling = |e: &GridError| matches!(e, GridError::NotAGrid { .. } | GridError::CutOff { .. });
+                if failure.as_ref().is_none_or(|f| !telling(f) && telling(&e)) {
+                    failure = Some(e);
+                }
+            }
+        }
+    }
+    Err(failure.expect("masks were tried"))
+}
+
+/// What one cell shows.
+enum Seen {
+    Empty { background: [u8; 3] },
+    Pencil { background: [u8; 3] },
+    Digit { value: u8, ink: [u8; 3], background: [u8; 3] },
+}
+
+/// Reads a Sudoku with no calibration.
+pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
+    let grid = find_any_grid(image)?;
+    if grid.size > 9 {
+        bail!(
+            "a {0}×{0} grid has symbols beyond 9, which are known only from a calibration theme (`autoplay calibrate sudoku`)",
+            grid.size
+        );
+    }
+    if grid.layout.pitch < MIN_PITCH {
+        bail!(
+            "the cells are {:.1} pixels, and digits in cells under {MIN_PITCH} pixels are hinted too differently by every \
+             font to read without a calibration theme learned at their size (`autoplay calibrate sudoku`)",
+            grid.layout.pitch
+        );
+    }
+    let mut seen = Vec::with_capacity(grid.size * grid.size);
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            seen.push(read_cell(image, &grid, row, col, shapes)?);
+        }
+    }
+    let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
+    let mut pencil = Vec::new();
+    for (i, s) in seen.iter().enumerate() {
+        match s {
+            Seen::Digit { value, .. } => board.cells[i] = *value,
+            Seen::Pencil { .. } => pencil.push((i / grid.size, i % grid.size)),
+            Seen::Empty { .. } => {}
+        }
+    }
+    board.given = givens(&seen, grid.size);
+    if !board.given.iter().any(|&g| g) {
+        bail!("the grid ({0}×{0} at ({1:.0}, {2:.0})) shows no digit", grid.size, grid.layout.origin_x, grid.layout.origin_y);
+    }
+    Ok(SudokuReading { grid: board, layout: grid.layout, theme: FOUND_THEME.into(), pencil, clashes: Vec::new() })
+}
+
+/// Which digits are givens (see the module's documentation).
+fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
+    let digits: Vec<(usize, [u8; 3], [u8; 3])> = seen
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match *s {
+            Seen::Digit { ink, background, .. } => Some((i, ink, background)),
+            _ => None,
+        })
+        .collect();
+    let mut given = vec![false; seen.len()];
+    // A background that empty cells do not have, shared by enough digits to be the givens' (a puzzle has at
+    // least about half a side of givens), not a highlighted cell or two: the givens are on it.
+    let empty_background = mode(seen.iter().filter_map(|s| match *s {
+        Seen::Empty { background } | Seen::Pencil { background } => Some(background),
+        Seen::Digit { .. } => None,
+    }));
+    let given_background = empty_background.and_then(|empty| {
+        let other = mode(digits.iter().map(|d| d.2).filter(|&bg| max_diff(bg, empty) > SAME_BACKGROUND))?;
+        let sharing = digits.iter().filter(|d| max_diff(d.2, other) <= SAME_BACKGROUND).count();
+        (sharing >= (size / 2).max(2)).then_some(other)
+    });
+    if let Some(g) = given_background {
+        for &(i, _, bg) in &digits {
+            given[i] = max_diff(bg, g) <= SAME_BACKGROUND;
+        }
+        return given;
+    }
+    // Else by ink: grouped greedily (each joins the first group whose first ink is near); with more than one
+    // group, the givens are the least colourful (among equals, the commonest); with one, every digit is a given.
+    let mut inks: Vec<([u8; 3], usize)> = Vec::new();
+    let group: Vec<usize> = digits
+        .iter()
+        .map(|&(_, ink, _)| match inks.iter().position(|&(first, _)| max_diff(first, ink) <= SAME_INK) {
+            Some(k) => {
+                inks[k].1 += 1;
+                k
+            }
+            None => {
+                inks.push((ink, 1));
+                inks.len() - 1
+            }
+        })
+        .collect();
+    let plainest = (0..inks.len())
+        .min_by(|&a, &b| saturation(inks[a].0).total_cmp(&saturation(inks[b].0)).then(inks[b].1.cmp(&inks[a].1)));
+    for (&(i, _, _), &k) in digits.iter().zip(&group) {
+        given[i] = Some(k) == plainest;
+    }
+    given
+}
+
+/// Saturation (HSV), 0–1.
+fn saturation(rgb: [u8; 3]) -> f64 {
+    let max = *rgb.iter().max().expect("3") as f64;
+    let min = *rgb.iter().min().expect("3") as f64;
+    if max == 0.0 {
+        0.0
+    } else {
+        (max - min) / max
+    }
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> f64 {
+    (0..3).map(|i| (a[i] as f64 - b[i] as f64).powi(2)).sum::<f64>().sqrt()
+}
+
+fn read_cell(image: &RgbaImage, grid: &Grid, row: usize, col: usize, shapes: &DigitShapes) -> Result<Seen> {
+    let (x0, y0, x1, y1) = grid.interior(row, col);
+    // One pixel in from the lines, which may be blended into the cell.
+    let (x0, y0, x1, y1) = (x0 + 1, y0 + 1, x1.saturating_sub(1), y1.saturating_sub(1));
+    if x1 < x0 + 4 || y1 < y0 + 4 {
+        bail!("the cells are too small to read ({:.1} pixels)", grid.layout.pitch);
+    }
+    let bg = background(image, (x0, y0, x1, y1));
+    let empty = Seen::Empty { background: bg };
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let pixels: Vec<[u8; 3]> = (0..w * h).map(|i| rgb_at(image, x0 + i % w, y0 + i / w)).collect();
+    let far = pixels.iter().map(|&p| distance(p, bg)).fold(0.0, f64::max);
+    if !pixels.iter().any(|&p| max_diff(p, bg) > INK_THRESHOLD) {
+        return Ok(empty);
+    }
+    // The ink: the mean of the pixels furthest from the background.
+    let inked: Vec<[u8; 3]> = pixels.iter().copied().filter(|&p| distance(p, bg) >= 0.85 * far).collect();
+    let ink: [u8; 3] = std::array::from_fn(|c| (inked.iter().map(|p| p[c] as u32).sum::<u32>() / inked.len() as u32) as u8);
+    let alpha: Vec<f32> = pixels.iter().map(|&p| if max_diff(p, bg) > INK_THRESHOLD / 2 { coverage(p, bg, ink).0 } else { 0.0 }).collect();
+    let strong: Vec<bool> = alpha.iter().map(|&a| a >= 0.5).collect();
+    if strong.iter().filter(|&&s| s).count() < 3 {
+        return Ok(empty);
+    }
+    let pitch = grid.layout.pitch;
+    if (tallest_mark(&strong, w) as f64) < PENCIL_HEIGHT * pitch {
+        return Ok(Seen::Pencil { background: bg });
+    }
+    let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
+    let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
+    let (value, best, next) = shapes.classify(&normalise(&alpha, w, bbox), aspect, bbox.3 - bbox.1 + 1);
+    if best > MAX_DISTANCE || next - best < MIN_MARGIN {
+        let (x, y) = grid.layout.centre(row, col);
+        bail!(
+            "cell (row {row}, column {col}) at ({x}, {y}) shows a mark that is no digit of the known fonts (closest '{value}' at \
+             distance {best:.3}, limit {MAX_DISTANCE}; next at {next:.3}): calibrate this client (`autoplay calibrate sudoku`)"
+        );
+    }
+    if value == 0 {
+        return Ok(empty);
+    }
+    Ok(Seen::Digit { value, ink, background: bg })
+}

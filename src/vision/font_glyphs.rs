@@ -1,0 +1,122 @@
+//! Glyph shapes drawn from font files: each character rendered at the height of the glyph it is compared with
+//! and normalised as a glyph cut from a picture is ([`super::glyph::normalise`]), so that characters in a picture
+//! can be recognised without templates learned from the client, across the common fonts. Rendering at the
+//! glyph's own height gives the templates the same blur as the picture's small glyphs; large glyphs share one
+//! rendering. The fonts are data: `calibration/fonts.toml` lists the files.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use super::glyph::{ink_box, normalise};
+
+/// Glyphs at least this tall (pixels) are compared with one large rendering.
+const LARGE: usize = 40;
+/// The size, in pixels, large renderings are made at.
+const LARGE_PX: f32 = 96.0;
+
+/// One rendered character.
+#[derive(Clone, Debug)]
+pub struct FontGlyph {
+    pub character: char,
+    /// The font file it came from (its file name), for messages.
+    pub font: String,
+    /// Normalised coverage (GLYPH_SIDE²).
+    pub coverage: Vec<f32>,
+    /// Width / height of the ink's bounding box.
+    pub aspect: f64,
+}
+
+/// `calibration/fonts.toml`: the font files whose characters are known with no calibration.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FontList {
+    fonts: Vec<String>,
+}
+
+/// Characters of the listed fonts, rendered on demand at each glyph height asked for.
+pub struct FontGlyphs {
+    fonts: Vec<(String, fontdue::Font)>,
+    characters: Vec<char>,
+    /// Each font's ink height of each character per pixel of font size, from the large rendering.
+    ink_share: HashMap<(usize, char), f32>,
+    rendered: Mutex<HashMap<usize, Arc<Vec<FontGlyph>>>>,
+}
+
+impl FontGlyphs {
+    /// The characters `characters` of every font `root/fonts.toml` lists that exists on this machine. Fonts that
+    /// are missing are passed over; none at all is an error naming the list.
+    pub fn load(root: &Path, characters: &str) -> Result<FontGlyphs> {
+        let list_path = root.join("fonts.toml");
+        let text = std::fs::read_to_string(&list_path).with_context(|| format!("cannot read the font list {}", list_path.display()))?;
+        let list: FontList = toml::from_str(&text).with_context(|| format!("{}: not a font list", list_path.display()))?;
+        let mut fonts = Vec::new();
+        for file in &list.fonts {
+            let Ok(bytes) = std::fs::read(file) else { continue };
+            let font = fontdue::Font::from_bytes(bytes, fontdue::FontSettings::default())
+                .map_err(|e| anyhow::anyhow!("{}: font {file} cannot be read: {e}", list_path.display()))?;
+            let name = Path::new(file).file_name().map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
+            fonts.push((name, font));
+        }
+        if fonts.is_empty() {
+            bail!("none of the fonts listed in {} is on this machine (install fonts-dejavu-core)", list_path.display());
+        }
+        let mut glyphs = FontGlyphs { fonts, characters: characters.chars().collect(), ink_share: HashMap::new(), rendered: Mutex::new(HashMap::new()) };
+        let large = glyphs.render_all(|_, _| LARGE_PX);
+        for (k, (_, font)) in glyphs.fonts.iter().enumerate() {
+            for &c in &glyphs.characters {
+                if let Some((_, height)) = render(font, c, LARGE_PX, "") {
+                    glyphs.ink_share.insert((k, c), height as f32 / LARGE_PX);
+                }
+            }
+        }
+        glyphs.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(LARGE, Arc::new(large));
+        Ok(glyphs)
+    }
+
+    /// Every character of every font, rendered so that its ink is `height` pixels tall (large glyphs: one
+    /// shared rendering).
+    pub fn at_height(&self, height: usize) -> Arc<Vec<FontGlyph>> {
+        let key = height.clamp(1, LARGE);
+        if let Some(found) = self.rendered.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return found.clone();
+        }
+        let glyphs = Arc::new(self.render_all(|k, c| key as f32 / self.ink_share.get(&(k, c)).copied().unwrap_or(0.7)));
+        self.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(key, glyphs.clone());
+        glyphs
+    }
+
+    fn render_all(&self, size: impl Fn(usize, char) -> f32) -> Vec<FontGlyph> {
+        let mut out = Vec::new();
+        for (k, (name, font)) in self.fonts.iter().enumerate() {
+            for &c in &self.characters {
+                if font.lookup_glyph_index(c) == 0 {
+                    continue;
+                }
+                if let Some((glyph, _)) = render(font, c, size(k, c), name) {
+                    out.push(glyph);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One character at `px`, normalised, and its ink height in pixels.
+fn render(font: &fontdue::Font, character: char, px: f32, name: &str) -> Option<(FontGlyph, usize)> {
+    let (metrics, bitmap) = font.rasterize(character, px);
+    let w = metrics.width.max(1);
+    let alpha: Vec<f32> = bitmap.iter().map(|&a| a as f32 / 255.0).collect();
+    let bbox = ink_box(&alpha, w, 0.5)?;
+    let (x0, y0, x1, y1) = bbox;
+    let glyph = FontGlyph {
+        character,
+        font: name.to_string(),
+        coverage: normalise(&alpha, w, bbox),
+        aspect: (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64,
+    };
+    Some((glyph, y1 - y0 + 1))
+}

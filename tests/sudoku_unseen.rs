@@ -1,0 +1,82 @@
+//! Sudoku read with no calibration: every sgt-solo and GNOME Sudoku screenshot of a grid up to 9×9 must read
+//! exactly (digits, givens, the player's digits) with the digits of common fonts alone; larger grids, and cells
+//! too small for glyphs to keep their font's shape, are refused with a message that says why.
+
+mod common;
+
+use std::path::Path;
+
+use autoplay::games::sudoku::screen::discover::{self, DigitShapes};
+use autoplay::games::sudoku::SudokuGrid;
+use autoplay::imageio::load_image;
+use common::{fixture_shots, repo};
+
+/// The truth of a shot: its givens (an sgt-solo game ID in NAME.id, or board text in NAME.truth) and the
+/// player's digits (NAME.entered, if any).
+fn truth_of(png: &Path) -> SudokuGrid {
+    let givens = std::fs::read_to_string(png.with_extension("id")).or_else(|_| std::fs::read_to_string(png.with_extension("truth"))).unwrap();
+    let mut truth = SudokuGrid::parse_givens(&givens).unwrap();
+    if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
+        truth.enter(&text).unwrap_or_else(|e| panic!("{}: {e:#}", png.display()));
+    }
+    truth
+}
+
+#[test]
+fn every_screenshot_up_to_9x9_reads_with_no_calibration() {
+    let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
+    let mut shots = fixture_shots("sudoku");
+    shots.extend(fixture_shots("sudoku-gnome"));
+    shots.extend(fixture_shots("sudoku-clients"));
+    let (mut read, mut refused, mut failures) = (0, 0, Vec::new());
+    for (name, png) in shots {
+        let truth = truth_of(&png);
+        let image = load_image(&png).unwrap();
+        let started = std::time::Instant::now();
+        let reading = discover::read(&image, &shapes);
+        let millis = started.elapsed().as_secs_f64() * 1000.0;
+        // Symbols beyond 9, and glyphs in cells under 20 pixels (sgt-solo at tile size 15), need a theme.
+        let tiny = name.contains("tile15") || name.contains("tile17");
+        if truth.size > 9 || tiny {
+            let error = format!("{:#}", reading.err().unwrap_or_else(|| panic!("{name}: read with no calibration")));
+            let why = if truth.size > 9 { "symbols beyond 9" } else { "without a calibration theme learned at their size" };
+            assert!(error.contains(why), "{name}: {error}");
+            refused += 1;
+            continue;
+        }
+        match reading {
+            Ok(r) if r.grid.board_text() == truth.board_text() && r.grid.givens_text() == truth.givens_text() => {
+                eprintln!("{name}: read in {millis:.1} ms");
+                read += 1;
+            }
+            Ok(r) => failures.push(format!(
+                "{name}: read\n{}\ngivens\n{}\nbut the truth is\n{}\ngivens\n{}",
+                r.grid.board_text(),
+                r.grid.givens_text(),
+                truth.board_text(),
+                truth.givens_text()
+            )),
+            Err(e) => failures.push(format!("{name}: {e:#}")),
+        }
+    }
+    assert!(failures.is_empty(), "{} read, {} failed:\n{}", read, failures.len(), failures.join("\n\n"));
+    assert!(read >= 21 && refused >= 2, "{read} read, {refused} refused");
+}
+
+/// Clients no shipped theme describes read exactly with the shipped calibration: the themes fail and the reader
+/// goes on with no calibration.
+#[test]
+fn other_clients_read_exactly_with_the_shipped_calibration() {
+    let root = repo().join("calibration");
+    let themes = autoplay::games::sudoku::screen::theme::load_themes(&root, None).unwrap();
+    let shapes = DigitShapes::load(&root).unwrap();
+    for (name, png) in fixture_shots("sudoku-clients") {
+        let truth = truth_of(&png);
+        let reading = autoplay::games::sudoku::screen::read_any(&load_image(&png).unwrap(), &themes, Ok(&shapes))
+            .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(reading.theme, discover::FOUND_THEME, "{name}");
+        assert_eq!(reading.grid.board_text(), truth.board_text(), "{name}: board");
+        assert_eq!(reading.grid.givens_text(), truth.givens_text(), "{name}: givens");
+        assert_eq!(reading.grid.entered_text(), truth.entered_text(), "{name}: entered");
+    }
+}
