@@ -171,6 +171,12 @@ pub trait ScreenGame: Game + Sized {
     ) -> anyhow::Result<Option<(String, Vec<Action>)>> {
         Ok(None)
     }
+    /// Checks the board read after `mv` was made on `before`, where the game can tell a misreading from a board
+    /// that moved on: an error stops the game rather than act again on a doubtful reading (a Sudoku cell that
+    /// shows another digit than the one just typed is never typed over). Nothing is checked by default.
+    fn check_move(&self, _before: &Self::Board, _mv: &Self::Move, _seen: &Self::Board) -> anyhow::Result<()> {
+        Ok(())
+    }
     /// What a move that did not go as expected shows about the client: where `seen` (read after `mv` was made on
     /// `before`) is explained by a variant of the rules that the reading could not tell (a Flood-It whose flood
     /// grows from the centre, not the corner), the game keeps to that variant for the rest of the game and

@@ -246,6 +246,9 @@ pub fn play<G: ScreenGame>(
             }
         };
         check_pointer(input, left_at)?;
+        if reading.board != expected {
+            game.check_move(&board_before, &mv, &reading.board)?;
+        }
         if reading.board != expected && reading.board != board_before {
             if let Some((board, learned)) = game.learn_from_move(&board_before, &mv, &reading.board) {
                 log(PlayEvent::Note(&format!("move {} showed {learned}", report.moves)));

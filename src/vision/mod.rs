@@ -3,6 +3,7 @@
 
 pub mod annotate;
 pub mod colour;
+pub mod edge_lattice;
 pub mod font_glyphs;
 pub mod glyph;
 pub mod grid_lines;

@@ -1,10 +1,12 @@
 //! Reading a Sudoku that no calibration theme describes: the grid from its lines in either polarity (dark lines
-//! on a light board, or light lines on a dark one), the boxes from thicker lines or else from the grid's size,
-//! each digit by the nearest of the digits rendered from common fonts ([`crate::vision::font_glyphs`]), and the
-//! givens told from the player's digits by what the picture shows.
+//! on a light board, or light lines on a dark one), else from the edges of its cells (tiles with gaps and no
+//! lines, as KSudoku draws them: [`crate::vision::edge_lattice`]); the boxes from thicker lines or else from the
+//! grid's size; each digit by the nearest of the digits rendered from common fonts
+//! ([`crate::vision::font_glyphs`]), looked for inside a tile's bevel and apart from marks that reach its edge (a
+//! selection frame); and the givens told from the player's digits by what the picture shows.
 //!
 //! Givens and the player's digits: where many digits sit on a cell background that empty cells do not have
-//! (GNOME Sudoku's grey cells), those are the givens; else, where the digits come in more than one ink, the
+//! (GNOME Sudoku's grey cells, KSudoku's gold tiles; shaded tiles are grouped by nearness), those are the givens; else, where the digits come in more than one ink, the
 //! givens are the least colourful ink (clients print givens black, white or grey and the player's digits, and
 //! clashes, in a colour); where neither tells them apart, every digit is a given (a game before the player's
 //! first move).
@@ -14,16 +16,21 @@ use image::RgbaImage;
 
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::games::sudoku::SudokuGrid;
-use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
+use crate::vision::colour::{luminance, max_diff, rgb_at};
 use crate::vision::font_glyphs::FontGlyphs;
 use crate::vision::glyph::{ink_box, mean_squared_difference, normalise};
-use crate::vision::grid_lines::{find_grid, Grid, GridError};
+use crate::vision::runs::flood8;
+use crate::game::CellLayout;
+use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
+use crate::vision::grid_lines::{find_grid, usual_boxes, Grid, GridError, Line};
 
 /// The theme name of a reading made this way.
 pub const FOUND_THEME: &str = "found in the picture";
 
 /// The smallest cell side, in pixels, looked for.
 const MIN_CELL: usize = 12;
+/// How far inside a tile's edge (a share of the pitch) its digit is looked for: past the bevel.
+const TILE_INSET: f64 = 0.18;
 /// The smallest cell side, in pixels, whose digits are read with no calibration.
 const MIN_PITCH: f64 = 20.0;
 /// The line masks tried, in order: pixels at most this light (dark lines), then at least this light (light lines).
@@ -39,6 +46,8 @@ const MIN_MARGIN: f64 = 0.004;
 /// Inks (or backgrounds) within this largest channel difference are one.
 const SAME_INK: u8 = 64;
 const SAME_BACKGROUND: u8 = 24;
+/// Backgrounds of shaded or textured tiles within this distance are grouped together.
+const SAME_TILE: f64 = 48.0;
 
 /// The digits 1–9 of the fonts of `calibration/fonts.toml`, and the marks clients draw over an empty cell (a
 /// cross on a cell left with no possible digit).
@@ -69,9 +78,17 @@ impl DigitShapes {
     }
 }
 
-/// The grid, from the first line mask that shows one; else the most telling failure (a patch that is not a grid,
-/// or a grid cut off, before no candidate at all).
-pub fn find_any_grid(image: &RgbaImage) -> Result<Grid, GridError> {
+/// A grid found with no calibration, and whether it was found from its lines or from its cells' edges (tiles:
+/// bevelled or textured cells whose borders are not lines, read from further inside).
+pub struct FoundGrid {
+    pub grid: Grid,
+    pub tiled: bool,
+}
+
+/// The grid, from the first line mask that shows one, else from the edges of its cells
+/// ([`crate::vision::edge_lattice`]); else the most telling failure of the line masks (a patch that is not a
+/// grid, or a grid cut off, before no candidate at all) with the edge search's.
+pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let masks = DARK_LINES.iter().map(|&t| (true, t)).chain(LIGHT_LINES.iter().map(|&t| (false, t)));
@@ -79,7 +96,7 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<Grid, GridError> {
     for (dark, t) in masks {
         let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
         match find_grid(w, h, &mask, MIN_CELL) {
-            Ok(grid) => return Ok(grid),
+            Ok(grid) => return Ok(FoundGrid { grid, tiled: false }),
             Err(e) => {
                 let telling = |e: &GridError| matches!(e, GridError::NotAGrid { .. } | GridError::CutOff { .. });
                 if failure.as_ref().is_none_or(|f| !telling(f) && telling(&e)) {
@@ -88,7 +105,23 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<Grid, GridError> {
             }
         }
     }
-    Err(failure.expect("masks were tried"))
+    let lines_failure = failure.expect("masks were tried");
+    match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
+        Ok((columns, rows)) => Ok(FoundGrid { grid: grid_of_lattice(&columns, &rows)?, tiled: true }),
+        Err(why) => bail!("{lines_failure}; nor are there cells without lines: {why}"),
+    }
+}
+
+/// The grid sizes looked for as tiles.
+const TILED_SIZES: [usize; 3] = [4, 6, 9];
+
+/// A grid whose lines are a pixel wide at the lattice's boundaries.
+fn grid_of_lattice(columns: &AxisLattice, rows: &AxisLattice) -> Result<Grid> {
+    let size = columns.cells;
+    let Some((box_rows, box_cols)) = usual_boxes(size) else { bail!("{size} cells a side have no usual boxes") };
+    let lines = |l: &AxisLattice| (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>();
+    let layout = CellLayout { rows: size, cols: size, origin_x: columns.offset, origin_y: rows.offset, pitch: (columns.pitch + rows.pitch) / 2.0 };
+    Ok(Grid { size, box_rows, box_cols, boxes_drawn: false, verticals: lines(columns), horizontals: lines(rows), layout })
 }
 
 /// What one cell shows.
@@ -100,7 +133,7 @@ enum Seen {
 
 /// Reads a Sudoku with no calibration.
 pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
-    let grid = find_any_grid(image)?;
+    let FoundGrid { grid, tiled } = find_any_grid(image)?;
     if grid.size > 9 {
         bail!(
             "a {0}×{0} grid has symbols beyond 9, which are known only from a calibration theme (`autoplay calibrate sudoku`)",
@@ -117,7 +150,7 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
     let mut seen = Vec::with_capacity(grid.size * grid.size);
     for row in 0..grid.size {
         for col in 0..grid.size {
-            seen.push(read_cell(image, &grid, row, col, shapes)?);
+            seen.push(read_cell(image, &grid, tiled, row, col, shapes)?);
         }
     }
     let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
@@ -131,7 +164,13 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
     }
     board.given = givens(&seen, grid.size);
     if !board.given.iter().any(|&g| g) {
-        bail!("the grid ({0}×{0} at ({1:.0}, {2:.0})) shows no digit", grid.size, grid.layout.origin_x, grid.layout.origin_y);
+        bail!(
+            "no Sudoku found: the {0} ({1}×{1} cells at ({2:.0}, {3:.0})) shows no digit",
+            if tiled { "lattice of cells" } else { "grid" },
+            grid.size,
+            grid.layout.origin_x,
+            grid.layout.origin_y
+        );
     }
     Ok(SudokuReading { grid: board, layout: grid.layout, theme: FOUND_THEME.into(), pencil, clashes: Vec::new() })
 }
@@ -148,21 +187,37 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
         .collect();
     let mut given = vec![false; seen.len()];
     // A background that empty cells do not have, shared by enough digits to be the givens' (a puzzle has at
-    // least about half a side of givens), not a highlighted cell or two: the givens are on it.
-    let empty_background = mode(seen.iter().filter_map(|s| match *s {
-        Seen::Empty { background } | Seen::Pencil { background } => Some(background),
-        Seen::Digit { .. } => None,
-    }));
-    let given_background = empty_background.and_then(|empty| {
-        let other = mode(digits.iter().map(|d| d.2).filter(|&bg| max_diff(bg, empty) > SAME_BACKGROUND))?;
-        let sharing = digits.iter().filter(|d| max_diff(d.2, other) <= SAME_BACKGROUND).count();
-        (sharing >= (size / 2).max(2)).then_some(other)
-    });
-    if let Some(g) = given_background {
-        for &(i, _, bg) in &digits {
-            given[i] = max_diff(bg, g) <= SAME_BACKGROUND;
+    // least about half a side of givens), not a highlighted cell or two: the givens are on it. Backgrounds are
+    // compared by which of the two they are nearer, as shaded or textured tiles differ a little from cell to cell.
+    let empty: Vec<[u8; 3]> = seen
+        .iter()
+        .filter_map(|s| match *s {
+            Seen::Empty { background } | Seen::Pencil { background } => Some(background),
+            Seen::Digit { .. } => None,
+        })
+        .collect();
+    if let Some(empty_background) = median(&empty) {
+        // The digits' backgrounds off the empty cells', grouped greedily; the largest group is the candidate.
+        let mut groups: Vec<Vec<[u8; 3]>> = Vec::new();
+        for bg in digits.iter().map(|d| d.2).filter(|&bg| distance(bg, empty_background) >= SAME_BACKGROUND as f64) {
+            match groups.iter_mut().find(|g| distance(g[0], bg) < SAME_TILE) {
+                Some(group) => group.push(bg),
+                None => groups.push(vec![bg]),
+            }
         }
-        return given;
+        let largest = groups.into_iter().max_by_key(Vec::len).unwrap_or_default();
+        if let Some(given_background) = median(&largest) {
+            let on_given = |bg: [u8; 3]| {
+                let d = distance(bg, given_background);
+                d < SAME_TILE && d < distance(bg, empty_background)
+            };
+            if digits.iter().filter(|d| on_given(d.2)).count() >= (size / 2).max(2) {
+                for &(i, _, bg) in &digits {
+                    given[i] = on_given(bg);
+                }
+                return given;
+            }
+        }
     }
     // Else by ink: grouped greedily (each joins the first group whose first ink is near); with more than one
     // group, the givens are the least colourful (among equals, the commonest); with one, every digit is a given.
@@ -188,6 +243,32 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
     given
 }
 
+/// The per-channel median of some colours, if any.
+fn median(colours: &[[u8; 3]]) -> Option<[u8; 3]> {
+    if colours.is_empty() {
+        return None;
+    }
+    Some(std::array::from_fn(|c| {
+        let mut channel: Vec<u8> = colours.iter().map(|p| p[c]).collect();
+        channel.sort_unstable();
+        channel[channel.len() / 2]
+    }))
+}
+
+/// The per-channel median of the pixels on a box's border.
+fn median_border(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
+    let mut border: Vec<[u8; 3]> = Vec::new();
+    for x in x0..=x1 {
+        border.push(rgb_at(image, x, y0));
+        border.push(rgb_at(image, x, y1));
+    }
+    for y in y0 + 1..y1 {
+        border.push(rgb_at(image, x0, y));
+        border.push(rgb_at(image, x1, y));
+    }
+    median(&border).expect("a box has a border")
+}
+
 /// Saturation (HSV), 0–1.
 fn saturation(rgb: [u8; 3]) -> f64 {
     let max = *rgb.iter().max().expect("3") as f64;
@@ -203,14 +284,16 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> f64 {
     (0..3).map(|i| (a[i] as f64 - b[i] as f64).powi(2)).sum::<f64>().sqrt()
 }
 
-fn read_cell(image: &RgbaImage, grid: &Grid, row: usize, col: usize, shapes: &DigitShapes) -> Result<Seen> {
+fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize, shapes: &DigitShapes) -> Result<Seen> {
     let (x0, y0, x1, y1) = grid.interior(row, col);
-    // One pixel in from the lines, which may be blended into the cell.
-    let (x0, y0, x1, y1) = (x0 + 1, y0 + 1, x1.saturating_sub(1), y1.saturating_sub(1));
+    // In from the lines, which may be blended into the cell: one pixel; from a tile's edge, past its bevel.
+    let inset = if tiled { (grid.layout.pitch * TILE_INSET).round() as usize } else { 1 };
+    let (x0, y0, x1, y1) = (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
     if x1 < x0 + 4 || y1 < y0 + 4 {
         bail!("the cells are too small to read ({:.1} pixels)", grid.layout.pitch);
     }
-    let bg = background(image, (x0, y0, x1, y1));
+    // A tile may be shaded or textured: its background is its border's median, not its commonest colour.
+    let bg = if tiled { median_border(image, (x0, y0, x1, y1)) } else { background(image, (x0, y0, x1, y1)) };
     let empty = Seen::Empty { background: bg };
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
     let pixels: Vec<[u8; 3]> = (0..w * h).map(|i| rgb_at(image, x0 + i % w, y0 + i / w)).collect();
@@ -221,7 +304,18 @@ fn read_cell(image: &RgbaImage, grid: &Grid, row: usize, col: usize, shapes: &Di
     // The ink: the mean of the pixels furthest from the background.
     let inked: Vec<[u8; 3]> = pixels.iter().copied().filter(|&p| distance(p, bg) >= 0.85 * far).collect();
     let ink: [u8; 3] = std::array::from_fn(|c| (inked.iter().map(|p| p[c] as u32).sum::<u32>() / inked.len() as u32) as u8);
-    let alpha: Vec<f32> = pixels.iter().map(|&p| if max_diff(p, bg) > INK_THRESHOLD / 2 { coverage(p, bg, ink).0 } else { 0.0 }).collect();
+    let mut alpha: Vec<f32> = pixels.iter().map(|&p| if max_diff(p, bg) > INK_THRESHOLD / 2 { coverage(p, bg, ink).0 } else { 0.0 }).collect();
+    if tiled {
+        // Marks that reach the edge of where the digit is looked for are the tile's frame or a selection
+        // outline, not the digit.
+        let border = (0..w).flat_map(|x| [x, (h - 1) * w + x]).chain((0..h).flat_map(|y| [y * w, y * w + w - 1]));
+        let mut seen = vec![false; w * h];
+        let mut frame = Vec::new();
+        flood8(w, w * h, border.filter(|&i| alpha[i] >= 0.5).collect::<Vec<_>>(), |i| alpha[i] >= 0.5, &mut seen, |i| frame.push(i));
+        for i in frame {
+            alpha[i] = 0.0;
+        }
+    }
     let strong: Vec<bool> = alpha.iter().map(|&a| a >= 0.5).collect();
     if strong.iter().filter(|&&s| s).count() < 3 {
         return Ok(empty);

@@ -97,10 +97,53 @@ impl ScreenGame for Sudoku {
         Settle { interval: Duration::from_millis(6), quiet: Duration::ZERO, after_click: Duration::from_millis(12), ..Settle::default() }
     }
 
+    /// The cell just typed into shows another digit than the one typed (and not the one it had): the reader
+    /// misread it, or the game took another digit. Either way the bot stops rather than type a second guess over it.
+    fn check_move(&self, before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> Result<()> {
+        let i = mv.row * before.size + mv.col;
+        if seen.size != before.size {
+            return Ok(());
+        }
+        let shown = seen.cells[i];
+        if shown != 0 && shown != mv.value && shown != before.cells[i] {
+            bail!(
+                "after typing {} into row {}, column {}, the cell reads as {}: the reader misread it, or the game took another \
+                 digit; stopped rather than type over it (a client the reader does not know well can be calibrated: \
+                 `autoplay calibrate sudoku`)",
+                crate::games::sudoku::symbol(mv.value),
+                mv.row + 1,
+                mv.col + 1,
+                crate::games::sudoku::symbol(shown)
+            );
+        }
+        Ok(())
+    }
+
     fn actions(&self, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry) -> Result<Vec<Action>> {
         if reading.board.given[mv.row * reading.board.size + mv.col] {
             bail!("cell {mv} holds a given, which cannot be changed");
         }
         Ok(actions::click_and_type(&reading.layout.cells, mv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// A typed digit that reads as another stops the game; one that reads as typed, or not at all (the game did
+    /// not take it), does not.
+    #[test]
+    fn a_typed_digit_read_as_another_is_never_typed_over() {
+        let game = Sudoku::rules_only();
+        let before = SudokuGrid::parse_givens("1...\n..1.\n.1..\n....\n").unwrap();
+        let mv = Entry { row: 0, col: 1, value: 3 };
+        let typed = game.apply(&before, &mv);
+        assert!(game.check_move(&before, &mv, &typed).is_ok());
+        assert!(game.check_move(&before, &mv, &before).is_ok());
+        let misread = game.apply(&before, &Entry { value: 4, ..mv });
+        let error = game.check_move(&before, &mv, &misread).unwrap_err().to_string();
+        assert!(error.contains("after typing 3 into row 1, column 2, the cell reads as 4"), "{error}");
     }
 }
