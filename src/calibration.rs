@@ -104,6 +104,17 @@ pub fn load_theme_files<T: ThemeFile>(root: &Path, game: &str, only: Option<&str
     }
 }
 
+/// [`load_theme_files`], except that with no theme named, a missing or empty folder is no themes (for readers
+/// that can go on without calibration).
+pub fn load_theme_files_or_none<T: ThemeFile>(root: &Path, game: &str, only: Option<&str>) -> Result<Vec<T>> {
+    let has_themes = std::fs::read_dir(root.join(game))
+        .is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "toml"))));
+    if only.is_none() && !has_themes {
+        return Ok(Vec::new());
+    }
+    load_theme_files(root, game, only)
+}
+
 /// The theme named `name` of a game under `root`, to refresh, or `new()` when there is none yet.
 pub fn theme_or_new<T: ThemeFile>(root: &Path, game: &str, name: &str, new: impl FnOnce() -> T) -> T {
     load_theme_files(root, game, Some(name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(new)

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::calibration::{load_theme_file, load_theme_files, parse_rgb, save_theme_file, ThemeFile};
+use crate::calibration::{load_theme_file, parse_rgb, save_theme_file, ThemeFile};
 
 /// One colour of a palette and the board symbol it stands for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,10 +120,5 @@ impl ThemeFile for PaletteTheme {
 /// Every palette theme of Flood-It under `root`, sorted by name, or only the one named.
 /// With no theme named, a missing or empty folder is no themes: the reader then finds the colours in the picture.
 pub fn load_themes(root: &Path, only: Option<&str>) -> Result<Vec<PaletteTheme>> {
-    let folder = root.join("flood");
-    let has_themes = std::fs::read_dir(&folder).is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "toml"))));
-    if only.is_none() && !has_themes {
-        return Ok(Vec::new());
-    }
-    load_theme_files(root, "flood", only)
+    crate::calibration::load_theme_files_or_none(root, "flood", only)
 }

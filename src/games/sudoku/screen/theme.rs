@@ -176,10 +176,5 @@ pub fn load_themes(root: &Path, only: Option<&str>) -> Result<Vec<SudokuTheme>> 
 /// [`load_themes`], except that with no theme named, a missing or empty folder is no themes (the reader then
 /// reads with the digits of common fonts alone).
 pub fn load_themes_or_none(root: &Path, only: Option<&str>) -> Result<Vec<SudokuTheme>> {
-    let folder = root.join("sudoku");
-    let has_themes = std::fs::read_dir(&folder).is_ok_and(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "toml"))));
-    if only.is_none() && !has_themes {
-        return Ok(Vec::new());
-    }
-    load_themes(root, only)
+    crate::calibration::load_theme_files_or_none(root, "sudoku", only)
 }
