@@ -171,6 +171,16 @@ pub trait ScreenGame: Game + Sized {
     ) -> anyhow::Result<Option<(String, Vec<Action>)>> {
         Ok(None)
     }
+    /// The way (numbered as for `other_actions`) to make the first move: 0, the usual one, unless the
+    /// calibration that read the board says the client takes moves another way. 0 by default.
+    fn first_way(&self, _reading: &Reading<Self::Board, Self::Layout>) -> usize {
+        0
+    }
+    /// A way other than the usual one has worked (a move made that way changed the board): the game may keep it
+    /// in the calibration that read the board, for the next game, and say what it wrote. Nothing by default.
+    fn remember_way(&self, _reading: &Reading<Self::Board, Self::Layout>, _way: usize) -> anyhow::Result<Option<String>> {
+        Ok(None)
+    }
     /// Checks the board read after `mv` was made on `before`, where the game can tell a misreading from a board
     /// that moved on: an error stops the game rather than act again on a doubtful reading (a Sudoku cell that
     /// shows another digit than the one just typed is never typed over). Nothing is checked by default.

@@ -160,8 +160,11 @@ pub fn play<G: ScreenGame>(
     let mut left_at: Option<(i32, i32)> = None;
     // The last move that left the board as it was (its number and how it was made), if the one before now was.
     let mut ignored: Option<(usize, String)> = None;
-    // How moves are made: 0, the game's usual way; n, its `other_actions` way n.
-    let mut way = 0;
+    // How moves are made: 0, the game's usual way; n, its `other_actions` way n. A way other than the usual
+    // one, once it has changed the board, is offered to the game to remember (its calibration may keep it).
+    let mut way = game.first_way(&reading);
+    // Whether a move made the current way has changed the board, and whether the game has been offered the way.
+    let (mut way_worked, mut way_kept) = (false, way != 0);
     loop {
         if game.is_won(&reading.board) {
             report.won = true;
@@ -194,11 +197,21 @@ pub fn play<G: ScreenGame>(
             let how = describe_actions(&actions, &frame);
             (actions, how)
         } else {
-            let Some((name, actions)) = game.other_actions(&frame, &reading, &mv, way)? else {
-                bail!("move {}: {mv} cannot be made the way that worked so far (way {way}): the window no longer shows it", report.moves + 1);
-            };
-            let how = format!("{name}, {}", describe_actions(&actions, &frame));
-            (actions, how)
+            match game.other_actions(&frame, &reading, &mv, way)? {
+                Some((name, actions)) => {
+                    let how = format!("{name}, {}", describe_actions(&actions, &frame));
+                    (actions, how)
+                }
+                // The calibration's way is not shown in this window: the usual way, then.
+                None if !way_worked => {
+                    log(PlayEvent::Note(&format!("the window shows no way {way} to make moves (the calibration's); making them the usual way")));
+                    way = 0;
+                    let actions = game.actions(&reading, &mv)?;
+                    let how = describe_actions(&actions, &frame);
+                    (actions, how)
+                }
+                None => bail!("move {}: {mv} cannot be made the way that worked so far (way {way}): the window no longer shows it", report.moves + 1),
+            }
         };
         log(PlayEvent::Note(&format!("move {}: {mv}: {how}", report.moves + 1)));
         let expected = game.apply(&reading.board, &mv);
@@ -265,6 +278,7 @@ pub fn play<G: ScreenGame>(
             let previous = ignored.replace((report.moves, how.clone()));
             if another {
                 way += 1;
+                way_worked = false;
                 log(PlayEvent::Note(&format!("move {} ({how}) left the board as it was; making moves another way", report.moves)));
             } else if let Some((previous, previous_how)) = previous {
                 bail!(
@@ -274,6 +288,15 @@ pub fn play<G: ScreenGame>(
             }
         } else {
             ignored = None;
+            way_worked |= reading.board != board_before;
+            if way != 0 && way_worked && !way_kept {
+                way_kept = true;
+                match game.remember_way(&reading, way) {
+                    Ok(Some(note)) => log(PlayEvent::Note(&note)),
+                    Ok(None) => {}
+                    Err(e) => log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}"))),
+                }
+            }
         }
         if reading.board != expected {
             report.replans += 1;

@@ -388,3 +388,25 @@ fn huge_inputs_are_refused_before_any_work() {
     fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG".repeat(50_001)), "at most 10000 are supported");
     fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG\n".repeat(300 * 300 / 2)), "at most 10000 are supported");
 }
+
+/// A theme that says its client takes moves by colour buttons, reading a picture with no buttons (sgt-flood):
+/// the first move is made the usual way, by clicking a cell, and the log says why.
+#[test]
+fn a_theme_s_way_of_moving_that_the_window_does_not_show_falls_back_to_clicking_cells() {
+    let calibration = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
+    let theme = std::fs::read_to_string(repo().join("calibration/flood/sgt-default.toml")).unwrap();
+    let theme = theme.replacen("tolerance = ", "moves_by = \"colour-buttons\"\ntolerance = ", 1);
+    std::fs::write(calibration.path().join("flood/sgt-default.toml"), theme).unwrap();
+    let out = autoplay()
+        .args(["play", "flood", "--dry-run", "--image"])
+        .arg(repo().join("fixtures/flood/12x12c6-tile20.png"))
+        .arg("--calibration")
+        .arg(calibration.path())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("the window shows no way 1 to make moves (the calibration's); making them the usual way"), "{stderr}");
+    assert!(stdout.lines().next().is_some_and(|l| l.starts_with("click ")), "{stdout}");
+}

@@ -486,32 +486,55 @@ struct WebGame {
     stderr: String,
 }
 
-fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
+const CHROMIUM_FLAGS: [&str; 6] = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+
+/// The web client's page for a query, and its board: what the page writes into its hidden <pre id="board">.
+fn web_client_page(query: &str) -> (String, FloodBoard) {
     let page = format!("file://{}?{query}", repo().join("fixtures/tables/flood-buttons.html").display());
     let profile = tempfile::tempdir().unwrap();
-    let flags = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
     let profile_arg = format!("--user-data-dir={}", profile.path().display());
-    // The truth: the board the page writes into its hidden <pre id="board">.
-    let dom = Command::new("chromium").args(flags).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
+    let dom = Command::new("chromium").args(CHROMIUM_FLAGS).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
     let truth = dom.split("<pre id=\"board\">").nth(1).and_then(|s| s.split("</pre>").next()).expect("the page's board").to_owned();
     let mut board = FloodBoard::parse(&truth).unwrap();
     if query.contains("start=centre") {
         board.start = (board.height - 1) / 2 * board.width + (board.width - 1) / 2;
     }
-    let optimal = proven_optimal_length(&board);
+    (page, board)
+}
 
-    let mut desktop = Desktop::start();
-    let app = format!("--app={page}");
-    let mut args: Vec<&str> = flags.to_vec();
+/// Opens the web client's page in its own Chromium window; returns the window and the profile it keeps.
+fn open_web_client(desktop: &mut Desktop, page: &str) -> (String, tempfile::TempDir) {
+    let profile = tempfile::tempdir().unwrap();
+    let (profile_arg, app) = (format!("--user-data-dir={}", profile.path().display()), format!("--app={page}"));
+    let mut args: Vec<&str> = CHROMIUM_FLAGS.to_vec();
     args.extend(["--window-size=520,620", &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
-    let window = desktop.wait_for_window(r"Flood-It \(web\)");
+    (desktop.wait_for_window(r"Flood-It \(web\)"), profile)
+}
+
+fn title_of(desktop: &Desktop, window: &str) -> String {
+    String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", window]).stdout).trim().to_owned()
+}
+
+fn solved_in(title: &str) -> Option<usize> {
+    title.strip_prefix("Flood-It (web) — solved in ").and_then(|t| t.strip_suffix(" moves")).and_then(|n| n.parse().ok())
+}
+
+/// Plays the web client with no calibration or calibrated from one labelled shot. Calibrated, the theme keeps
+/// that the client takes moves by its buttons, and a second game (another board) is played by them from its
+/// first move, at the optimum.
+fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
+    let (page, board) = web_client_page(query);
+    let optimal = proven_optimal_length(&board);
+    let mut desktop = Desktop::start();
+    let (window, _profile) = open_web_client(&mut desktop, &page);
     let work = tempfile::tempdir().unwrap();
     let (shot, truth_file, calibration) = (work.path().join("shot.png"), work.path().join("truth.txt"), work.path().join("calibration"));
     std::fs::write(&truth_file, board.to_string()).unwrap();
+    let display = desktop.display.clone();
     let run = |args: &[&str]| {
-        let out = autoplay().args(args).arg("--calibration").arg(&calibration).env("DISPLAY", &desktop.display).output().unwrap();
+        let out = autoplay().args(args).arg("--calibration").arg(&calibration).env("DISPLAY", &display).output().unwrap();
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         out
     };
@@ -525,10 +548,21 @@ fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("making moves another way") && stderr.contains("colour's button"), "{stderr}");
     std::thread::sleep(Duration::from_millis(300));
-    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
+    let title = title_of(&desktop, &window);
     assert_eq!(stderr.contains("found in the picture"), !calibrated, "{stderr}");
-    let solved_in = title.strip_prefix("Flood-It (web) — solved in ").and_then(|t| t.strip_suffix(" moves")).and_then(|n| n.parse().ok());
-    WebGame { solved_in, optimal, stderr: stderr.into_owned() }
+    if calibrated {
+        assert!(stderr.contains("kept in theme 'web-buttons'"), "{stderr}");
+        let theme = std::fs::read_to_string(calibration.join("flood/web-buttons.toml")).unwrap();
+        assert!(theme.contains("moves_by = \"colour-buttons\""), "{theme}");
+        let (next_page, next_board) = web_client_page(&query.replacen("seed=", "seed=10", 1));
+        let (next, _next_profile) = open_web_client(&mut desktop, &next_page);
+        let out = run(&["play", "flood", "--window", &format!("id:{next}"), "--json"]);
+        let next_stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!next_stderr.contains("making moves another way") && next_stderr.contains("colour's button"), "{next_stderr}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(solved_in(&title_of(&desktop, &next)), Some(proven_optimal_length(&next_board)), "{next_stderr}");
+    }
+    WebGame { solved_in: solved_in(&title), optimal, stderr: stderr.into_owned() }
 }
 
 /// sgt-flood recoloured with its own environment variables (a brown background, one cell colour teal and one

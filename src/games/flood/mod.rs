@@ -35,6 +35,8 @@ impl std::fmt::Display for ColourMove {
 /// live game has shown by its moves where that is not the corner (see [`rules::start_shown_by_move`]).
 pub struct Flood {
     pub themes: Vec<PaletteTheme>,
+    /// Where the themes came from, so that what play learns can be kept in them (none for the rules alone).
+    pub calibration_root: Option<std::path::PathBuf>,
     shown_start: Mutex<Option<ShownStart>>,
 }
 
@@ -48,7 +50,7 @@ struct ShownStart {
 
 impl Flood {
     pub fn new(themes: Vec<PaletteTheme>) -> Flood {
-        Flood { themes, shown_start: Mutex::new(None) }
+        Flood { themes, calibration_root: None, shown_start: Mutex::new(None) }
     }
 
     /// The start cell the game's moves have shown for a board of this size, if any.

@@ -144,6 +144,7 @@ fn theme_of(looks: Vec<([u8; 3], bool)>, known: &[PaletteTheme]) -> PaletteTheme
         tolerance: TOLERANCE,
         min_cell: MIN_CELL,
         start: None,
+        moves_by: None,
         colours,
     }
 }

@@ -20,7 +20,7 @@ use crate::capture::Frame;
 use crate::game::{Action, CellLayout, Reading, ScreenGame};
 use crate::imageio::read_text;
 use super::board::centre_cell;
-use theme::{PaletteTheme, ThemeStart};
+use theme::{MovesBy, PaletteTheme, ThemeStart};
 
 /// The truth of a calibration screenshot: the board shown, and the game's own number of each symbol's colour
 /// where known (kept in the theme, so that game IDs can be read later).
@@ -65,7 +65,7 @@ impl ScreenGame for Flood {
     const DEFAULT_THEME: &'static str = "sgt-default";
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Flood::new(theme::load_themes(root, theme)?))
+        Ok(Flood { calibration_root: Some(root.to_owned()), ..Flood::new(theme::load_themes(root, theme)?) })
     }
 
     fn window_titles(&self) -> &'static [&'static str] {
@@ -130,6 +130,7 @@ impl ScreenGame for Flood {
             tolerance: 8,
             min_cell: 8,
             start: None,
+            moves_by: None,
             colours: Vec::new(),
         });
         let board = &truth.board;
@@ -182,6 +183,26 @@ impl ScreenGame for Flood {
         };
         let (x, y) = reading.layout.centre(row, col);
         Ok(vec![Action::Click { x, y }])
+    }
+
+    /// Way 1 (colour buttons) where the theme that read the board says the client takes moves by them.
+    fn first_way(&self, reading: &Reading<FloodBoard>) -> usize {
+        let theme = self.themes.iter().find(|t| t.theme == reading.theme);
+        match theme.and_then(|t| t.moves_by) {
+            Some(MovesBy::ColourButtons) => 1,
+            None => 0,
+        }
+    }
+
+    /// Colour buttons worked: the calibrated theme that read the board keeps it (`moves_by`), so that the next
+    /// game starts with them. Colours found in the picture have no theme to keep it in.
+    fn remember_way(&self, reading: &Reading<FloodBoard>, way: usize) -> Result<Option<String>> {
+        let (Some(root), 1) = (&self.calibration_root, way) else { return Ok(None) };
+        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by.is_none()) else { return Ok(None) };
+        let mut theme = theme_or_new(root, "flood", &theme.theme, || theme.clone());
+        theme.moves_by = Some(MovesBy::ColourButtons);
+        let path = theme.save(root)?;
+        Ok(Some(format!("kept in theme '{}' ({}): this client takes moves by its colour buttons", theme.theme, path.display())))
     }
 
     /// Way 1: the colour's button, where the client shows a button of every board colour beside the board.

@@ -56,8 +56,20 @@ pub struct PaletteTheme {
     /// `calibrate` from a truth whose board text says `start: centre`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<ThemeStart>,
+    /// How the client takes moves where it does not take a click on a cell: learned in play, the first time
+    /// another way worked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_by: Option<MovesBy>,
     #[serde(rename = "colour")]
     pub colours: Vec<PaletteColour>,
+}
+
+/// A way of making moves other than clicking a cell of the colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MovesBy {
+    /// A click on the colour's button (see `reader::colour_buttons`).
+    ColourButtons,
 }
 
 /// A client's start cell, for boards of any size.
