@@ -80,3 +80,24 @@ fn other_clients_read_exactly_with_the_shipped_calibration() {
         assert_eq!(reading.grid.entered_text(), truth.entered_text(), "{name}: entered");
     }
 }
+
+/// KSudoku tints the selected cell's row, column and box once the pointer has passed over the board, which hides
+/// the givens' gold in them: the digits still read exactly, and in play the givens of the window's first reading
+/// are kept (a reading given the earlier layout as its hint).
+#[test]
+fn a_tinted_board_keeps_the_givens_of_the_first_reading() {
+    use autoplay::capture::Frame;
+    use autoplay::game::ScreenGame;
+    use autoplay::games::sudoku::Sudoku;
+    let game = Sudoku::load(&repo().join("calibration"), None).unwrap();
+    let first = game.read(&Frame::from_image(load_image(&repo().join("fixtures/sudoku-clients/ksudoku-typed-800x700.png")).unwrap()), None).unwrap();
+    let png = repo().join("fixtures/sudoku-clients/tinted/ksudoku-typed-tinted-800x700.png");
+    let truth = truth_of(&png);
+    let tinted = Frame::from_image(load_image(&png).unwrap());
+    let alone = game.read(&tinted, None).unwrap();
+    assert_eq!(alone.board.board_text(), truth.board_text(), "the digits");
+    assert_ne!(alone.board.givens_text(), truth.givens_text(), "the picture alone no longer tells the givens (else this test shows nothing)");
+    let in_play = game.read(&tinted, Some(&first.layout)).unwrap();
+    assert_eq!(in_play.board.board_text(), truth.board_text());
+    assert_eq!(in_play.board.givens_text(), truth.givens_text());
+}

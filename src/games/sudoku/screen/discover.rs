@@ -31,6 +31,8 @@ pub const FOUND_THEME: &str = "found in the picture";
 const MIN_CELL: usize = 12;
 /// How far inside a tile's edge (a share of the pitch) its digit is looked for: past the bevel.
 const TILE_INSET: f64 = 0.18;
+/// A mark along the edge of a tile's digit area at most this share of it across is a frame, not the digit.
+const FRAME_THICKNESS: f64 = 0.2;
 /// The smallest cell side, in pixels, whose digits are read with no calibration.
 const MIN_PITCH: f64 = 20.0;
 /// The line masks tried, in order: pixels at most this light (dark lines), then at least this light (light lines).
@@ -306,14 +308,23 @@ fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize
     let ink: [u8; 3] = std::array::from_fn(|c| (inked.iter().map(|p| p[c] as u32).sum::<u32>() / inked.len() as u32) as u8);
     let mut alpha: Vec<f32> = pixels.iter().map(|&p| if max_diff(p, bg) > INK_THRESHOLD / 2 { coverage(p, bg, ink).0 } else { 0.0 }).collect();
     if tiled {
-        // Marks that reach the edge of where the digit is looked for are the tile's frame or a selection
-        // outline, not the digit.
-        let border = (0..w).flat_map(|x| [x, (h - 1) * w + x]).chain((0..h).flat_map(|y| [y * w, y * w + w - 1]));
+        // Thin marks along the edge of where the digit is looked for are the tile's bevel or frame, or a
+        // selection outline, not the digit (which may touch the edge where the lattice sits a little off).
+        let border: Vec<usize> = (0..w).flat_map(|x| [x, (h - 1) * w + x]).chain((0..h).flat_map(|y| [y * w, y * w + w - 1])).collect();
         let mut seen = vec![false; w * h];
-        let mut frame = Vec::new();
-        flood8(w, w * h, border.filter(|&i| alpha[i] >= 0.5).collect::<Vec<_>>(), |i| alpha[i] >= 0.5, &mut seen, |i| frame.push(i));
-        for i in frame {
-            alpha[i] = 0.0;
+        for &seed in &border {
+            if seen[seed] || alpha[seed] < 0.5 {
+                continue;
+            }
+            let mut mark = Vec::new();
+            flood8(w, w * h, [seed], |i| alpha[i] >= 0.5, &mut seen, |i| mark.push(i));
+            let (xs, ys) = (mark.iter().map(|&i| i % w), mark.iter().map(|&i| i / w));
+            let across = (xs.clone().max().unwrap_or(0) - xs.min().unwrap_or(0) + 1).min(ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0) + 1);
+            if (across as f64) <= FRAME_THICKNESS * w.min(h) as f64 {
+                for i in mark {
+                    alpha[i] = 0.0;
+                }
+            }
         }
     }
     let strong: Vec<bool> = alpha.iter().map(|&a| a >= 0.5).collect();

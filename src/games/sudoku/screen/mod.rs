@@ -34,6 +34,10 @@ pub struct SudokuLayout {
     pub pencil: Vec<(usize, usize)>,
     /// Cells drawn in the clash colour, (row, column).
     pub clashes: Vec<(usize, usize)>,
+    /// Which cells hold givens, as the first reading of the window found them: a game's givens do not change, and
+    /// some clients tint cells as the pointer passes (KSudoku), which can hide what tells them apart.
+    #[serde(skip)]
+    pub givens: Vec<bool>,
 }
 
 impl Layout for SudokuLayout {
@@ -59,10 +63,18 @@ impl ScreenGame for Sudoku {
         &["Solo", "Sudoku"]
     }
 
-    fn read(&self, frame: &Frame, _hint: Option<&SudokuLayout>) -> Result<Reading<SudokuGrid, SudokuLayout>> {
+    fn read(&self, frame: &Frame, hint: Option<&SudokuLayout>) -> Result<Reading<SudokuGrid, SudokuLayout>> {
         let reading = read_any(&frame.image, &self.themes, self.digit_shapes.as_ref())?;
-        let layout = SudokuLayout { cells: reading.layout, pencil: reading.pencil, clashes: reading.clashes };
-        Ok(Reading { board: reading.grid, layout, theme: reading.theme })
+        let mut grid = reading.grid;
+        // The givens of an earlier reading of this window stand while every one of them still shows a digit.
+        if let Some(earlier) = hint {
+            let kept = earlier.givens.len() == grid.cells.len() && earlier.givens.iter().zip(&grid.cells).all(|(&given, &v)| !given || v != 0);
+            if kept {
+                grid.given.clone_from(&earlier.givens);
+            }
+        }
+        let layout = SudokuLayout { cells: reading.layout, pencil: reading.pencil, clashes: reading.clashes, givens: grid.given.clone() };
+        Ok(Reading { board: grid, layout, theme: reading.theme })
     }
 
     fn reading_json(&self, reading: &Reading<SudokuGrid, SudokuLayout>) -> serde_json::Value {
