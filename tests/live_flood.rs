@@ -430,8 +430,7 @@ fn a_client_that_takes_no_moves_is_left_after_two_attempts() {
     let shot = repo().join("fixtures/flood/12x12c6-tile20.png");
     let profile_arg = format!("--user-data-dir={}", profile.path().display());
     let page = format!("--app=file://{}", shot.display());
-    let flags = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
-    let mut args: Vec<&str> = flags.to_vec();
+    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
     args.extend(["--window-size=700,700", &profile_arg, &page]);
     desktop.spawn("chromium", &args, &[]);
     let window = desktop.wait_for_window(r"12x12c6-tile20\.png.*");
@@ -486,16 +485,9 @@ struct WebGame {
     stderr: String,
 }
 
-const CHROMIUM_FLAGS: [&str; 6] = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
-
 /// The web client's page for a query, and its board: what the page writes into its hidden <pre id="board">.
 fn web_client_page(query: &str) -> (String, FloodBoard) {
-    let page = format!("file://{}?{query}", repo().join("fixtures/tables/flood-buttons.html").display());
-    let profile = tempfile::tempdir().unwrap();
-    let profile_arg = format!("--user-data-dir={}", profile.path().display());
-    let dom = Command::new("chromium").args(CHROMIUM_FLAGS).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
-    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
-    let truth = dom.split("<pre id=\"board\">").nth(1).and_then(|s| s.split("</pre>").next()).expect("the page's board").to_owned();
+    let (page, truth) = common::page_and_board_text("flood-buttons.html", query);
     let mut board = FloodBoard::parse(&truth).unwrap();
     if query.contains("start=centre") {
         board.start = (board.height - 1) / 2 * board.width + (board.width - 1) / 2;
@@ -507,7 +499,7 @@ fn web_client_page(query: &str) -> (String, FloodBoard) {
 fn open_web_client(desktop: &mut Desktop, page: &str) -> (String, tempfile::TempDir) {
     let profile = tempfile::tempdir().unwrap();
     let (profile_arg, app) = (format!("--user-data-dir={}", profile.path().display()), format!("--app={page}"));
-    let mut args: Vec<&str> = CHROMIUM_FLAGS.to_vec();
+    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
     args.extend(["--window-size=520,620", &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
     (desktop.wait_for_window(r"Flood-It \(web\)"), profile)

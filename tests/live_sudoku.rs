@@ -158,26 +158,18 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
     }
 }
 
-/// Flags for Chromium as the tests run it (root, no network, a fresh profile given separately).
-const CHROMIUM_FLAGS: [&str; 6] = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
-
 /// The project's own web Sudoku (`fixtures/tables/sudoku-web.html`): text inputs in a CSS grid, light lines on a
 /// dark gradient, no thicker box lines, the player's digits in another colour on a highlighted cell. The truth
-/// is what the page writes into its hidden `<pre id="board">` (as `--dump-dom` shows it).
+/// is what the page writes into its hidden `<pre id="board">`.
 fn web_sudoku_truth(query: &str) -> (String, SudokuGrid) {
-    let page = format!("file://{}?{query}", repo().join("fixtures/tables/sudoku-web.html").display());
-    let profile = tempfile::tempdir().unwrap();
-    let profile_arg = format!("--user-data-dir={}", profile.path().display());
-    let dom = Command::new("chromium").args(CHROMIUM_FLAGS).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
-    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
-    let text = dom.split("<pre id=\"board\">").nth(1).and_then(|s| s.split("</pre>").next()).expect("the page's board").to_owned();
+    let (page, text) = common::page_and_board_text("sudoku-web.html", query);
     let givens = text.split("\n\n").nth(1).expect("the givens after a blank line");
     (page, SudokuGrid::parse_givens(givens).unwrap())
 }
 
 fn spawn_web_sudoku(desktop: &mut Desktop, page: &str, profile: &std::path::Path) {
     let (profile_arg, app) = (format!("--user-data-dir={}", profile.display()), format!("--app={page}"));
-    let mut args: Vec<&str> = CHROMIUM_FLAGS.to_vec();
+    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
     args.extend(["--window-size=600,640", &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
 }
