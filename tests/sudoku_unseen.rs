@@ -101,3 +101,16 @@ fn a_tinted_board_keeps_the_givens_of_the_first_reading() {
     assert_eq!(in_play.board.board_text(), truth.board_text());
     assert_eq!(in_play.board.givens_text(), truth.givens_text());
 }
+
+/// GNOME Sudoku's number picker hides part of the grid: with no calibration the lines broken around the covered
+/// cells are seen and the picture is refused (naming the cover), rather than read with those cells empty; the
+/// board greyed out after the win is no Sudoku either.
+#[test]
+fn a_board_partly_covered_is_refused_with_no_calibration() {
+    let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
+    let covered = load_image(&repo().join("fixtures/sudoku-gnome/refused/number-picker-open.png")).unwrap();
+    let error = format!("{:#}", discover::read(&covered, &shapes).err().expect("a covered board was read"));
+    assert!(error.contains("lines are missing around") && error.contains("covers part of the board"), "{error}");
+    let finished = load_image(&repo().join("fixtures/sudoku-gnome/refused/finished.png")).unwrap();
+    assert!(discover::read(&finished, &shapes).is_err(), "the greyed-out board was read");
+}

@@ -93,12 +93,14 @@ pub struct FoundGrid {
 pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
-    let masks = DARK_LINES.iter().map(|&t| (true, t)).chain(LIGHT_LINES.iter().map(|&t| (false, t)));
     let mut failure: Option<GridError> = None;
-    for (dark, t) in masks {
+    for (dark, t) in masks() {
         let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
         match find_grid(w, h, &mask, MIN_CELL) {
-            Ok(grid) => return Ok(FoundGrid { grid, tiled: false }),
+            Ok(grid) => {
+                refuse_if_covered(&broken_sides(&grid, &mask, w, 0))?;
+                return Ok(FoundGrid { grid, tiled: false });
+            }
             Err(e) => {
                 let telling = |e: &GridError| matches!(e, GridError::NotAGrid { .. } | GridError::CutOff { .. });
                 if failure.as_ref().is_none_or(|f| !telling(f) && telling(&e)) {
@@ -108,10 +110,86 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
         }
     }
     let lines_failure = failure.expect("masks were tried");
-    match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
-        Ok((columns, rows)) => Ok(FoundGrid { grid: grid_of_lattice(&columns, &rows)?, tiled: true }),
+    let grid = match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
+        Ok((columns, rows)) => grid_of_lattice(&columns, &rows)?,
         Err(why) => bail!("{lines_failure}; nor are there cells without lines: {why}"),
+    };
+    // Cells found from their edges may be those of a grid of lines the line finder refused because something
+    // covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
+    let reach = ((grid.layout.pitch * 0.06).round() as usize).max(2);
+    for (dark, t) in masks() {
+        let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
+        if interior_share(&grid, &mask, w, reach) > 0.1 {
+            continue; // not lines between cells but whole cells (tiles of this shade)
+        }
+        let broken = broken_sides(&grid, &mask, w, reach);
+        if (broken.len() as f64) <= COVERED_AT_MOST * (grid.size * grid.size) as f64 {
+            refuse_if_covered(&broken)?;
+        }
     }
+    Ok(FoundGrid { grid, tiled: true })
+}
+
+/// The largest share of a grid's cells that may lack drawn sides for the grid to count as one of lines with
+/// something over it (tiles separated by gaps miss a side in most cells in every mask).
+const COVERED_AT_MOST: f64 = 0.25;
+
+/// An error naming the cells whose lines are missing, if any.
+fn refuse_if_covered(broken: &[(usize, usize)]) -> Result<()> {
+    if let Some(&(row, col)) = broken.first() {
+        bail!(
+            "the grid's lines are missing around {} cell(s), the first at row {}, column {}: something covers part \
+             of the board (a popup or another window?)",
+            broken.len(),
+            row + 1,
+            col + 1
+        );
+    }
+    Ok(())
+}
+
+/// The share of the pixels inside the grid's cells, `reach` pixels clear of its lines, that are in the mask.
+fn interior_share(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> f64 {
+    let (mut inside, mut all) = (0usize, 0usize);
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            let xs = grid.verticals[col].end + 1 + reach..grid.verticals[col + 1].start.saturating_sub(reach);
+            for y in grid.horizontals[row].end + 1 + reach..grid.horizontals[row + 1].start.saturating_sub(reach) {
+                inside += xs.clone().filter(|&x| mask[y * width + x]).count();
+                all += xs.len();
+            }
+        }
+    }
+    inside as f64 / all.max(1) as f64
+}
+
+/// The line masks tried in turn: dark lines at each threshold, then light ones.
+fn masks() -> impl Iterator<Item = (bool, u8)> {
+    DARK_LINES.iter().map(|&t| (true, t)).chain(LIGHT_LINES.iter().map(|&t| (false, t)))
+}
+
+/// The cells (row, column) whose top or left side is not drawn along at least half its length within `reach`
+/// pixels of the grid's line (the bottom and right sides are the next cells' top and left, or the grid's
+/// border): where something covers a board of lines, its lines break there.
+fn broken_sides(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> Vec<(usize, usize)> {
+    let height = mask.len() / width;
+    let on_line = |x: usize, ys: std::ops::RangeInclusive<usize>| ys.into_iter().any(|y| mask[y * width + x]);
+    let on_column = |y: usize, xs: std::ops::RangeInclusive<usize>| xs.into_iter().any(|x| mask[y * width + x]);
+    let mut broken = Vec::new();
+    for row in 0..grid.size {
+        for col in 0..grid.size {
+            let (top, left) = (grid.horizontals[row], grid.verticals[col]);
+            let xs = grid.verticals[col].end + 1 + reach..grid.verticals[col + 1].start.saturating_sub(reach);
+            let ys = grid.horizontals[row].end + 1 + reach..grid.horizontals[row + 1].start.saturating_sub(reach);
+            let drawn = |n: usize, total: usize| total == 0 || 2 * n >= total;
+            let top_drawn = xs.clone().filter(|&x| on_line(x, top.start.saturating_sub(reach)..=(top.end + reach).min(height - 1))).count();
+            let left_drawn = ys.clone().filter(|&y| on_column(y, left.start.saturating_sub(reach)..=(left.end + reach).min(width - 1))).count();
+            if !drawn(top_drawn, xs.len()) || !drawn(left_drawn, ys.len()) {
+                broken.push((row, col));
+            }
+        }
+    }
+    broken
 }
 
 /// The grid sizes looked for as tiles.
