@@ -119,11 +119,11 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
     let reach = ((grid.layout.pitch * 0.06).round() as usize).max(2);
     for (dark, t) in masks() {
         let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
-        if interior_share(&grid, &mask, w, reach) > 0.1 {
-            continue; // not lines between cells but whole cells (tiles of this shade)
+        if interior_share(&grid, &mask, w, reach) > CLEAR_INTERIOR {
+            continue; // not lines between cells but (parts of) the cells themselves: tiles, their bevels
         }
         let broken = broken_sides(&grid, &mask, w, reach);
-        if (broken.len() as f64) <= COVERED_AT_MOST * (grid.size * grid.size) as f64 {
+        if (broken.len() as f64) <= COVERED_AT_MOST * (grid.size * grid.size) as f64 && one_region(&broken) {
             refuse_if_covered(&broken)?;
         }
     }
@@ -133,6 +133,26 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
 /// The largest share of a grid's cells that may lack drawn sides for the grid to count as one of lines with
 /// something over it (tiles separated by gaps miss a side in most cells in every mask).
 const COVERED_AT_MOST: f64 = 0.25;
+
+/// The largest share of the cells' interiors a mask of lines between them may hold.
+const CLEAR_INTERIOR: f64 = 0.05;
+
+/// Whether the cells form one region, side by side (a window over a board hides one patch of it).
+fn one_region(cells: &[(usize, usize)]) -> bool {
+    let Some(&first) = cells.first() else { return false };
+    let mut reached = vec![first];
+    let mut at = 0;
+    while at < reached.len() {
+        let (r, c) = reached[at];
+        at += 1;
+        for &next in cells {
+            if !reached.contains(&next) && r.abs_diff(next.0) + c.abs_diff(next.1) == 1 {
+                reached.push(next);
+            }
+        }
+    }
+    reached.len() == cells.len()
+}
 
 /// An error naming the cells whose lines are missing, if any.
 fn refuse_if_covered(broken: &[(usize, usize)]) -> Result<()> {
