@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything autoplay needs on Debian 12 (as root or with sudo): the C libraries xcap builds against,
-# the virtual desktop (Xvfb, openbox, X tools), Simon Tatham's puzzles, GNOME Sudoku, Chromium, and Rust if cargo is missing.
+# the virtual desktop (Xvfb, openbox, X tools), Simon Tatham's puzzles, GNOME Sudoku, KSudoku, Chromium, and Rust if
+# cargo is missing.
 set -euo pipefail
 
 packages=(
@@ -8,8 +9,8 @@ packages=(
     build-essential pkg-config clang libpipewire-0.3-dev libspa-0.2-dev libwayland-dev libegl-dev libgbm-dev libxcb1-dev
     # the desktop the bot and its tests run on
     xvfb openbox x11-utils x11-apps xdotool netpbm
-    # the games (GNOME Sudoku is about 170 MB), and a browser for the Cribbage Solitaire table
-    sgt-puzzles gnome-sudoku chromium
+    # the games (GNOME Sudoku is about 170 MB, KSudoku about 140 MB), and a browser for the web clients
+    sgt-puzzles gnome-sudoku ksudoku chromium
     # fonts whose digits the Sudoku reader knows with no calibration (calibration/fonts.toml)
     fonts-dejavu-core fonts-urw-base35
     # a Sudoku generator and solver, the peer of the Sudoku benchmark

@@ -84,6 +84,8 @@ pub struct Reading<B, L = CellLayout> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Click { x: i32, y: i32 },
+    /// Move the pointer there without clicking (a client whose cursor follows the pointer).
+    Point { x: i32, y: i32 },
     Type(char),
 }
 
@@ -180,6 +182,12 @@ pub trait ScreenGame: Game + Sized {
     /// in the calibration that read the board, for the next game, and say what it wrote. Nothing by default.
     fn remember_way(&self, _reading: &Reading<Self::Board, Self::Layout>, _way: usize) -> anyhow::Result<Option<String>> {
         Ok(None)
+    }
+    /// Whether `seen`, read after only the click of `mv` (made of a click and then keys) on `before`, shows that
+    /// the click by itself made a move in `mv`'s place and changed nothing else: the client enters its selected
+    /// symbol on a click (KSudoku's number pad). No by default.
+    fn click_entered(&self, _before: &Self::Board, _mv: &Self::Move, _seen: &Self::Board) -> bool {
+        false
     }
     /// Checks the board read after `mv` was made on `before`, where the game can tell a misreading from a board
     /// that moved on: an error stops the game rather than act again on a doubtful reading (a Sudoku cell that

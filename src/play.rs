@@ -94,6 +94,10 @@ fn describe_actions(actions: &[Action], frame: &Frame) -> String {
                 let ((sx, sy), _) = frame.screen_point(x, y);
                 format!("click at ({sx}, {sy})")
             }
+            Action::Point { x, y } => {
+                let ((sx, sy), _) = frame.screen_point(x, y);
+                format!("point at ({sx}, {sy})")
+            }
             Action::Type(c) => format!("type {c}"),
         })
         .collect();
@@ -124,13 +128,50 @@ fn perform(
                 // Let the window take the click before the next event (a key typed at once can be lost).
                 source.sleep(after_click);
             }
+            Action::Point { x, y } => {
+                let ((sx, sy), clamped) = frame.screen_point(x, y);
+                if clamped {
+                    log(PlayEvent::Note(&format!("warning: point ({x}, {y}) lay outside the window; clamped")));
+                }
+                input.move_pointer(sx, sy)?;
+                left_at = Some((sx, sy));
+                source.sleep(after_click);
+            }
             Action::Type(c) => input.type_char(c)?,
         }
     }
     Ok(left_at)
 }
 
+/// How the loop chooses the cell of a move made of a click and then keys (a Sudoku entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choosing {
+    /// Not known yet: the first such move is read between its click and its keys.
+    Unseen,
+    /// The click chooses the cell and changes nothing else.
+    ByClick,
+    /// A click by itself entered a symbol (the client's selected one, as KSudoku's number pad does), so the cell
+    /// is chosen by pointing at it: the client's cursor follows the pointer.
+    ByPointing,
+}
+
+/// A move whose first event is a click followed by keys.
+fn clicks_then_types(actions: &[Action]) -> bool {
+    matches!(actions, [Action::Click { .. }, Action::Type(_), ..])
+}
+
+/// The same events with the click made a pointing.
+fn pointing_instead(actions: Vec<Action>) -> Vec<Action> {
+    actions.into_iter().map(|a| if let Action::Click { x, y } = a { Action::Point { x, y } } else { a }).collect()
+}
+
 /// Plays `game` in the window behind `source` until it is won.
+///
+/// A move made of a click and then keys (a Sudoku entry) is, the first time, read between the click and the
+/// keys: where the click alone changed the board, the client enters a symbol on a click (KSudoku enters its
+/// number pad's selected digit), and the bot's keys would come second. That move's keys still set the cell
+/// right; every later such move points at its cell without clicking, then types. A move made by pointing that
+/// does not show as expected turns the loop back to clicking.
 pub fn play<G: ScreenGame>(
     game: &G,
     source: &mut dyn FrameSource,
@@ -165,6 +206,7 @@ pub fn play<G: ScreenGame>(
     let mut way = game.first_way(&reading);
     // Whether a move made the current way has changed the board, and whether the game has been offered the way.
     let (mut way_worked, mut way_kept) = (false, way != 0);
+    let mut choosing = Choosing::Unseen;
     loop {
         if game.is_won(&reading.board) {
             report.won = true;
@@ -213,6 +255,14 @@ pub fn play<G: ScreenGame>(
                 None => bail!("move {}: {mv} cannot be made the way that worked so far (way {way}): the window no longer shows it", report.moves + 1),
             }
         };
+        let (actions, how) = if choosing == Choosing::ByPointing && clicks_then_types(&actions) {
+            let actions = pointing_instead(actions);
+            let how = describe_actions(&actions, &frame);
+            (actions, how)
+        } else {
+            (actions, how)
+        };
+        let pointed = actions.iter().any(|a| matches!(a, Action::Point { .. }));
         log(PlayEvent::Note(&format!("move {}: {mv}: {how}", report.moves + 1)));
         let expected = game.apply(&reading.board, &mv);
         let board_before = reading.board.clone();
@@ -223,7 +273,22 @@ pub fn play<G: ScreenGame>(
             continue;
         }
         let settle = if game.is_won(&expected) { options.settle.clone() } else { game.settle() };
-        left_at = perform(&actions, &frame, source, input, left_at, settle.after_click, log)?;
+        left_at = if choosing == Choosing::Unseen && clicks_then_types(&actions) {
+            let clicked = perform(&actions[..1], &frame, source, input, left_at, settle.after_click, log)?;
+            let after_click = stable_frame(source, &settle, Some(&frame.image))?;
+            let entered = matches!(read_again(game, &after_click, &reading.layout), Ok(seen) if game.click_entered(&board_before, &mv, &seen.board));
+            choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
+            if entered {
+                log(PlayEvent::Note(&format!(
+                    "the click of move {} entered a symbol by itself (the client enters its selected one on a click); \
+                     typing over it, and choosing cells by pointing from now on",
+                    report.moves
+                )));
+            }
+            perform(&actions[1..], &frame, source, input, clicked, settle.after_click, log)?
+        } else {
+            perform(&actions, &frame, source, input, left_at, settle.after_click, log)?
+        };
         report.last_move_millis = source.now().saturating_sub(start).as_millis();
         source.sleep(options.move_delay);
         check_pointer(input, left_at)?;
@@ -259,6 +324,23 @@ pub fn play<G: ScreenGame>(
             }
         };
         check_pointer(input, left_at)?;
+        // After the winning move the game may open a window over its board (KSudoku's "Information" box) and the
+        // cells under it read as anything. The board before this move was read as expected; what the move changed
+        // must not read otherwise; no further move is made into that window.
+        if reading.board != expected && game.is_won(&expected) {
+            let opened = source.windows_opened()?;
+            if !opened.is_empty() {
+                game.check_move(&board_before, &mv, &reading.board)?;
+                log(PlayEvent::Note(&format!(
+                    "after the winning move the game has opened {} over part of its board: taken as its report of the win \
+                     (the board before the move was as expected, and what the move changed does not read otherwise)",
+                    opened.join(", ")
+                )));
+                reading = Reading { board: expected, ..reading };
+                report.won = true;
+                break;
+            }
+        }
         if reading.board != expected {
             game.check_move(&board_before, &mv, &reading.board)?;
         }
@@ -273,7 +355,10 @@ pub fn play<G: ScreenGame>(
         // moves, the next move is made that way (and every later one, once it works). Where it has none, the
         // same way is tried once more, as one such move may be a user's undo (which looks the same); a second
         // move in a row not taken ends the game, rather than repeat what has no effect.
-        if reading.board == board_before && expected != board_before {
+        if reading.board == board_before && expected != board_before && pointed {
+            choosing = Choosing::ByClick;
+            log(PlayEvent::Note(&format!("move {} ({how}) left the board as it was; choosing cells by clicking again", report.moves)));
+        } else if reading.board == board_before && expected != board_before {
             let another = game.other_actions(&frame, &reading, &mv, way + 1)?.is_some();
             let previous = ignored.replace((report.moves, how.clone()));
             if another {
@@ -297,6 +382,10 @@ pub fn play<G: ScreenGame>(
                     Err(e) => log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}"))),
                 }
             }
+        }
+        if reading.board != expected && pointed && choosing == Choosing::ByPointing {
+            choosing = Choosing::ByClick;
+            log(PlayEvent::Note(&format!("move {} ({how}) did not go as expected; choosing cells by clicking again", report.moves)));
         }
         if reading.board != expected {
             report.replans += 1;

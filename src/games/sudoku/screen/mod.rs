@@ -1,7 +1,9 @@
 //! Sudoku on the screen (Simon Tatham's `sgt-solo`, window title "Solo"; GNOME Sudoku, "Sudoku"): the grid is
 //! found from its lines ([`crate::vision::grid_lines`]), each cell's digit by calibrated glyph templates
 //! ([`reader`], [`theme`]); the ink colour (or a given's cell background) tells a given from a player's digit,
-//! a clash and pencil marks. An entry is made by clicking its cell and typing the digit ([`actions`]).
+//! a clash and pencil marks; other clients (KSudoku, web pages) are read with no calibration ([`discover`]). An
+//! entry is made by clicking its cell and typing the digit ([`actions`]); where a click by itself enters a digit
+//! (KSudoku), the play loop points at the cell instead.
 
 pub mod actions;
 pub mod bench;
@@ -58,7 +60,7 @@ impl ScreenGame for Sudoku {
         Ok(Sudoku { themes, digit_shapes })
     }
 
-    /// sgt-solo's window, else GNOME Sudoku's.
+    /// sgt-solo's window, else GNOME Sudoku's (or one titled with "Sudoku" in it: KSudoku's, a web page's).
     fn window_titles(&self) -> &'static [&'static str] {
         &["Solo", "Sudoku"]
     }
@@ -131,6 +133,15 @@ impl ScreenGame for Sudoku {
         Ok(())
     }
 
+    /// The entry's cell shows a digit it did not have, and no other cell changed.
+    fn click_entered(&self, before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> bool {
+        let at = mv.row * before.size + mv.col;
+        seen.size == before.size
+            && seen.cells[at] != 0
+            && seen.cells[at] != before.cells[at]
+            && seen.cells.iter().zip(&before.cells).enumerate().all(|(i, (s, b))| i == at || s == b)
+    }
+
     fn actions(&self, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry) -> Result<Vec<Action>> {
         if reading.board.given[mv.row * reading.board.size + mv.col] {
             bail!("cell {mv} holds a given, which cannot be changed");
@@ -157,5 +168,19 @@ mod tests {
         let misread = game.apply(&before, &Entry { value: 4, ..mv });
         let error = game.check_move(&before, &mv, &misread).unwrap_err().to_string();
         assert!(error.contains("after typing 3 into row 1, column 2, the cell reads as 4"), "{error}");
+    }
+
+    /// A click entered a digit only when the clicked cell alone changed, to a digit: a popup over other cells
+    /// (GNOME Sudoku's number picker) or a click that changed nothing is no entry.
+    #[test]
+    fn a_click_entered_a_digit_only_where_the_clicked_cell_alone_changed() {
+        let game = Sudoku::rules_only();
+        let before = SudokuGrid::parse_givens("1...\n..1.\n.1..\n....\n").unwrap();
+        let mv = Entry { row: 0, col: 1, value: 3 };
+        let pad_digit = game.apply(&before, &Entry { value: 4, ..mv });
+        assert!(game.click_entered(&before, &mv, &pad_digit));
+        assert!(!game.click_entered(&before, &mv, &before));
+        let covered = SudokuGrid::parse_givens("14..\n....\n.1..\n....\n").unwrap();
+        assert!(!game.click_entered(&before, &mv, &covered));
     }
 }
