@@ -168,9 +168,13 @@ fn web_sudoku_truth(query: &str) -> (String, SudokuGrid) {
 }
 
 fn spawn_web_sudoku(desktop: &mut Desktop, page: &str, profile: &std::path::Path) {
-    let (profile_arg, app) = (format!("--user-data-dir={}", profile.display()), format!("--app={page}"));
+    spawn_web_sudoku_sized(desktop, page, profile, "600,640");
+}
+
+fn spawn_web_sudoku_sized(desktop: &mut Desktop, page: &str, profile: &std::path::Path, size: &str) {
+    let (profile_arg, app, size) = (format!("--user-data-dir={}", profile.display()), format!("--app={page}"), format!("--window-size={size}"));
     let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-    args.extend(["--window-size=600,640", &profile_arg, &app]);
+    args.extend([size.as_str(), &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
 }
 
@@ -239,6 +243,39 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
         assert!(stderr.contains(&format!("id {id}")), "{id} not named: {stderr}");
     }
     assert!(stderr.contains("--window id:N"), "{stderr}");
+}
+
+/// The web page with `pad=1`: its cells take no keys, only its number pad (a 3×3 block of buttons, 7 8 9 on
+/// top, in another font) enters digits. The bot's first entry (click and key) leaves the board as it was, so it
+/// finds the pad in the window and makes every later entry by clicking the cell and then the pad's digit, and
+/// wins (the page's title says so), every digit shown where the page's own text has it.
+#[test]
+fn a_web_sudoku_that_takes_no_keys_is_won_with_its_number_pad() {
+    let (page, truth) = web_sudoku_truth("seed=1&pad=1");
+    let solution = solve_givens(&truth).unwrap();
+    let mut desktop = Desktop::start();
+    let profile = tempfile::tempdir().unwrap();
+    spawn_web_sudoku_sized(&mut desktop, &page, profile.path(), "780,640");
+    let window = desktop.wait_for_window("Sudoku");
+
+    let out = autoplay().args(["play", "sudoku", "--window", &format!("id:{window}"), "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["won"], true, "{stderr}");
+    assert!(stderr.contains("making moves another way") && stderr.contains("its cell, then the number pad"), "{stderr}");
+    let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
+    // The first entry (typed) was not taken; every other is one move.
+    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start + 1, "{stderr}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
+    assert_eq!(title, "Sudoku — solved", "{stderr}");
+    let mut solved = truth.clone();
+    solved.cells = solution;
+    let image = window_image(&desktop, &window);
+    let shapes = autoplay::games::sudoku::screen::discover::DigitShapes::load(&repo().join("calibration")).unwrap();
+    let after = autoplay::games::sudoku::screen::discover::read(&image, &shapes).unwrap();
+    assert_eq!(after.grid.board_text(), solved.board_text(), "the window does not show the solution");
 }
 
 const KSUDOKU: &str = "/usr/games/ksudoku";

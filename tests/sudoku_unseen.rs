@@ -114,3 +114,31 @@ fn a_board_partly_covered_is_refused_with_no_calibration() {
     let finished = load_image(&repo().join("fixtures/sudoku-gnome/refused/finished.png")).unwrap();
     assert!(discover::read(&finished, &shapes).is_err(), "the greyed-out board was read");
 }
+
+/// KSudoku's number pad (cream buttons 1–9 stacked left of the board) and the web page's (a 3×3 block) are found
+/// with no calibration, each digit's button where it is; sgt-solo, GNOME Sudoku and the web page without its pad
+/// show none (GNOME's clock has digits, not 1–9).
+#[test]
+fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
+    use autoplay::games::sudoku::screen::number_pad;
+    let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
+    let pad_of = |path: &str| {
+        let image = load_image(&repo().join(path)).unwrap();
+        let reading = discover::read(&image, &shapes).unwrap();
+        number_pad::find(&image, &reading.layout, reading.grid.size, &shapes)
+    };
+    for shot in ["fixtures/sudoku-clients/ksudoku-generated-800x700.png", "fixtures/sudoku-clients/ksudoku-generated-900x800.png"] {
+        let pad = pad_of(shot).unwrap_or_else(|| panic!("{shot}: no number pad found"));
+        let points: Vec<(i32, i32)> = (1..=9).map(|d| pad.button(d).unwrap()).collect();
+        assert!(points.iter().all(|&(x, _)| (10..=68).contains(&x)), "{shot}: {points:?}");
+        assert!(points.windows(2).all(|p| p[1].1 > p[0].1 + 20), "{shot}: not stacked top to bottom: {points:?}");
+    }
+    // The web page's pad: a 3×3 block right of the grid, 7 8 9 on top.
+    let pad = pad_of("fixtures/sudoku-clients/web-pad-seed1.png").expect("the web page's number pad");
+    let at = |d: u8| pad.button(d).unwrap();
+    assert!(at(7).0 < at(8).0 && at(8).0 < at(9).0 && at(7).1 < at(4).1 && at(4).1 < at(1).1, "{pad:?}");
+    assert!(at(1).0 > 500 && (at(5).0 - at(1).0 - (at(9).0 - at(5).0)).abs() <= 4, "{pad:?}");
+    for shot in ["fixtures/sudoku/3x3-tile48.png", "fixtures/sudoku-gnome/easy-2-played.png", "fixtures/sudoku-clients/web-seed1.png"] {
+        assert_eq!(pad_of(shot), None, "{shot}");
+    }
+}

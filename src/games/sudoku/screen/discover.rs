@@ -67,7 +67,7 @@ impl DigitShapes {
 
     /// The nearest digit (0 for a mark over an empty cell), its distance, and the next-nearest other's distance,
     /// for a glyph whose ink is `height` pixels tall.
-    fn classify(&self, coverage: &[f32], aspect: f64, height: usize) -> (u8, f64, f64) {
+    pub(super) fn classify(&self, coverage: &[f32], aspect: f64, height: usize) -> (u8, f64, f64) {
         let mut best = [f64::INFINITY; 10];
         for g in self.glyphs.at_height(height).iter() {
             let v = g.character.to_digit(10).unwrap_or(0) as usize;
@@ -77,6 +77,13 @@ impl DigitShapes {
         let mut ranked: Vec<(u8, f64)> = (0..10).map(|v| (v as u8, best[v])).collect();
         ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
         (ranked[0].0, ranked[0].1, ranked[1].1)
+    }
+}
+
+impl DigitShapes {
+    /// Whether a match at distance `best`, the next other digit at `next`, is sure enough to read.
+    pub(super) fn is_sure(&self, best: f64, next: f64) -> bool {
+        best <= MAX_DISTANCE && next - best >= MIN_MARGIN
     }
 }
 
@@ -436,7 +443,7 @@ fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize
     let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
     let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
     let (value, best, next) = shapes.classify(&normalise(&alpha, w, bbox), aspect, bbox.3 - bbox.1 + 1);
-    if best > MAX_DISTANCE || next - best < MIN_MARGIN {
+    if !shapes.is_sure(best, next) {
         let (x, y) = grid.layout.centre(row, col);
         bail!(
             "cell (row {row}, column {col}) at ({x}, {y}) shows a mark that is no digit of the known fonts (closest '{value}' at \

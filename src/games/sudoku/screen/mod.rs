@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod bench;
 pub mod discover;
+pub mod number_pad;
 pub mod reader;
 pub mod theme;
 
@@ -140,6 +141,25 @@ impl ScreenGame for Sudoku {
             && seen.cells[at] != 0
             && seen.cells[at] != before.cells[at]
             && seen.cells.iter().zip(&before.cells).enumerate().all(|(i, (s, b))| i == at || s == b)
+    }
+
+    /// Way 1, where typing does nothing: click the cell, then the button of the client's number pad that shows
+    /// the digit ([`number_pad`]), if the frame shows such a pad.
+    fn other_actions(
+        &self,
+        frame: &Frame,
+        reading: &Reading<SudokuGrid, SudokuLayout>,
+        mv: &Entry,
+        way: usize,
+    ) -> Result<Option<(String, Vec<Action>)>> {
+        let Ok(shapes) = self.digit_shapes.as_ref() else { return Ok(None) };
+        if way != 1 {
+            return Ok(None);
+        }
+        let Some(pad) = number_pad::find(&frame.image, &reading.layout.cells, reading.board.size, shapes) else { return Ok(None) };
+        let Some((x, y)) = pad.button(mv.value) else { return Ok(None) };
+        let (cx, cy) = reading.layout.cells.centre(mv.row, mv.col);
+        Ok(Some(("its cell, then the number pad".into(), vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }])))
     }
 
     fn actions(&self, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry) -> Result<Vec<Action>> {
