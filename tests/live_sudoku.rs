@@ -439,3 +439,40 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
     assert_eq!(end.board, start.solution, "the game's board is not its solution");
     assert!(!end.had_help, "the game says help was used");
 }
+
+/// A client learned from one labelled shot: the web page's opening position, captured live and calibrated with
+/// the page's own givens as the truth, gives a theme; the game is then played with only that theme named, and
+/// the digits the bot types (in a colour and weight the shot did not show) are read as it goes: won, no re-plan.
+#[test]
+fn a_web_sudoku_calibrated_from_one_labelled_shot_is_won_with_that_theme() {
+    let (page, truth) = web_sudoku_truth("seed=2");
+    let mut desktop = Desktop::start();
+    let profile = tempfile::tempdir().unwrap();
+    spawn_web_sudoku(&mut desktop, &page, profile.path());
+    let window = desktop.wait_for_window("Sudoku");
+    let root = tempfile::tempdir().unwrap();
+    std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
+    let shot = root.path().join("opening.png");
+    let truth_file = root.path().join("opening.truth");
+    std::fs::write(&truth_file, truth.givens_text()).unwrap();
+    let run = |args: &[&str]| {
+        let mut command = autoplay();
+        command.env("AUTOPLAY_CALIBRATION", root.path()).env("DISPLAY", &desktop.display).args(args);
+        let out = command.output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    run(&["capture", "--window", &format!("id:{window}"), "-o", shot.to_str().unwrap()]);
+    run(&["calibrate", "sudoku", shot.to_str().unwrap(), "--truth", truth_file.to_str().unwrap(), "--theme", "web"]);
+    let theme = std::fs::read_to_string(root.path().join("sudoku/web.toml")).unwrap();
+    assert!(theme.contains("grid = \"found\""), "{theme}");
+
+    let out = run(&["play", "sudoku", "--window", &format!("id:{window}"), "--theme", "web", "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "{stderr}");
+    assert!(stderr.contains("(theme 'web')"), "{stderr}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
+    assert_eq!(title, "Sudoku — solved", "{stderr}");
+}

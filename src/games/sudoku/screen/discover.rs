@@ -231,6 +231,15 @@ fn grid_of_lattice(columns: &AxisLattice, rows: &AxisLattice) -> Result<Grid> {
     Ok(Grid { size, box_rows, box_cols, boxes_drawn: false, verticals: lines(columns), horizontals: lines(rows), layout })
 }
 
+/// The grid of tiles with each line widened by the tiles' bevels, so that a cell's interior is its tile's face.
+pub fn faces_of_tiles(mut grid: Grid) -> Grid {
+    let inset = (grid.layout.pitch * TILE_INSET).round() as usize;
+    for line in grid.verticals.iter_mut().chain(grid.horizontals.iter_mut()) {
+        *line = Line { start: line.start.saturating_sub(inset), end: line.end + inset };
+    }
+    grid
+}
+
 /// What one cell shows.
 enum Seen {
     Empty { background: [u8; 3] },

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
 use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
-use super::theme::{GlyphTemplate, Ink, SudokuTheme};
+use super::theme::{GlyphTemplate, GridCue, Ink, SudokuTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::game::CellLayout;
 use crate::vision::colour::{max_diff, mode, rgb_at};
@@ -34,6 +34,18 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
     find_grid(image.width() as usize, image.height() as usize, &dark, min_cell as usize)
 }
 
+
+/// The grid as `theme` finds it: from dark lines, or by the search with no calibration. Tiles found from their
+/// edges get lines as wide as their bevels, so that each cell's interior is the tile's face.
+fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Grid> {
+    match theme.grid {
+        GridCue::DarkLines => Ok(find_theme_grid(image, theme.dark_max, theme.min_cell)?),
+        GridCue::Found => {
+            let super::discover::FoundGrid { grid, tiled } = super::discover::find_any_grid(image)?;
+            Ok(if tiled { super::discover::faces_of_tiles(grid) } else { grid })
+        }
+    }
+}
 
 /// The most common colour on the ring of pixels just inside a cell's lines: the cell's background.
 pub(super) fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
@@ -214,7 +226,7 @@ impl<'a> Matcher<'a> {
 
     fn read(&self, image: &RgbaImage) -> Result<SudokuReading> {
         let theme = self.theme;
-        let grid = find_theme_grid(image, theme.dark_max, theme.min_cell)?;
+        let grid = theme_grid(image, theme)?;
         // Small glyphs are drawn differently at each size (font hinting): small cells are read only with
         // templates learned at about that size or smaller, else templates could match the wrong symbol.
         let smallest = self.templates.iter().map(|(t, _)| t.pitch).fold(f64::INFINITY, f64::min);
@@ -371,6 +383,15 @@ fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuThe
             Err(e) => {
                 first_error.get_or_insert(anyhow::Error::new(e).context("finding the grid to calibrate from"));
             }
+        }
+    }
+    // A client drawn otherwise (light lines on dark, tiles): the grid as found with no calibration, boxes as the
+    // truth has them where thicker lines do not show them.
+    if let Ok(super::discover::FoundGrid { mut grid, tiled }) = super::discover::find_any_grid(image) {
+        if grid.size == truth.size && (!grid.boxes_drawn || (grid.box_rows, grid.box_cols) == shape) {
+            (grid.box_rows, grid.box_cols) = shape;
+            theme.grid = GridCue::Found;
+            return Ok(if tiled { super::discover::faces_of_tiles(grid) } else { grid });
         }
     }
     Err(first_error.expect("at least one threshold tried"))

@@ -72,6 +72,10 @@ pub struct SudokuTheme {
     pub theme: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// How the grid is found: from dark lines (the default), or by the search that takes any cue (lines light
+    /// or dark, or the edges of tiles; [`super::discover::find_any_grid`]), for clients drawn otherwise.
+    #[serde(default, skip_serializing_if = "GridCue::is_dark_lines")]
+    pub grid: GridCue,
     /// A pixel whose channels are all at most this is dark (grid lines are found among dark pixels).
     pub dark_max: u8,
     /// The smallest cell side, in pixels, the reader considers.
@@ -100,6 +104,23 @@ pub struct SudokuTheme {
     pub glyphs: Vec<GlyphTemplate>,
 }
 
+/// How a theme's grid is found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GridCue {
+    /// Lines among the pixels no lighter than `dark_max`.
+    #[default]
+    DarkLines,
+    /// Any cue the search with no calibration takes.
+    Found,
+}
+
+impl GridCue {
+    fn is_dark_lines(&self) -> bool {
+        *self == GridCue::DarkLines
+    }
+}
+
 fn default_min_scalable_pitch() -> f64 {
     24.0
 }
@@ -110,6 +131,7 @@ impl SudokuTheme {
             game: "sudoku".into(),
             theme: name.into(),
             description: String::new(),
+            grid: GridCue::DarkLines,
             dark_max: 96,
             min_cell: 10,
             ink_threshold: 24,
