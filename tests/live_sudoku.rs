@@ -178,18 +178,52 @@ fn spawn_web_sudoku_sized(desktop: &mut Desktop, page: &str, profile: &std::path
     desktop.spawn("chromium", &args, &[]);
 }
 
+/// The web page at `query` in Chromium on a desktop of its own, sized `size`: the desktop, the page's window,
+/// its givens, and the browser profile (kept while the page is open).
+struct WebSudoku {
+    desktop: Desktop,
+    window: String,
+    truth: SudokuGrid,
+    _profile: tempfile::TempDir,
+}
+
+fn open_web_sudoku(query: &str, size: &str) -> WebSudoku {
+    let (page, truth) = web_sudoku_truth(query);
+    let mut desktop = Desktop::start();
+    let profile = tempfile::tempdir().unwrap();
+    spawn_web_sudoku_sized(&mut desktop, &page, profile.path(), size);
+    let window = desktop.wait_for_window("Sudoku");
+    WebSudoku { desktop, window, truth, _profile: profile }
+}
+
+/// `autoplay play sudoku ARGS --json` on `desktop`: the report and what it said on standard error.
+fn play_json(desktop: &Desktop, mut command: Command, args: &[&str]) -> (serde_json::Value, String) {
+    let out = command.args(["play", "sudoku"]).args(args).arg("--json").env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+}
+
+/// The page's title, once it says the game is solved (or after a few seconds, whatever it says).
+fn page_title(desktop: &Desktop, window: &str) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", window]).stdout).trim().to_owned();
+        if title.ends_with("solved") || std::time::Instant::now() > deadline {
+            return title;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 /// A Sudoku web page the reader was not written for, with the shipped calibration and no calibrate step: read
 /// exactly, won (the page's own title says so), and read exactly again at the end, the player's digits in their
 /// other colour, one on the highlighted cell the bot typed last. A second page of the same title makes the
 /// default window choice ambiguous: both are named and `--window` is asked for.
 #[test]
 fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
-    let (page, truth) = web_sudoku_truth("seed=3");
+    let WebSudoku { mut desktop, window, truth, _profile } = open_web_sudoku("seed=3", "600,640");
     let solution = solve_givens(&truth).unwrap();
-    let mut desktop = Desktop::start();
-    let profile = tempfile::tempdir().unwrap();
-    spawn_web_sudoku(&mut desktop, &page, profile.path());
-    let window = desktop.wait_for_window("Sudoku");
     let work = tempfile::tempdir().unwrap();
     let shot = work.path().join("shot.png");
     let read_window = |desktop: &Desktop| {
@@ -204,16 +238,11 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
     assert_eq!(before["givens"].as_str().unwrap(), truth.givens_text());
     assert_eq!(before["board"].as_str().unwrap(), truth.board_text());
 
-    let out = autoplay().args(["play", "sudoku", "--window", &format!("id:{window}"), "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (report, stderr) = play_json(&desktop, autoplay(), &["--window", &format!("id:{window}")]);
     assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "{stderr}");
     let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
     assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
-    assert_eq!(title, "Sudoku — solved", "{stderr}");
+    assert_eq!(page_title(&desktop, &window), "Sudoku — solved", "{stderr}");
     let after = read_window(&desktop);
     let mut solved = truth.clone();
     solved.cells = solution;
@@ -251,25 +280,15 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
 /// wins (the page's title says so), every digit shown where the page's own text has it.
 #[test]
 fn a_web_sudoku_that_takes_no_keys_is_won_with_its_number_pad() {
-    let (page, truth) = web_sudoku_truth("seed=1&pad=1");
+    let WebSudoku { desktop, window, truth, _profile } = open_web_sudoku("seed=1&pad=1", "780,640");
     let solution = solve_givens(&truth).unwrap();
-    let mut desktop = Desktop::start();
-    let profile = tempfile::tempdir().unwrap();
-    spawn_web_sudoku_sized(&mut desktop, &page, profile.path(), "780,640");
-    let window = desktop.wait_for_window("Sudoku");
-
-    let out = autoplay().args(["play", "sudoku", "--window", &format!("id:{window}"), "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (report, stderr) = play_json(&desktop, autoplay(), &["--window", &format!("id:{window}")]);
     assert_eq!(report["won"], true, "{stderr}");
     assert!(stderr.contains("making moves another way") && stderr.contains("its cell, then the number pad"), "{stderr}");
     let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
     // The first entry (typed) was not taken; every other is one move.
     assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start + 1, "{stderr}");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
-    assert_eq!(title, "Sudoku — solved", "{stderr}");
+    assert_eq!(page_title(&desktop, &window), "Sudoku — solved", "{stderr}");
     let mut solved = truth.clone();
     solved.cells = solution;
     let image = window_image(&desktop, &window);
@@ -422,10 +441,7 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
     desktop.run("xdotool", &["windowactivate", "--sync", &main]);
     std::thread::sleep(std::time::Duration::from_millis(500));
 
-    let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (report, stderr) = play_json(&desktop, autoplay(), &[]);
     assert_eq!(report["won"], true);
     assert_eq!(report["replans"], 0, "{stderr}");
     let empty_at_start = start.givens.iter().filter(|&&v| v == 0).count();
@@ -445,11 +461,7 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
 /// the digits the bot types (in a colour and weight the shot did not show) are read as it goes: won, no re-plan.
 #[test]
 fn a_web_sudoku_calibrated_from_one_labelled_shot_is_won_with_that_theme() {
-    let (page, truth) = web_sudoku_truth("seed=2");
-    let mut desktop = Desktop::start();
-    let profile = tempfile::tempdir().unwrap();
-    spawn_web_sudoku(&mut desktop, &page, profile.path());
-    let window = desktop.wait_for_window("Sudoku");
+    let WebSudoku { desktop, window, truth, _profile } = open_web_sudoku("seed=2", "600,640");
     let root = tempfile::tempdir().unwrap();
     std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
     let shot = root.path().join("opening.png");
@@ -467,12 +479,10 @@ fn a_web_sudoku_calibrated_from_one_labelled_shot_is_won_with_that_theme() {
     let theme = std::fs::read_to_string(root.path().join("sudoku/web.toml")).unwrap();
     assert!(theme.contains("grid = \"found\""), "{theme}");
 
-    let out = run(&["play", "sudoku", "--window", &format!("id:{window}"), "--theme", "web", "--json"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut calibrated = autoplay();
+    calibrated.env("AUTOPLAY_CALIBRATION", root.path());
+    let (report, stderr) = play_json(&desktop, calibrated, &["--window", &format!("id:{window}"), "--theme", "web"]);
     assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "{stderr}");
     assert!(stderr.contains("(theme 'web')"), "{stderr}");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
-    assert_eq!(title, "Sudoku — solved", "{stderr}");
+    assert_eq!(page_title(&desktop, &window), "Sudoku — solved", "{stderr}");
 }

@@ -109,7 +109,7 @@ fn a_tinted_board_keeps_the_givens_of_the_first_reading() {
 fn a_board_partly_covered_is_refused_with_no_calibration() {
     let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
     let covered = load_image(&repo().join("fixtures/sudoku-gnome/refused/number-picker-open.png")).unwrap();
-    let error = format!("{:#}", discover::read(&covered, &shapes).err().expect("a covered board was read"));
+    let error = format!("{:#}", discover::read(&covered, &shapes).expect_err("a covered board was read"));
     assert!(error.contains("lines are missing around") && error.contains("covers part of the board"), "{error}");
     let finished = load_image(&repo().join("fixtures/sudoku-gnome/refused/finished.png")).unwrap();
     assert!(discover::read(&finished, &shapes).is_err(), "the greyed-out board was read");

@@ -170,11 +170,12 @@ fn least_squares(rows: &[[f64; 3]], values: &[f64]) -> Option<[f64; 3]> {
             return None;
         }
         m.swap(col, pivot);
-        for row in 0..n {
+        let pivot_row = m[col].clone();
+        for (row, equation) in m.iter_mut().enumerate() {
             if row != col {
-                let factor = m[row][col] / m[col][col];
-                for k in col..=n {
-                    m[row][k] -= factor * m[col][k];
+                let factor = equation[col] / pivot_row[col];
+                for (a, b) in equation.iter_mut().zip(&pivot_row).skip(col) {
+                    *a -= factor * b;
                 }
             }
         }
