@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::commands::parse_state;
+use super::screen::reader::TableTruth;
 use super::{bench_command, deal, deal_command, solve_command, Cribbage, SolveInput, State};
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
@@ -74,14 +75,33 @@ pub struct CalibrateArgs {
 
 pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     let truth = match (&args.truth, args.deal) {
-        (_, Some(n)) => State::from(deal(n)),
-        (Some(text), None) if Path::new(text).is_file() => {
-            parse_state(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a state text"))?
-        }
-        (Some(text), None) => parse_state(&text.replace("\\n", "\n")).context("--truth is neither a file nor state text")?,
+        (_, Some(n)) => TableTruth { state: State::from(deal(n)), end_stack: None },
+        (Some(text), None) if Path::new(text).is_file() => parse_truth(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a truth"))?,
+        (Some(text), None) => parse_truth(&text.replace("\\n", "\n")).context("--truth is neither a file nor a truth")?,
         (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
     };
     screen_cli::calibrate::<Cribbage>(root, &args.common, &truth)
+}
+
+/// A calibration truth: state text, and a line `end stack: X,Y` naming the point (in the screenshot) of the
+/// control that ends a stack, where the table has one the reader would not find by itself.
+pub fn parse_truth(text: &str) -> Result<TableTruth> {
+    let mut end_stack = None;
+    let mut state_lines = Vec::new();
+    for line in text.lines() {
+        match line.trim().to_ascii_lowercase().strip_prefix("end stack:") {
+            Some(point) => {
+                let parsed = point.split(',').map(|v| v.trim().parse::<i32>()).collect::<Result<Vec<_>, _>>();
+                match parsed.as_deref() {
+                    Ok(&[x, y]) => end_stack = Some((x, y)),
+                    _ => anyhow::bail!("`{}`: the point must be X,Y in pixels of the screenshot", line.trim()),
+                }
+                state_lines.push("");
+            }
+            None => state_lines.push(line),
+        }
+    }
+    Ok(TableTruth { state: parse_state(&state_lines.join("\n"))?, end_stack })
 }
 
 pub fn bench() -> Result<()> {

@@ -17,26 +17,39 @@ pub struct Cribbage {
     pub themes: Vec<TableTheme>,
 }
 
-/// A position, and whether its score is known (shown by the client, given in text, or carried by the bot).
+/// A position, and whether its score and its stack are known (shown by the client, given in text, or carried by
+/// the bot; a table that draws no stack pile does not show the stack).
 #[derive(Clone, Debug)]
 pub struct Table {
     pub state: State,
     pub score_known: bool,
+    pub stack_known: bool,
 }
 
-/// Two tables are the same position when their columns and stacks are, and their scores where both are known.
+impl Table {
+    /// A position given whole (state text, the rules' own moves).
+    pub fn known(state: State) -> Table {
+        Table { state, score_known: true, stack_known: true }
+    }
+}
+
+/// Two tables are the same position when their columns are, and their stacks and scores where both know them.
 impl PartialEq for Table {
     fn eq(&self, other: &Table) -> bool {
         self.state.columns == other.state.columns
-            && self.state.stack == other.state.stack
+            && (!self.stack_known || !other.stack_known || self.state.stack == other.state.stack)
             && (!self.score_known || !other.score_known || self.state.score == other.state.score)
     }
 }
 
-/// State text, as `solve cribbage` reads it (the score line only when the score is known).
+/// State text, as `solve cribbage` reads it (the score line only when the score is known; an unknown stack is
+/// said in a comment, its line left empty).
 impl std::fmt::Display for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", state_text(&self.state))?;
+        if !self.stack_known {
+            writeln!(f, "# the table does not show the stack: not known")?;
+        }
         if self.score_known {
             writeln!(f, "score: {}", self.state.score)?;
         }
@@ -62,7 +75,7 @@ impl Game for Cribbage {
 
     /// State text; its score (0 when it gives none) is taken as known.
     fn parse_board(&self, text: &str) -> Result<Table> {
-        Ok(Table { state: parse_state(text)?, score_known: true })
+        Ok(Table::known(parse_state(text)?))
     }
 
     /// The best line from the position (exact).
@@ -78,7 +91,7 @@ impl Game for Cribbage {
         if state.play(*mv).is_err() {
             return board.clone();
         }
-        Table { state, score_known: board.score_known }
+        Table { state, ..board.clone() }
     }
 
     fn is_won(&self, board: &Table) -> bool {

@@ -38,8 +38,8 @@ impl Layout for TablePoints {
 
 impl ScreenGame for Cribbage {
     type Layout = TablePoints;
-    /// The position shown.
-    type Truth = State;
+    /// The position shown, and where the control that ends a stack is if the picture does not show it plainly.
+    type Truth = reader::TableTruth;
     const DEFAULT_THEME: &'static str = "table";
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
@@ -54,8 +54,11 @@ impl ScreenGame for Cribbage {
     fn read(&self, frame: &Frame, _hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
         let reading = read(&frame.image, &self.themes)?;
         let score = frame.title.as_deref().and_then(title_score);
+        // A table that draws no stack shows it only before any card is played (all 52 in the columns).
+        let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
+        let stack_known = reading.stack_shown || on_table == 52;
         let state = State { score: score.unwrap_or(0), ..reading.state };
-        Ok(Reading { board: Table { state, score_known: score.is_some() }, layout: reading.points, theme: reading.theme })
+        Ok(Reading { board: Table { state, score_known: score.is_some(), stack_known }, layout: reading.points, theme: reading.theme })
     }
 
     fn reading_json(&self, reading: &Reading<Table, TablePoints>) -> serde_json::Value {
@@ -63,31 +66,38 @@ impl ScreenGame for Cribbage {
         let stack: String = state.stack.iter().map(|c| c.to_string()).collect();
         serde_json::json!({
             "columns": Deal { columns: state.columns.clone() }.notation(),
-            "stack": stack, "total": state.total(), "theme": reading.theme, "points": reading.layout,
+            "stack": stack, "stack_known": reading.board.stack_known, "total": state.total(), "theme": reading.theme,
+            "points": reading.layout,
         })
     }
 
-    /// State text without a score line (the picture alone does not show the score).
+    /// State text without a score line (the picture alone does not show the score), saying so where the table
+    /// does not show the stack.
     fn reading_text(&self, reading: &Reading<Table, TablePoints>) -> String {
-        state_text(&reading.board.state)
+        let mut text = state_text(&reading.board.state);
+        if !reading.board.stack_known {
+            text.push_str("# the table does not show the stack: not known\n");
+        }
+        text
     }
 
     /// Learns the felt, outline darkness and one glyph per rank from a screenshot whose position is known,
     /// checks that the learned theme reads it back, and saves it.
-    fn calibrate(root: &Path, image: &RgbaImage, truth: &State, theme_name: &str) -> Result<String> {
+    fn calibrate(root: &Path, image: &RgbaImage, truth: &reader::TableTruth, theme_name: &str) -> Result<String> {
         let mut theme = theme_or_new(root, "cribbage", theme_name, || TableTheme::new(theme_name));
         let ranks = reader::learn(image, truth, &mut theme)?;
         let check = read(image, std::slice::from_ref(&theme)).context("the learned theme does not read its own screenshot")?;
-        if check.state.columns != truth.columns || check.state.stack != truth.stack {
+        if check.state.columns != truth.state.columns || (check.stack_shown && check.state.stack != truth.state.stack) {
             anyhow::bail!("the learned theme reads its own screenshot as\n{}", state_text(&check.state));
         }
         let path = theme.save(root)?;
         Ok(format!(
-            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}\nwrote {}\n",
+            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}, {}\nwrote {}\n",
             ranks.len(),
             ranks.iter().collect::<String>(),
             theme.felt,
             theme.outline_max,
+            if theme.stack_pile { "the stack as a pile" } else { "no stack pile (the bot keeps the stack)" },
             path.display()
         ))
     }
@@ -106,12 +116,18 @@ impl ScreenGame for Cribbage {
         Ok(vec![actions::click(&reading.layout, &reading.board.state, mv)?])
     }
 
-    /// The score the picture does not show is the one the bot counted.
+    /// The score and the stack the picture does not show are the ones the bot counted.
     fn carry_over(&self, known: &Table, seen: Table) -> Table {
-        if seen.score_known || !known.score_known {
-            return seen;
+        let mut table = seen;
+        if !table.score_known && known.score_known {
+            table.state.score = known.state.score;
+            table.score_known = true;
         }
-        Table { state: State { score: known.state.score, ..seen.state }, score_known: true }
+        if !table.stack_known && known.stack_known {
+            table.state.stack.clone_from(&known.state.stack);
+            table.stack_known = true;
+        }
+        table
     }
 }
 
@@ -135,11 +151,11 @@ mod tests {
         assert_eq!(next.state.stack.len(), 2);
         assert_eq!(game.apply(&next, &Move::NewStack), next, "an illegal move changes nothing");
         // The picture shows no score: the same position, and the score the bot counted is carried over.
-        let unseen = Table { state: State { score: 0, ..next.state.clone() }, score_known: false };
+        let unseen = Table { state: State { score: 0, ..next.state.clone() }, score_known: false, stack_known: true };
         assert_eq!(unseen, next);
         assert_eq!(game.carry_over(&next, unseen).state.score, next.state.score);
         // A score on show that differs from the engine's is a different position.
-        let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true };
+        let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true, stack_known: true };
         assert_ne!(shown, next);
         assert_eq!(game.carry_over(&next, shown.clone()).state.score, shown.state.score);
     }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 
-use super::theme::{RankTemplate, TableTheme};
+use super::theme::{ColumnPlaces, RankTemplate, TableTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
@@ -21,6 +21,11 @@ use crate::vision::runs::{components, flood8, Component};
 const FILLED_PILE: f64 = 0.5;
 /// A row is a card's top (or bottom) outline when a run of outline pixels covers this share of the pile's width.
 const OUTLINE_RUN: f64 = 0.75;
+/// A rank printed smaller than the corners it was learned from (a small card of the stack's row) is drawn with
+/// other proportions of stroke to size: it may be this many times further from its template (the parlour
+/// table's small K is 0.18 from its corner K), as long as the next rank is this many times further still.
+const SMALL_PRINT_LEEWAY: f64 = 2.0;
+const SMALL_PRINT_MARGIN: f64 = 1.2;
 /// The corner glyphs lie in this share of a card's width, from its left edge.
 const CORNER_WIDTH: f64 = 0.8;
 
@@ -43,6 +48,9 @@ pub struct TableReading {
     pub state: State,
     pub points: TablePoints,
     pub theme: String,
+    /// Whether the picture shows the stack (else the state's stack is empty, and the position's own is known
+    /// only where no card has been played).
+    pub stack_shown: bool,
 }
 
 /// The non-felt shapes of a picture.
@@ -61,19 +69,69 @@ fn shapes(image: &RgbaImage, felt: [u8; 3], tolerance: u8) -> Shapes {
 
 /// The five card piles (four columns, then the stack), left to right.
 fn piles(shapes: &Shapes) -> Result<(Vec<Component>, usize)> {
-    let tall: Vec<&Component> = shapes.components.iter().filter(|c| c.width() >= 16 && c.height() as f64 >= 1.2 * c.width() as f64).collect();
-    if tall.is_empty() {
-        bail!("no card pile found: nothing on the felt is card-shaped (is this a Cribbage Solitaire table, and is the felt colour calibrated?)");
-    }
-    // The largest tall shape is a pile (a column of cards, or a card); the others have its width.
-    let card_width = tall.iter().max_by_key(|c| c.width() * c.height()).expect("not empty").width();
-    let tolerance = (card_width / 20).max(3);
-    let mut piles: Vec<Component> = tall.into_iter().filter(|c| c.width().abs_diff(card_width) <= tolerance).copied().collect();
-    piles.sort_by_key(|c| c.x0);
+    let (piles, card_width) = card_piles(shapes)?;
     if piles.len() != 5 {
         bail!("found {} card piles {card_width} pixels wide, expected 5 (four columns and the stack)", piles.len());
     }
     Ok((piles, card_width))
+}
+
+/// The card-shaped piles on the felt, left to right, and the card width: the largest tall shape is a pile (a
+/// column of cards, or a card); the others are those of its width.
+fn card_piles(shapes: &Shapes) -> Result<(Vec<Component>, usize)> {
+    let tall: Vec<&Component> = shapes.components.iter().filter(|c| c.width() >= 16 && c.height() as f64 >= 1.2 * c.width() as f64).collect();
+    if tall.is_empty() {
+        bail!("no card pile found: nothing on the felt is card-shaped (is this a Cribbage Solitaire table, and is the felt colour calibrated?)");
+    }
+    let card_width = tall.iter().max_by_key(|c| c.width() * c.height()).expect("not empty").width();
+    let tolerance = (card_width / 20).max(3);
+    let mut piles: Vec<Component> = tall.into_iter().filter(|c| c.width().abs_diff(card_width) <= tolerance).copied().collect();
+    piles.sort_by_key(|c| c.x0);
+    Ok((piles, card_width))
+}
+
+/// The bounding box of the felt: the largest connected patch of felt-coloured pixels.
+fn felt_box(shapes: &Shapes) -> Option<Component> {
+    let felt: Vec<bool> = shapes.on.iter().map(|&on| !on).collect();
+    let w = shapes.width;
+    let h = felt.len() / w;
+    components(w, h, 0, |y| &felt[y * w..(y + 1) * w]).into_iter().max_by_key(|c| c.pixels)
+}
+
+/// A table's piles: each column's (`None` where the table shows nothing: an empty column of a table that
+/// draws no place for it), the stack's where the table draws one, the card width and the felt's box.
+struct TablePiles {
+    columns: [Option<Component>; 4],
+    stack: Option<Component>,
+    card_width: usize,
+    felt: Option<Component>,
+}
+
+/// A share of a box across (`x`) and down (`y`), as a pixel point.
+fn point_in(felt: &Component, [x, y]: [f64; 2]) -> (i32, i32) {
+    ((felt.x0 as f64 + x * felt.width() as f64).round() as i32, (felt.y0 as f64 + y * felt.height() as f64).round() as i32)
+}
+
+/// The piles where `places` says the columns stand on the felt; the stack's the next pile right of them.
+fn placed_piles(shapes: &Shapes, places: &ColumnPlaces, stack_pile: bool) -> Result<TablePiles> {
+    let felt = felt_box(shapes).filter(|f| f.pixels * 20 >= shapes.on.len()).context("no felt found: hardly any of the picture has the felt's colour (is this the table the theme was learned from?)")?;
+    let card_width = (places.card_width * felt.width() as f64).round() as usize;
+    let tolerance = (card_width / 10).max(3);
+    let tall: Vec<Component> = shapes
+        .components
+        .iter()
+        .filter(|c| c.width().abs_diff(card_width) <= tolerance && c.height() as f64 >= 1.2 * c.width() as f64)
+        .copied()
+        .collect();
+    let left = |i: usize| felt.x0 as f64 + places.left[i] * felt.width() as f64;
+    let columns: [Option<Component>; 4] = std::array::from_fn(|i| tall.iter().find(|c| (c.x0 as f64 - left(i)).abs() <= card_width as f64 / 2.0).copied());
+    let stack = if stack_pile {
+        let beyond = left(3) + 0.75 * card_width as f64;
+        Some(*tall.iter().filter(|c| c.x0 as f64 >= beyond).min_by_key(|c| c.x0).context("no stack pile right of the columns")?)
+    } else {
+        None
+    };
+    Ok(TablePiles { columns, stack, card_width, felt: Some(felt) })
 }
 
 /// Pile `p` of [`piles`] in messages: "column 1" to "column 4", then "the stack".
@@ -200,6 +258,27 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
     Ok((RankGlyph { coverage, aspect: gw / gh, height: gh / card_width as f64 }, y0 + (first + last) / 2))
 }
 
+/// The rank printed on a small card (its face's box): all the ink of the first band of inked rows from the top,
+/// past the card's own border.
+fn small_card_rank(image: &RgbaImage, card: &Component, face: [u8; 3], threshold: u8) -> Result<RankGlyph> {
+    let inset = (card.width() / 10).max(1);
+    let (x0, y0, x1, y1) = (card.x0 + inset, card.y0 + inset, card.x1 - inset, card.y1 - inset);
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let alpha: Vec<f32> = (0..w * h)
+        .map(|i| {
+            let d = max_diff(rgb_at(image, x0 + i % w, y0 + i / w), face);
+            if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
+        })
+        .collect();
+    let inked_row = |y: usize| (0..w).any(|x| alpha[y * w + x] >= 0.5);
+    let first = (0..h).find(|&y| inked_row(y)).ok_or_else(|| anyhow!("it shows no rank"))?;
+    let last = (first..h).take_while(|&y| inked_row(y)).last().expect("first is inked");
+    let band: Vec<f32> = (0..w * h).map(|i| if (first..=last).contains(&(i / w)) { alpha[i] } else { 0.0 }).collect();
+    let (gx0, gy0, gx1, gy1) = glyph::ink_box(&band, w, 0.5).expect("the band is inked");
+    let (gw, gh) = ((gx1 - gx0 + 1) as f64, (gy1 - gy0 + 1) as f64);
+    Ok(RankGlyph { coverage: glyph::normalise(&band, w, (gx0, gy0, gx1, gy1)), aspect: gw / gh, height: gh / card.width() as f64 })
+}
+
 /// Clears the ink 8-connected to the top row of a `w`-wide strip: the soft lower edge of the card's top outline
 /// and its rounded corner, which the corner label never touches (a J's hook may reach the left edge, so that is
 /// no test).
@@ -215,6 +294,9 @@ fn without_outline_ink(mut alpha: Vec<f32>, w: usize) -> Vec<f32> {
 fn distance(glyph: &RankGlyph, coverage: &[f32], template: &RankTemplate) -> f64 {
     glyph::mean_squared_difference(&glyph.coverage, coverage) + 0.25 * (glyph.aspect - template.aspect).powi(2) + 4.0 * (glyph.height - template.height).powi(2)
 }
+
+/// A pile's cards, bottom first, and a point on each.
+type PileRead = (Vec<Card>, Vec<(i32, i32)>);
 
 /// Templates prepared for matching.
 struct Matcher<'a> {
@@ -234,6 +316,16 @@ impl<'a> Matcher<'a> {
 
     /// The best rank, its distance and the next-best other rank's distance.
     fn classify(&self, glyph: &RankGlyph) -> (Rank, f64, f64) {
+        self.classify_by(glyph, distance)
+    }
+
+    /// As [`Self::classify`], for a glyph printed at another size than the cards' corners (the stack's small
+    /// cards): its height is left out.
+    fn classify_any_size(&self, glyph: &RankGlyph) -> (Rank, f64, f64) {
+        self.classify_by(glyph, |g, coverage, template| distance(g, coverage, &RankTemplate { height: g.height, ..template.clone() }))
+    }
+
+    fn classify_by(&self, glyph: &RankGlyph, distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64) -> (Rank, f64, f64) {
         let mut per_rank: HashMap<char, f64> = HashMap::new();
         for (template, coverage) in &self.templates {
             let d = distance(glyph, coverage, template);
@@ -246,40 +338,113 @@ impl<'a> Matcher<'a> {
         (rank, ranked[0].1, ranked.get(1).map_or(f64::INFINITY, |r| r.1))
     }
 
+    /// The piles, where the theme places the columns, else as the five piles of the project's first table.
+    fn table_piles(&self, shapes: &Shapes) -> Result<TablePiles> {
+        match &self.theme.columns {
+            Some(places) => placed_piles(shapes, places, self.theme.stack_pile),
+            None => {
+                let (piles, card_width) = piles(shapes)?;
+                Ok(TablePiles { columns: std::array::from_fn(|i| Some(piles[i])), stack: Some(piles[4]), card_width, felt: None })
+            }
+        }
+    }
+
+    /// The ranks of a pile's cards, bottom first, and a point on each.
+    fn read_pile(&self, image: &RgbaImage, shapes: &Shapes, pile: &Component, place: &str) -> Result<PileRead> {
+        let cards = pile_cards(image, shapes, pile, self.theme)?;
+        let mut ranks = Vec::new();
+        for (i, card) in cards.iter().enumerate() {
+            let (rank, best, next) = self.classify(&card.glyph);
+            if best > self.theme.max_distance || next - best < self.theme.min_margin {
+                bail!(
+                    "card {} of {place} (near ({}, {})) matches no rank well enough (closest '{}' at {best:.3}, limit {:.3}; next at {next:.3})",
+                    i + 1,
+                    card.centre.0,
+                    card.centre.1,
+                    rank.to_char(),
+                    self.theme.max_distance
+                );
+            }
+            ranks.push(Card::new(rank));
+        }
+        Ok((ranks, cards.iter().map(|c| c.centre).collect()))
+    }
+
     fn read(&self, image: &RgbaImage) -> Result<TableReading> {
         let shapes = shapes(image, self.felt, self.theme.felt_tolerance);
-        let (piles, card_width) = piles(&shapes)?;
-        let next = button(&shapes, piles[3].x1, card_width).context("no NEXT STACK button found right of the columns")?;
-        let mut seen: Vec<Vec<Card>> = Vec::new();
+        let piles = self.table_piles(&shapes)?;
+        let columns_end = piles.columns.iter().flatten().map(|c| c.x1).max().unwrap_or(0);
+        let next_stack = match (self.theme.end_stack, &piles.felt) {
+            (Some(share), Some(felt)) => point_in(felt, share),
+            _ => {
+                let next = button(&shapes, columns_end, piles.card_width).context("no NEXT STACK button found right of the columns")?;
+                (((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32)
+            }
+        };
+        let mut columns: [Vec<Card>; 4] = Default::default();
         let mut points: [Vec<(i32, i32)>; 4] = Default::default();
-        for (p, pile) in piles.iter().enumerate() {
-            let cards = pile_cards(image, &shapes, pile, self.theme)?;
-            let mut ranks = Vec::new();
-            for (i, card) in cards.iter().enumerate() {
-                let (rank, best, next) = self.classify(&card.glyph);
-                if best > self.theme.max_distance || next - best < self.theme.min_margin {
-                    let place = pile_name(p);
-                    bail!(
-                        "card {} of {place} (near ({}, {})) matches no rank well enough (closest '{}' at {best:.3}, limit {:.3}; next at {next:.3})",
-                        i + 1,
-                        card.centre.0,
-                        card.centre.1,
-                        rank.to_char(),
-                        self.theme.max_distance
-                    );
-                }
-                ranks.push(Card::new(rank));
+        for (p, pile) in piles.columns.iter().enumerate() {
+            if let Some(pile) = pile {
+                (columns[p], points[p]) = self.read_pile(image, &shapes, pile, &pile_name(p))?;
             }
-            if p < 4 {
-                points[p] = cards.iter().map(|c| c.centre).collect();
-            }
-            seen.push(ranks);
         }
-        let stack = seen.pop().expect("five piles");
-        let columns: [Vec<Card>; 4] = seen.try_into().map_err(|_| anyhow!("four columns"))?;
+        let (stack, stack_shown) = match (&piles.stack, &self.theme.card_face) {
+            (Some(pile), _) => (self.read_pile(image, &shapes, pile, &pile_name(4))?.0, true),
+            (None, Some(face)) => match self.stack_row(image, &piles, parse_rgb(face)?)? {
+                Some(cards) => (cards, true),
+                None => (Vec::new(), false),
+            },
+            (None, None) => (Vec::new(), false),
+        };
         let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
-        let next_stack = (((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32);
-        Ok(TableReading { state, points: TablePoints { cards: points, next_stack, card_width }, theme: self.theme.theme.clone() })
+        let points = TablePoints { cards: points, next_stack, card_width: piles.card_width };
+        Ok(TableReading { state, points, theme: self.theme.theme.clone(), stack_shown })
+    }
+
+    /// The stack shown as a row of small cards off the felt, in play order (left to right, then down), if the
+    /// picture shows any: card-shaped patches of the card face, under 0.6 of a card wide, each with one rank.
+    /// None where there is none (the stack is empty, or not shown).
+    fn stack_row(&self, image: &RgbaImage, piles: &TablePiles, face: [u8; 3]) -> Result<Option<Vec<Card>>> {
+        let (w, h) = (image.width() as usize, image.height() as usize);
+        let on: Vec<bool> = image.pixels().map(|p| max_diff([p[0], p[1], p[2]], face) <= self.theme.felt_tolerance).collect();
+        let off_felt = |c: &Component| piles.felt.is_none_or(|f| c.x1 < f.x0 || c.x0 > f.x1 || c.y1 < f.y0 || c.y0 > f.y1);
+        let mut small: Vec<Component> = components(w, h, 0, |y| &on[y * w..(y + 1) * w])
+            .into_iter()
+            .filter(|c| c.width() >= 8 && (c.width() as f64) < 0.6 * piles.card_width as f64)
+            .filter(|c| (1.15..=1.8).contains(&(c.height() as f64 / c.width() as f64)))
+            .filter(|c| c.pixels as f64 >= 0.5 * (c.width() * c.height()) as f64 && off_felt(c))
+            .collect();
+        if small.is_empty() {
+            return Ok(None);
+        }
+        // Reading order: rows (cards whose tops are within half a card of the row's first), left to right.
+        small.sort_by_key(|c| (c.y0, c.x0));
+        let mut rows: Vec<Vec<Component>> = Vec::new();
+        for c in small {
+            match rows.last_mut() {
+                Some(row) if c.y0 <= row[0].y0 + row[0].height() / 2 => row.push(c),
+                _ => rows.push(vec![c]),
+            }
+        }
+        let mut cards = Vec::new();
+        for card in rows.iter_mut().flat_map(|row| {
+            row.sort_by_key(|c| c.x0);
+            row.iter()
+        }) {
+            let glyph = small_card_rank(image, card, face, self.theme.ink_threshold).with_context(|| format!("the small card at ({}, {})", card.x0, card.y0))?;
+            let (rank, best, next) = self.classify_any_size(&glyph);
+            if best > SMALL_PRINT_LEEWAY * self.theme.max_distance || next - best < self.theme.min_margin || next < SMALL_PRINT_MARGIN * best {
+                bail!(
+                    "the small card of the stack at ({}, {}) matches no rank well enough (closest '{}' at {best:.3}, limit {:.3}; next at {next:.3})",
+                    card.x0,
+                    card.y0,
+                    rank.to_char(),
+                    SMALL_PRINT_LEEWAY * self.theme.max_distance
+                );
+            }
+            cards.push(Card::new(rank));
+        }
+        Ok(Some(cards))
     }
 }
 
@@ -292,9 +457,9 @@ pub fn read(image: &RgbaImage, themes: &[TableTheme]) -> Result<TableReading> {
 pub fn match_scores(image: &RgbaImage, theme: &TableTheme) -> Result<Vec<(char, f64, f64)>> {
     let matcher = Matcher::new(theme)?;
     let shapes = shapes(image, matcher.felt, theme.felt_tolerance);
-    let (piles, _) = piles(&shapes)?;
+    let piles = matcher.table_piles(&shapes)?;
     let mut scores = Vec::new();
-    for pile in &piles {
+    for pile in piles.columns.iter().flatten().chain(&piles.stack) {
         for card in pile_cards(image, &shapes, pile, theme)? {
             let (rank, best, next) = matcher.classify(&card.glyph);
             scores.push((rank.to_char(), best, next));
@@ -303,26 +468,79 @@ pub fn match_scores(image: &RgbaImage, theme: &TableTheme) -> Result<Vec<(char, 
     Ok(scores)
 }
 
-/// Learns a theme from a screenshot whose position is known (`truth`: columns and stack): the felt colour (the
-/// picture's commonest colour), the outline darkness (a third of the way from a pile's edge colour to its card
-/// face), and a glyph template per rank shown (the mean of its cards). Returns the ranks learned.
-pub fn learn(image: &RgbaImage, truth: &State, theme: &mut TableTheme) -> Result<Vec<char>> {
-    let felt = mode(image.pixels().map(|p| [p[0], p[1], p[2]])).context("an empty picture")?;
+/// What calibration is told of a screenshot: the position shown, and where a control the picture alone does not
+/// explain is (the one that ends a stack, as a point in the picture), if the table has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableTruth {
+    pub state: State,
+    pub end_stack: Option<(i32, i32)>,
+}
+
+/// How many of a picture's commonest colours are tried as the felt.
+const FELT_CANDIDATES: usize = 6;
+
+/// The `n` commonest colours of a picture, commonest first.
+fn commonest_colours(image: &RgbaImage, n: usize) -> Vec<[u8; 3]> {
+    let mut counts: HashMap<[u8; 3], usize> = HashMap::new();
+    for p in image.pixels() {
+        *counts.entry([p[0], p[1], p[2]]).or_default() += 1;
+    }
+    let mut colours: Vec<([u8; 3], usize)> = counts.into_iter().collect();
+    colours.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    colours.into_iter().take(n).map(|(c, _)| c).collect()
+}
+
+/// Learns a theme from a screenshot whose position is known (`truth`): the felt colour (of the picture's
+/// commonest colours, the first with four or five card piles of one width on it: four columns, and the stack
+/// where the table draws one; the felt may be a panel with larger margins around it), where the columns stand
+/// on the felt, the outline darkness (a third of the way from a pile's edge to its card face), the control that
+/// ends a stack (the truth's point, else the widest solid button right of the columns), and a glyph template
+/// per rank shown (the mean of its cards). Returns the ranks learned.
+pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> Result<Vec<char>> {
+    let (felt, shapes, piles, card_width) = commonest_colours(image, FELT_CANDIDATES)
+        .into_iter()
+        .find_map(|felt| {
+            let shapes = shapes(image, felt, theme.felt_tolerance);
+            let (piles, card_width) = card_piles(&shapes).ok()?;
+            matches!(piles.len(), 4 | 5).then_some((felt, shapes, piles, card_width))
+        })
+        .context("no card pile found: on none of the picture's commonest colours do four columns of cards stand (is this a Cribbage Solitaire table?)")?;
     theme.felt = format_rgb(felt);
-    let shapes = shapes(image, felt, theme.felt_tolerance);
-    let (piles, _) = piles(&shapes)?;
-    // Outline darkness: from the longest pile, its face (commonest colour) and its left edge at mid-height.
-    let longest = piles.iter().max_by_key(|p| p.height()).expect("five piles");
+    theme.stack_pile = piles.len() == 5;
+    let felt_box = felt_box(&shapes).context("no felt")?;
+    // A point's place on the felt, as shares of its box (to four places).
+    let share = |v: f64, start: usize, length: usize| (((v - start as f64) / length as f64) * 1e4).round() / 1e4;
+    let across = |x: f64| share(x, felt_box.x0, felt_box.width());
+    theme.columns = Some(ColumnPlaces {
+        left: std::array::from_fn(|i| across(piles[i].x0 as f64)),
+        card_width: ((card_width as f64 / felt_box.width() as f64) * 1e4).round() / 1e4,
+    });
+    // Outline darkness: from the longest pile, its face (commonest colour) and the darkest pixel of its left
+    // edge at mid-height.
+    let longest = piles.iter().max_by_key(|p| p.height()).expect("four or five piles");
     let face = mode((longest.y0..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| (x, y))).map(|(x, y)| rgb_at(image, x, y)))
         .expect("a pile has pixels");
-    let edge = rgb_at(image, longest.x0 + 1, (longest.y0 + longest.y1) / 2);
+    let middle = (longest.y0 + longest.y1) / 2;
+    let edge = (longest.x0..longest.x0 + (card_width / 10).max(4)).map(|x| rgb_at(image, x, middle)).min_by_key(|&p| luminance(p)).expect("a pile is wide");
     let (face_l, edge_l) = (luminance(face), luminance(edge));
     if face_l <= edge_l + 30 {
         bail!("the card faces ({}) are not clearly lighter than their outlines ({})", format_rgb(face), format_rgb(edge));
     }
     theme.outline_max = edge_l + (face_l - edge_l) / 3;
+    // Where no pile shows the stack, a row of small cards may: they have the face of a playable card (the
+    // lowest fifth of the longest pile is its front card's).
+    theme.card_face = (!theme.stack_pile)
+        .then(|| mode((longest.y1 - longest.height() / 5..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| rgb_at(image, x, y)))))
+        .flatten()
+        .map(format_rgb);
+    theme.end_stack = match truth.end_stack {
+        Some((x, y)) => Some([across(x as f64), share(y as f64, felt_box.y0, felt_box.height())]),
+        None if button(&shapes, piles[3].x1, card_width).is_some() => None,
+        None => bail!("no button that ends a stack is seen right of the columns: name the control in the truth (a line `end stack: X,Y`, the point in the picture)"),
+    };
+    let truth = &truth.state;
     let mut sums: HashMap<char, (RankGlyph, usize)> = HashMap::new();
-    let wanted: Vec<&Vec<Card>> = truth.columns.iter().chain(std::iter::once(&truth.stack)).collect();
+    let wanted: Vec<&Vec<Card>> = truth.columns.iter().chain(std::iter::once(&truth.stack)).take(piles.len()).collect();
     for (p, pile) in piles.iter().enumerate() {
         let cards = pile_cards(image, &shapes, pile, theme)?;
         if cards.len() != wanted[p].len() {

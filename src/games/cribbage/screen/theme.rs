@@ -29,6 +29,17 @@ impl RankTemplate {
     }
 }
 
+/// The columns' places on the felt (see [`TableTheme::columns`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColumnPlaces {
+    pub left: [f64; 4],
+    pub card_width: f64,
+}
+
+fn drawn() -> bool {
+    true
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableTheme {
     pub game: String,
@@ -46,6 +57,23 @@ pub struct TableTheme {
     /// A glyph matches a rank when their distance is at most this and the next rank is `min_margin` further.
     pub max_distance: f64,
     pub min_margin: f64,
+    /// Whether the table draws the stack as a pile right of the columns; where it does not, the bot keeps the
+    /// stack from the cards it played.
+    #[serde(default = "drawn")]
+    pub stack_pile: bool,
+    /// Where the four columns stand, as shares of the felt's bounding box: each column's left edge across it,
+    /// and the card width. Learned by calibration; absent, the columns are the four leftmost piles (an empty
+    /// column must then still show its place).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub columns: Option<ColumnPlaces>,
+    /// The control that ends a stack, where the picture does not show one the reader knows (a small icon), as
+    /// shares of the felt's bounding box; absent, it is the widest solid button right of the columns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_stack: Option<[f64; 2]>,
+    /// The face of a playable card (`#rrggbb`), on a table that draws no stack pile: small cards of this face
+    /// off the felt are the stack, shown as a row (in play order, left to right and down).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_face: Option<String>,
     #[serde(rename = "glyph", default)]
     pub glyphs: Vec<RankTemplate>,
 }
@@ -62,6 +90,10 @@ impl TableTheme {
             ink_threshold: 80,
             max_distance: 0.1,
             min_margin: 0.01,
+            stack_pile: true,
+            columns: None,
+            end_stack: None,
+            card_face: None,
             glyphs: Vec::new(),
         }
     }
@@ -79,6 +111,9 @@ impl ThemeFile for TableTheme {
 
     fn validate(&self, origin: &str) -> Result<()> {
         parse_rgb(&self.felt).map_err(|e| e.context(format!("{origin}: felt")))?;
+        if let Some(face) = &self.card_face {
+            parse_rgb(face).map_err(|e| e.context(format!("{origin}: card_face")))?;
+        }
         for g in &self.glyphs {
             if Rank::from_char(g.rank).is_none() {
                 bail!("{origin}: '{}' is not a rank (A23456789TJQK)", g.rank);

@@ -1,0 +1,124 @@
+//! A Cribbage Solitaire table the reader was not written for (fixtures/tables/cribbage-parlour.html: four columns
+//! of 13 overlapped cards on a green panel with darker, larger margins, serif ranks, suits as pictures, no stack
+//! pile but a row of small cards, totals as text, a small icon button to end a stack), learned from one labelled
+//! shot of its opening position: positions in mid-game read as the page's own state says, and live, in Chromium,
+//! the bot plays whole deals to the solver's optimum.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use autoplay::games::cribbage::screen::{self, load_themes, TableTheme};
+use autoplay::games::cribbage::commands::parse_state;
+use autoplay::games::cribbage::{deal, solve, State};
+use autoplay::imageio::load_image;
+use common::desktop::Desktop;
+use common::{fixture_shots, repo};
+
+fn autoplay(calibration: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    command.env("AUTOPLAY_CALIBRATION", calibration);
+    command
+}
+
+/// Calibrates theme `parlour` into `root` from `shot` and its truth file; returns the command's output.
+fn calibrate(root: &Path, shot: &Path, truth: &Path) -> std::process::Output {
+    autoplay(root).args(["calibrate", "cribbage"]).arg(shot).arg("--truth").arg(truth).args(["--theme", "parlour"]).output().unwrap()
+}
+
+/// The theme learned from the opening of deal 30 (fixtures/cribbage-parlour/deal30-start.*).
+fn learned_theme(root: &Path) -> TableTheme {
+    let shot = repo().join("fixtures/cribbage-parlour/deal30-start.png");
+    let out = calibrate(root, &shot, &shot.with_extension("calibration"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    load_themes(root, Some("parlour")).unwrap().remove(0)
+}
+
+#[test]
+fn the_parlour_table_learned_from_its_opening_reads_positions_in_mid_game() {
+    let root = tempfile::tempdir().unwrap();
+    let theme = learned_theme(root.path());
+    assert!(!theme.stack_pile && theme.end_stack.is_some() && theme.columns.is_some() && theme.card_face.is_some(), "{theme:?}");
+    assert_eq!(theme.glyphs.len(), 13, "every rank learned");
+    let shots = fixture_shots("cribbage-parlour");
+    assert!(shots.len() >= 5);
+    let mut stacks_read = 0;
+    for (name, png) in shots {
+        let truth = parse_state(&std::fs::read_to_string(png.with_extension("truth")).unwrap()).unwrap();
+        let reading = screen::read(&load_image(&png).unwrap(), std::slice::from_ref(&theme)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(reading.state.columns, truth.columns, "{name}: columns");
+        // The stack is its row of small cards; an empty row shows no stack (known only before any card).
+        if reading.stack_shown {
+            assert_eq!(reading.state.stack, truth.stack, "{name}: stack");
+            stacks_read += 1;
+        } else {
+            assert!(truth.stack.is_empty() && reading.state.stack.is_empty(), "{name}: a stack of {} card(s) not seen", truth.stack.len());
+        }
+        for (c, points) in reading.points.cards.iter().enumerate() {
+            assert_eq!(points.len(), truth.columns[c].len(), "{name}: column {} click points", c + 1);
+        }
+    }
+    assert!(stacks_read >= 3, "{stacks_read} stacks read");
+    // The read command says what it cannot see.
+    let out = autoplay(root.path()).args(["read", "cribbage", "--theme", "parlour"]).arg(repo().join("fixtures/cribbage-parlour/deal1-stack-ended.png")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("stack: \n") && text.contains("does not show the stack"), "{text}");
+}
+
+/// The parlour's button that ends a stack is a small icon, not the wide button the reader looks for: without
+/// its point in the truth, calibration says to name it.
+#[test]
+fn a_table_whose_stack_control_is_not_found_asks_for_its_point() {
+    let root = tempfile::tempdir().unwrap();
+    let shot = repo().join("fixtures/cribbage-parlour/deal30-start.png");
+    let out = calibrate(root.path(), &shot, &shot.with_extension("truth"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("end stack: X,Y"), "{stderr}");
+    assert!(!root.path().join("cribbage/parlour.toml").exists());
+}
+
+/// The gold button that ends a stack, found in a capture of the page by its colour (the tester labels the shot).
+fn gold_button(shot: &Path) -> (i32, i32) {
+    let image = load_image(shot).unwrap();
+    let gold: Vec<(u32, u32)> = image.enumerate_pixels().filter(|(_, _, p)| p[0].abs_diff(0xc9) < 8 && p[1].abs_diff(0xa6) < 8 && p[2].abs_diff(0x40) < 8).map(|(x, y, _)| (x, y)).collect();
+    assert!(gold.len() > 100, "the gold button is not in the capture");
+    let n = gold.len() as u32;
+    ((gold.iter().map(|p| p.0).sum::<u32>() / n) as i32, (gold.iter().map(|p| p.1).sum::<u32>() / n) as i32)
+}
+
+/// Live: the table opened in Chromium, its opening captured and labelled (the deal, and the button's point),
+/// `calibrate` run once, then `autoplay play cribbage --theme parlour`: every card verified by reading the table
+/// again (the columns, and the stack's row), and the page's own final score is the solver's optimum.
+#[test]
+fn the_parlour_table_is_learned_from_one_shot_and_played_to_the_optimum() {
+    for (n, size) in [(969u64, "1000,720"), (1031, "1100,760")] {
+        let mut desktop = Desktop::start();
+        let profile = tempfile::tempdir().unwrap();
+        let page = format!("file://{}?deal={n}", repo().join("fixtures/tables/cribbage-parlour.html").display());
+        let (profile_arg, size_arg, app_arg) = (format!("--user-data-dir={}", profile.path().display()), format!("--window-size={size}"), format!("--app={page}"));
+        let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
+        args.extend([profile_arg.as_str(), &size_arg, &app_arg]);
+        desktop.spawn("chromium", &args, &[]);
+        let window = desktop.wait_for_window("Cribbage Solitaire");
+        let root = tempfile::tempdir().unwrap();
+        std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
+        let shot = root.path().join("opening.png");
+        let capture = autoplay(root.path()).args(["capture", "--window", &format!("id:{window}"), "-o"]).arg(&shot).env("DISPLAY", &desktop.display).output().unwrap();
+        assert!(capture.status.success(), "{}", String::from_utf8_lossy(&capture.stderr));
+        let (x, y) = gold_button(&shot);
+        let truth = root.path().join("opening.truth");
+        std::fs::write(&truth, format!("{}\nstack:\nend stack: {x},{y}\n", deal(n).notation())).unwrap();
+        let out = calibrate(root.path(), &shot, &truth);
+        assert!(out.status.success(), "deal {n}: {}", String::from_utf8_lossy(&out.stderr));
+
+        let out = autoplay(root.path()).args(["play", "cribbage", "--theme", "parlour", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "deal {n}: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "deal {n}: {stderr}");
+        let optimum = solve(&State::from(deal(n))).score;
+        let title = String::from_utf8(desktop.run("xdotool", &["getwindowname", &window]).stdout).unwrap();
+        assert_eq!(title.trim(), format!("Cribbage Solitaire \u{2014} final score {optimum}"), "deal {n}: {stderr}");
+    }
+}
