@@ -35,7 +35,7 @@ shoot deal969-early 969 9
 shoot deal1031-late 1031 52
 shoot deal1-stack-ended 1 "$("$AUTOPLAY" solve cribbage --deal 1 | awk '{print $NF}' | grep -bo _ | sed -n 3p | cut -d: -f1 | awk '{print $1 + 1}')"
 
-# The calibration truth of the opening: the position, and the point of the gold button that ends a stack (its
+# The calibration truth of the opening: the position, the point of the gold button that ends a stack (its
 # centre in the picture: the felt's left 265 + 406 + 17, its top 104 + 26 + 17, as the page lays them out at
-# 1000x720).
-{ cat "$out/deal30-start.truth"; echo "end stack: 688,147"; } > "$out/deal30-start.calibration"
+# 1000x720), and points on the printed numbers (the 0 of "Stack Total: 0" and of "Score: 0", as they show).
+{ cat "$out/deal30-start.truth"; echo "end stack: 688,147"; echo "total at: 163,346"; echo "score at: 121,378"; } > "$out/deal30-start.calibration"

@@ -8,6 +8,7 @@ pub mod font_glyphs;
 pub mod glyph;
 pub mod grid_lines;
 pub mod lattice;
+pub mod printed_number;
 pub mod runs;
 
 pub use lattice::{find_board, CellSample, ClassMap, ColourCache, LatticeError};

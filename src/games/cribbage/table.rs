@@ -11,10 +11,20 @@ use super::rules::{parse_line, Move, State};
 use super::screen::theme::TableTheme;
 use super::solve;
 use crate::game::{Game, Plan, SolveLimits};
+use crate::vision::printed_number::NumberReader;
 
-/// Cribbage Solitaire with the calibration themes its reader may use (none for the rules alone).
+/// Cribbage Solitaire with the calibration themes its reader may use (none for the rules alone), and the digits
+/// of the common fonts for numbers a table prints as text (none where the font list is missing).
 pub struct Cribbage {
     pub themes: Vec<TableTheme>,
+    pub numbers: Option<NumberReader>,
+}
+
+impl Cribbage {
+    /// The rules alone: no themes, no fonts.
+    pub fn rules_only() -> Cribbage {
+        Cribbage { themes: Vec::new(), numbers: None }
+    }
 }
 
 /// A position, and whether its score and its stack are known (shown by the client, given in text, or carried by

@@ -20,6 +20,7 @@ use super::{Deal, Move, State};
 use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
 use crate::game::{Action, Layout, Marks, Reading, ScreenGame};
+use crate::vision::printed_number::NumberReader;
 
 /// The score in a table's window title ("Cribbage Solitaire — deal 30 — score 42"), if it shows one.
 pub fn title_score(title: &str) -> Option<u32> {
@@ -43,7 +44,7 @@ impl ScreenGame for Cribbage {
     const DEFAULT_THEME: &'static str = "table";
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Cribbage { themes: load_themes(root, theme)? })
+        Ok(Cribbage { themes: load_themes(root, theme)?, numbers: NumberReader::load(root).ok() })
     }
 
     fn window_titles(&self) -> &'static [&'static str] {
@@ -52,11 +53,12 @@ impl ScreenGame for Cribbage {
 
     /// The columns and stack from the picture; the score from the window title when it shows one.
     fn read(&self, frame: &Frame, _hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
-        let reading = read(&frame.image, &self.themes)?;
-        let score = frame.title.as_deref().and_then(title_score);
-        // A table that draws no stack shows it only before any card is played (all 52 in the columns).
+        let reading = reader::read_with_numbers(&frame.image, &self.themes, self.numbers.as_ref())?;
+        let score = frame.title.as_deref().and_then(title_score).or(reading.score);
+        // A table that shows no stack (no pile, no small cards) shows an empty one by a total of 0, or by all 52
+        // cards still in the columns.
         let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
-        let stack_known = reading.stack_shown || on_table == 52;
+        let stack_known = reading.stack_shown || on_table == 52 || reading.total == Some(0);
         let state = State { score: score.unwrap_or(0), ..reading.state };
         Ok(Reading { board: Table { state, score_known: score.is_some(), stack_known }, layout: reading.points, theme: reading.theme })
     }
@@ -66,19 +68,16 @@ impl ScreenGame for Cribbage {
         let stack: String = state.stack.iter().map(|c| c.to_string()).collect();
         serde_json::json!({
             "columns": Deal { columns: state.columns.clone() }.notation(),
-            "stack": stack, "stack_known": reading.board.stack_known, "total": state.total(), "theme": reading.theme,
+            "stack": stack, "stack_known": reading.board.stack_known, "total": state.total(),
+            "score": reading.board.score_known.then_some(state.score), "theme": reading.theme,
             "points": reading.layout,
         })
     }
 
-    /// State text without a score line (the picture alone does not show the score), saying so where the table
-    /// does not show the stack.
+    /// State text, with a score line where the picture (or its window title) shows the score, and saying so
+    /// where the table does not show the stack.
     fn reading_text(&self, reading: &Reading<Table, TablePoints>) -> String {
-        let mut text = state_text(&reading.board.state);
-        if !reading.board.stack_known {
-            text.push_str("# the table does not show the stack: not known\n");
-        }
-        text
+        reading.board.to_string()
     }
 
     /// Learns the felt, outline darkness and one glyph per rank from a screenshot whose position is known,
@@ -86,7 +85,19 @@ impl ScreenGame for Cribbage {
     fn calibrate(root: &Path, image: &RgbaImage, truth: &reader::TableTruth, theme_name: &str) -> Result<String> {
         let mut theme = theme_or_new(root, "cribbage", theme_name, || TableTheme::new(theme_name));
         let ranks = reader::learn(image, truth, &mut theme)?;
-        let check = read(image, std::slice::from_ref(&theme)).context("the learned theme does not read its own screenshot")?;
+        let numbers = NumberReader::load(root).ok();
+        let check = reader::read_with_numbers(image, std::slice::from_ref(&theme), numbers.as_ref())
+            .context("the learned theme does not read its own screenshot")?;
+        let printed_right = check.total.is_none_or(|t| t == truth.state.total()) && check.score.is_none_or(|s| s == truth.state.score);
+        if !printed_right {
+            anyhow::bail!(
+                "the learned theme reads the printed total and score as {:?} and {:?}, but the truth says {} and {}",
+                check.total,
+                check.score,
+                truth.state.total(),
+                truth.state.score
+            );
+        }
         if check.state.columns != truth.state.columns || (check.stack_shown && check.state.stack != truth.state.stack) {
             anyhow::bail!("the learned theme reads its own screenshot as\n{}", state_text(&check.state));
         }
@@ -145,7 +156,7 @@ mod tests {
 
     #[test]
     fn an_unknown_score_is_carried_over_and_a_known_one_must_agree() {
-        let game = Cribbage { themes: Vec::new() };
+        let game = Cribbage::rules_only();
         let start = game.parse_board("A23_4_5_6\nstack: K\nscore: 3\n").unwrap();
         let next = game.apply(&start, &Move::Play(0));
         assert_eq!(next.state.stack.len(), 2);
@@ -162,7 +173,7 @@ mod tests {
 
     #[test]
     fn a_column_is_clicked_at_its_playable_card() {
-        let game = Cribbage { themes: Vec::new() };
+        let game = Cribbage::rules_only();
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
         let points = TablePoints { cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]], next_stack: (50, 5), card_width: 8 };
         assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });

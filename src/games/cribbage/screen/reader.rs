@@ -1,9 +1,14 @@
 //! The Cribbage Solitaire reader: screenshot → the cards left in each column, the current stack, and where to
 //! click. Nothing about the table's layout is assumed beyond what a player sees: card piles are the
-//! card-wide, taller-than-wide shapes on the felt (four columns, then the stack, left to right; an empty one
-//! still shows its outline), each card's top edge is a dark outline across the pile, and its rank is the
-//! corner glyph at its top left (the last glyph of the corner is the suit sign). The NEXT STACK button is the
-//! solid wide shape right of the columns. Colours come from a calibrated theme, ranks from its glyph templates.
+//! card-wide, taller-than-wide shapes on the felt (the felt may be a panel with other things around it); the
+//! four columns stand where calibration saw them on the felt (an empty column may show an outline or nothing),
+//! or, for a theme that did not learn their places, are the four leftmost of five piles. The stack is a pile
+//! right of the columns, or a row of small cards of the playable card's face off the felt, or not shown. Each
+//! card's top edge is a dark outline across the pile, and its rank is the corner glyph at its top left (the last
+//! glyph of the corner is the suit sign; a small card shows its rank alone). The control that ends a stack is
+//! the solid wide shape right of the columns, or the point calibration was told. The stack total and the score
+//! are read where the table prints them ([`crate::vision::printed_number`]), and checked against the stack read.
+//! Colours come from a calibrated theme, ranks from its glyph templates.
 
 use std::collections::HashMap;
 
@@ -15,6 +20,7 @@ use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
 use crate::vision::glyph;
+use crate::vision::printed_number::NumberReader;
 use crate::vision::runs::{components, flood8, Component};
 
 /// A pile's share of its bounding box that must be drawn for it to hold cards (an empty slot is an outline).
@@ -51,6 +57,9 @@ pub struct TableReading {
     /// Whether the picture shows the stack (else the state's stack is empty, and the position's own is known
     /// only where no card has been played).
     pub stack_shown: bool,
+    /// The stack total and the score, where the table prints them as text and they were read.
+    pub total: Option<u32>,
+    pub score: Option<u32>,
 }
 
 /// The non-felt shapes of a picture.
@@ -370,7 +379,7 @@ impl<'a> Matcher<'a> {
         Ok((ranks, cards.iter().map(|c| c.centre).collect()))
     }
 
-    fn read(&self, image: &RgbaImage) -> Result<TableReading> {
+    fn read(&self, image: &RgbaImage, numbers: Option<&NumberReader>) -> Result<TableReading> {
         let shapes = shapes(image, self.felt, self.theme.felt_tolerance);
         let piles = self.table_piles(&shapes)?;
         let columns_end = piles.columns.iter().flatten().map(|c| c.x1).max().unwrap_or(0);
@@ -397,8 +406,17 @@ impl<'a> Matcher<'a> {
             (None, None) => (Vec::new(), false),
         };
         let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
+        // Numbers the table prints, where the theme knows them and the fonts to read them are at hand.
+        let printed = |at: Option<[f64; 2]>, what: &str| -> Result<Option<u32>> {
+            let (Some(share), Some(felt), Some(numbers)) = (at, &piles.felt, numbers) else { return Ok(None) };
+            numbers.read(image, point_in(felt, share), piles.card_width).with_context(|| format!("reading the {what}")).map(Some)
+        };
+        let (total, score) = (printed(self.theme.total_at, "stack total")?, printed(self.theme.score_at, "score")?);
+        if let Some(total) = total.filter(|&t| stack_shown && t != state.total()) {
+            bail!("the stack's cards add up to {}, but the table prints a total of {total}", state.total());
+        }
         let points = TablePoints { cards: points, next_stack, card_width: piles.card_width };
-        Ok(TableReading { state, points, theme: self.theme.theme.clone(), stack_shown })
+        Ok(TableReading { state, points, theme: self.theme.theme.clone(), stack_shown, total, score })
     }
 
     /// The stack shown as a row of small cards off the felt, in play order (left to right, then down), if the
@@ -448,9 +466,14 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// Reads a table with the first theme that reads it.
+/// Reads a table with the first theme that reads it (numbers printed as text are not read).
 pub fn read(image: &RgbaImage, themes: &[TableTheme]) -> Result<TableReading> {
-    first_reading(themes, "the Cribbage Solitaire table", |theme| Matcher::new(theme)?.read(image))
+    read_with_numbers(image, themes, None)
+}
+
+/// Reads a table with the first theme that reads it, and the numbers it prints as text with `numbers`.
+pub fn read_with_numbers(image: &RgbaImage, themes: &[TableTheme], numbers: Option<&NumberReader>) -> Result<TableReading> {
+    first_reading(themes, "the Cribbage Solitaire table", |theme| Matcher::new(theme)?.read(image, numbers))
 }
 
 /// How well each card of a picture matched its rank: (best distance, next rank's distance) per card.
@@ -474,6 +497,9 @@ pub fn match_scores(image: &RgbaImage, theme: &TableTheme) -> Result<Vec<(char, 
 pub struct TableTruth {
     pub state: State,
     pub end_stack: Option<(i32, i32)>,
+    /// Points on the stack total and the score where the table prints them as text.
+    pub total_at: Option<(i32, i32)>,
+    pub score_at: Option<(i32, i32)>,
 }
 
 /// How many of a picture's commonest colours are tried as the felt.
@@ -533,8 +559,11 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
         .then(|| mode((longest.y1 - longest.height() / 5..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| rgb_at(image, x, y)))))
         .flatten()
         .map(format_rgb);
+    let on_felt = |(x, y): (i32, i32)| [across(x as f64), share(y as f64, felt_box.y0, felt_box.height())];
+    theme.total_at = truth.total_at.map(on_felt);
+    theme.score_at = truth.score_at.map(on_felt);
     theme.end_stack = match truth.end_stack {
-        Some((x, y)) => Some([across(x as f64), share(y as f64, felt_box.y0, felt_box.height())]),
+        Some(point) => Some(on_felt(point)),
         None if button(&shapes, piles[3].x1, card_width).is_some() => None,
         None => bail!("no button that ends a stack is seen right of the columns: name the control in the truth (a line `end stack: X,Y`, the point in the picture)"),
     };

@@ -74,6 +74,12 @@ pub struct TableTheme {
     /// off the felt are the stack, shown as a row (in play order, left to right and down).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_face: Option<String>,
+    /// Where the table prints the stack's running total and the score as text (a point on each number, as
+    /// shares of the felt's bounding box), where it does; read with the digits of the common fonts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_at: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_at: Option<[f64; 2]>,
     #[serde(rename = "glyph", default)]
     pub glyphs: Vec<RankTemplate>,
 }
@@ -94,6 +100,8 @@ impl TableTheme {
             columns: None,
             end_stack: None,
             card_face: None,
+            total_at: None,
+            score_at: None,
             glyphs: Vec::new(),
         }
     }

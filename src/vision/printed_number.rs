@@ -1,0 +1,107 @@
+//! A whole number printed as text ("Stack Total: 27"), read at a point on it: the line of text is the band of
+//! the ink shape nearest the point, the number the run of shapes beside it, one digit each, that the digits of
+//! the common fonts ([`FontGlyphs`]) read with a clear margin. Ink is what differs strongly in lightness from
+//! the middle lightness around the point, so light text on dark and dark on light read alike.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use image::RgbaImage;
+
+use super::colour::luminance;
+use super::font_glyphs::FontGlyphs;
+use super::glyph::{mean_squared_difference, normalise};
+use super::runs::{components, Component};
+
+/// How much lighter or darker than the surroundings' middle lightness ink is.
+const INK_CONTRAST: i32 = 60;
+/// A digit's shape is at most this far from the font's, and the next digit at least `MIN_MARGIN` further.
+const MAX_DISTANCE: f64 = 0.09;
+const MIN_MARGIN: f64 = 0.004;
+/// Digits of one number are at most this share of their height apart.
+const DIGIT_GAP: f64 = 0.5;
+
+/// Reads numbers printed in the common fonts.
+pub struct NumberReader {
+    digits: FontGlyphs,
+}
+
+impl NumberReader {
+    /// The digits of the fonts `root/fonts.toml` lists.
+    pub fn load(root: &Path) -> Result<NumberReader> {
+        Ok(NumberReader { digits: FontGlyphs::load(root, "0123456789")? })
+    }
+
+    /// The number printed at `point`, looked for within `reach` pixels across (half that up and down).
+    pub fn read(&self, image: &RgbaImage, point: (i32, i32), reach: usize) -> Result<u32> {
+        let (w, h) = (image.width() as i64, image.height() as i64);
+        let (px, py) = (point.0 as i64, point.1 as i64);
+        let clip = |v: i64, most: i64| v.clamp(0, most - 1) as usize;
+        let (x0, x1) = (clip(px - reach as i64, w), clip(px + reach as i64, w));
+        let (y0, y1) = (clip(py - reach as i64 / 2, h), clip(py + reach as i64 / 2, h));
+        if x1 <= x0 || y1 <= y0 || px < 0 || py < 0 || px >= w || py >= h {
+            bail!("the point ({}, {}) is outside the {}x{} picture", point.0, point.1, w, h);
+        }
+        let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
+        let light: Vec<i32> = (0..bw * bh)
+            .map(|i| {
+                let p = image.get_pixel((x0 + i % bw) as u32, (y0 + i / bw) as u32);
+                luminance([p[0], p[1], p[2]]) as i32
+            })
+            .collect();
+        let mut sorted = light.clone();
+        sorted.sort_unstable();
+        let middle = sorted[sorted.len() / 2];
+        let ink: Vec<bool> = light.iter().map(|&l| (l - middle).abs() > INK_CONTRAST).collect();
+        let shapes: Vec<Component> = components(bw, bh, 0, |y| &ink[y * bw..(y + 1) * bw]).into_iter().filter(|c| c.height() >= 5).collect();
+        let (lx, ly) = ((px as usize - x0) as i64, (py as usize - y0) as i64);
+        let away = |c: &Component| {
+            let dx = (c.x0 as i64 - lx).max(lx - c.x1 as i64).max(0);
+            let dy = (c.y0 as i64 - ly).max(ly - c.y1 as i64).max(0);
+            dx * dx + dy * dy
+        };
+        let seed = *shapes.iter().min_by_key(|c| away(c)).with_context(|| format!("no text near ({}, {})", point.0, point.1))?;
+        if away(&seed) as f64 > (seed.height() as f64 * 2.0).powi(2) {
+            bail!("no text at ({}, {}): the nearest mark is {} pixels away", point.0, point.1, (away(&seed) as f64).sqrt().round());
+        }
+        // The shapes of the seed's line, of a digit's height, left to right.
+        let band = |c: &Component| c.y0.max(seed.y0) as f64 <= c.y1.min(seed.y1) as f64 - 0.5 * c.height() as f64 && c.height() * 10 >= seed.height() * 6;
+        let mut line: Vec<Component> = shapes.iter().filter(|c| band(c)).copied().collect();
+        line.sort_by_key(|c| c.x0);
+        let at = line.iter().position(|c| *c == seed).context("the seed is on its own line")?;
+        let digit = |c: &Component| self.digit(&ink, bw, c);
+        let first = digit(&seed).with_context(|| format!("the text at ({}, {}) is not a number", point.0, point.1))?;
+        let gap = |a: &Component, b: &Component| (b.x0 as f64 - a.x1 as f64) <= DIGIT_GAP * seed.height() as f64;
+        let mut digits = vec![first];
+        for pair in line[at..].windows(2) {
+            match digit(&pair[1]) {
+                Some(d) if gap(&pair[0], &pair[1]) => digits.push(d),
+                _ => break,
+            }
+        }
+        for pair in line[..=at].windows(2).rev() {
+            match digit(&pair[0]) {
+                Some(d) if gap(&pair[0], &pair[1]) => digits.insert(0, d),
+                _ => break,
+            }
+        }
+        let text: String = digits.iter().collect();
+        text.parse().with_context(|| format!("{text} is too large a number"))
+    }
+
+    /// The digit a shape is, if the fonts read it with a clear margin.
+    fn digit(&self, ink: &[bool], width: usize, c: &Component) -> Option<char> {
+        let (w, h) = (c.width(), c.height());
+        let alpha: Vec<f32> = (0..w * h).map(|i| if ink[(c.y0 + i / w) * width + c.x0 + i % w] { 1.0 } else { 0.0 }).collect();
+        let coverage = normalise(&alpha, w, (0, 0, w - 1, h - 1));
+        let aspect = w as f64 / h as f64;
+        let mut best = [f64::INFINITY; 10];
+        for g in self.digits.at_height(h).iter() {
+            let v = g.character.to_digit(10)? as usize;
+            best[v] = best[v].min(mean_squared_difference(&coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2));
+        }
+        let mut ranked: Vec<(usize, f64)> = best.iter().copied().enumerate().collect();
+        ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+        (ranked[0].1 <= MAX_DISTANCE && ranked[1].1 - ranked[0].1 >= MIN_MARGIN).then(|| char::from_digit(ranked[0].0 as u32, 10).expect("a digit"))
+    }
+}
