@@ -13,6 +13,11 @@ use serde::Deserialize;
 
 use super::glyph::{ink_box, normalise};
 
+/// A glyph matches a font's character when their distance (mean squared difference of coverage, plus a twentieth
+/// of the aspects' squared difference) is at most this, and the next other character is this much further.
+pub const MAX_DISTANCE: f64 = 0.09;
+pub const MIN_MARGIN: f64 = 0.004;
+
 /// Glyphs at least this tall (pixels) are compared with one large rendering.
 const LARGE: usize = 40;
 /// The size, in pixels, large renderings are made at.

@@ -9,15 +9,12 @@ use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
 use super::colour::luminance;
-use super::font_glyphs::FontGlyphs;
+use super::font_glyphs::{FontGlyphs, MAX_DISTANCE, MIN_MARGIN};
 use super::glyph::{mean_squared_difference, normalise};
 use super::runs::{components, Component};
 
 /// How much lighter or darker than the surroundings' middle lightness ink is.
 const INK_CONTRAST: i32 = 60;
-/// A digit's shape is at most this far from the font's, and the next digit at least `MIN_MARGIN` further.
-const MAX_DISTANCE: f64 = 0.09;
-const MIN_MARGIN: f64 = 0.004;
 /// Digits of one number are at most this share of their height apart.
 const DIGIT_GAP: f64 = 0.5;
 

@@ -75,7 +75,7 @@ pub struct CalibrateArgs {
 
 pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     let truth = match (&args.truth, args.deal) {
-        (_, Some(n)) => TableTruth { state: State::from(deal(n)), end_stack: None, total_at: None, score_at: None },
+        (_, Some(n)) => TableTruth { state: State::from(deal(n)), end_stack: None, ends_stacks_itself: false, total_at: None, score_at: None },
         (Some(text), None) if Path::new(text).is_file() => parse_truth(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a truth"))?,
         (Some(text), None) => parse_truth(&text.replace("\\n", "\n")).context("--truth is neither a file nor a truth")?,
         (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
@@ -86,12 +86,18 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
 /// A calibration truth: state text, and lines naming points in the screenshot (X,Y in its pixels) of what the
 /// picture alone does not explain: `end stack: X,Y`, the control that ends a stack, where the table has one
 /// the reader would not find by itself; `total at: X,Y` and `score at: X,Y`, the stack total and the score
-/// where the table prints them as text.
+/// where the table prints them as text. `end stack: by itself` says the table ends a stack once no card fits,
+/// with no control.
 pub fn parse_truth(text: &str) -> Result<TableTruth> {
-    let mut truth = TableTruth { state: State::default(), end_stack: None, total_at: None, score_at: None };
+    let mut truth = TableTruth { state: State::default(), end_stack: None, ends_stacks_itself: false, total_at: None, score_at: None };
     let mut state_lines = Vec::new();
     for line in text.lines() {
         let lower = line.trim().to_ascii_lowercase();
+        if lower.strip_prefix("end stack:").is_some_and(|rest| rest.trim() == "by itself") {
+            truth.ends_stacks_itself = true;
+            state_lines.push("");
+            continue;
+        }
         let named = [("end stack:", &mut truth.end_stack), ("total at:", &mut truth.total_at), ("score at:", &mut truth.score_at)]
             .into_iter()
             .find_map(|(key, slot)| lower.strip_prefix(key).map(|point| (point.to_owned(), slot)));
@@ -124,6 +130,7 @@ mod tests {
         let truth = parse_truth("A23_4_5_6\nstack: K\nend stack: 688, 147\nTotal at: 163,346\nscore at:121,378\n").unwrap();
         assert_eq!(truth.state.stack.len(), 1);
         assert_eq!((truth.end_stack, truth.total_at, truth.score_at), (Some((688, 147)), Some((163, 346)), Some((121, 378))));
+        assert!(parse_truth("A23_4_5_6\nend stack: by itself\n").unwrap().ends_stacks_itself);
         let plain = parse_truth("A23_4_5_6\n").unwrap();
         assert_eq!((plain.end_stack, plain.total_at, plain.score_at), (None, None, None));
         let error = parse_truth("A23_4_5_6\nend stack: 688\n").unwrap_err().to_string();

@@ -34,12 +34,15 @@ pub struct Table {
     pub state: State,
     pub score_known: bool,
     pub stack_known: bool,
+    /// The client ends a stack by itself once no card fits (it has no control for it): a card that leaves
+    /// nothing fitting is followed by the stack's end, and the bot never asks for one.
+    pub ends_stacks_itself: bool,
 }
 
 impl Table {
     /// A position given whole (state text, the rules' own moves).
     pub fn known(state: State) -> Table {
-        Table { state, score_known: true, stack_known: true }
+        Table { state, score_known: true, stack_known: true, ends_stacks_itself: false }
     }
 }
 
@@ -88,18 +91,26 @@ impl Game for Cribbage {
         Ok(Table::known(parse_state(text)?))
     }
 
-    /// The best line from the position (exact).
+    /// The best line from the position (exact). On a table that ends stacks by itself the line's stack ends are
+    /// left out: the rules make one exactly where no card fits, which is where the table makes it.
     fn solve(&self, board: &Table, _limits: &SolveLimits) -> Result<Plan<Move>> {
         let solution = solve(&board.state);
-        let moves = parse_line(&solution.line).context("the solver's line")?;
+        let mut moves = parse_line(&solution.line).context("the solver's line")?;
+        if board.ends_stacks_itself {
+            moves.retain(|mv| *mv != Move::NewStack);
+        }
         Ok(Plan { moves, optimal: true, nodes: solution.nodes })
     }
 
-    /// The move by the rules (an illegal move changes nothing).
+    /// The move by the rules (an illegal move changes nothing); on a table that ends stacks by itself, a card
+    /// that leaves no card fitting ends the stack too.
     fn apply(&self, board: &Table, mv: &Move) -> Table {
         let mut state = board.state.clone();
         if state.play(*mv).is_err() {
             return board.clone();
+        }
+        if board.ends_stacks_itself && state.legal_moves() == [Move::NewStack] {
+            state.play(Move::NewStack).expect("a new stack is the only legal move");
         }
         Table { state, ..board.clone() }
     }

@@ -16,7 +16,7 @@ pub fn click(points: &TablePoints, state: &State, mv: &Move) -> Result<Action> {
             let front = left.checked_sub(1).with_context(|| format!("column {} is empty", c + 1))?;
             *points.cards[c].get(front).with_context(|| format!("column {} shows fewer cards than the position holds", c + 1))?
         }
-        Move::NewStack => points.next_stack,
+        Move::NewStack => points.next_stack.context("the table has no control that ends a stack")?,
     };
     Ok(Action::Click { x, y })
 }

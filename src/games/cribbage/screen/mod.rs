@@ -32,7 +32,7 @@ impl Layout for TablePoints {
     /// Each card's corner point and the NEXT STACK button.
     fn marks(&self) -> Marks {
         let mut points: Vec<(i32, i32)> = self.cards.iter().flatten().copied().collect();
-        points.push(self.next_stack);
+        points.extend(self.next_stack);
         Marks { boxes: Vec::new(), points }
     }
 }
@@ -60,7 +60,8 @@ impl ScreenGame for Cribbage {
         let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
         let stack_known = reading.stack_shown || on_table == 52 || reading.total == Some(0);
         let state = State { score: score.unwrap_or(0), ..reading.state };
-        Ok(Reading { board: Table { state, score_known: score.is_some(), stack_known }, layout: reading.points, theme: reading.theme })
+        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
+        Ok(Reading { board, layout: reading.points, theme: reading.theme })
     }
 
     fn reading_json(&self, reading: &Reading<Table, TablePoints>) -> serde_json::Value {
@@ -145,7 +146,7 @@ impl ScreenGame for Cribbage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, SolveLimits};
 
     #[test]
     fn the_score_is_read_from_the_title_when_it_shows_one() {
@@ -162,20 +163,43 @@ mod tests {
         assert_eq!(next.state.stack.len(), 2);
         assert_eq!(game.apply(&next, &Move::NewStack), next, "an illegal move changes nothing");
         // The picture shows no score: the same position, and the score the bot counted is carried over.
-        let unseen = Table { state: State { score: 0, ..next.state.clone() }, score_known: false, stack_known: true };
+        let unseen = Table { state: State { score: 0, ..next.state.clone() }, score_known: false, stack_known: true, ends_stacks_itself: false };
         assert_eq!(unseen, next);
         assert_eq!(game.carry_over(&next, unseen).state.score, next.state.score);
         // A score on show that differs from the engine's is a different position.
-        let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true, stack_known: true };
+        let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true, stack_known: true, ends_stacks_itself: false };
         assert_ne!(shown, next);
         assert_eq!(game.carry_over(&next, shown.clone()).state.score, shown.state.score);
+    }
+
+    /// On a table that ends stacks by itself, a card that leaves nothing fitting ends the stack, and the plan
+    /// has no stack ends for the bot to make; it scores what the solver proves.
+    #[test]
+    fn a_table_that_ends_stacks_by_itself_is_played_without_ending_them() {
+        let game = Cribbage::rules_only();
+        let start = game.parse_board("KQ_J_T_9\nstack: 5 6\n").unwrap();
+        let auto = Table { ends_stacks_itself: true, ..start.clone() };
+        // 11 + 10 = 21 fits; then 21 + 10 = 31, and nothing fits: the table ends the stack.
+        let after = game.apply(&auto, &Move::Play(0));
+        assert_eq!(after.state.total(), 21);
+        let full = game.apply(&after, &Move::Play(1));
+        assert!(full.state.stack.is_empty(), "{}", full.state.total());
+        assert!(!game.apply(&start, &Move::Play(1)).state.stack.is_empty(), "a plain table waits for NEXT STACK");
+        let plan = game.solve(&auto, &SolveLimits::default()).unwrap();
+        assert!(!plan.moves.contains(&Move::NewStack) && plan.moves.len() == 5, "{:?}", plan.moves);
+        let mut board = auto;
+        for mv in &plan.moves {
+            board = game.apply(&board, mv);
+        }
+        assert!(board.state.is_over());
+        assert_eq!(board.state.score, crate::games::cribbage::solve(&start.state).score);
     }
 
     #[test]
     fn a_column_is_clicked_at_its_playable_card() {
         let game = Cribbage::rules_only();
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
-        let points = TablePoints { cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]], next_stack: (50, 5), card_width: 8 };
+        let points = TablePoints { cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]], next_stack: Some((50, 5)), card_width: 8 };
         assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });
         let after = game.apply(&start, &Move::Play(0));
         assert_eq!(actions::click(&points, &after.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 20 });

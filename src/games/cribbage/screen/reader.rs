@@ -42,8 +42,8 @@ pub struct TablePoints {
     /// These points stay put as cards are played (a card's corner is in view from the moment it is uncovered),
     /// so after a column's front card is played the point before it is the new front's.
     pub cards: [Vec<(i32, i32)>; 4],
-    /// The centre of the NEXT STACK button.
-    pub next_stack: (i32, i32),
+    /// The centre of the control that ends a stack (NEXT STACK), if the table has one.
+    pub next_stack: Option<(i32, i32)>,
     /// Card width in pixels.
     pub card_width: usize,
 }
@@ -57,6 +57,8 @@ pub struct TableReading {
     /// Whether the picture shows the stack (else the state's stack is empty, and the position's own is known
     /// only where no card has been played).
     pub stack_shown: bool,
+    /// The table ends stacks by itself (the theme says so).
+    pub ends_stacks_itself: bool,
     /// The stack total and the score, where the table prints them as text and they were read.
     pub total: Option<u32>,
     pub score: Option<u32>,
@@ -384,10 +386,11 @@ impl<'a> Matcher<'a> {
         let piles = self.table_piles(&shapes)?;
         let columns_end = piles.columns.iter().flatten().map(|c| c.x1).max().unwrap_or(0);
         let next_stack = match (self.theme.end_stack, &piles.felt) {
-            (Some(share), Some(felt)) => point_in(felt, share),
+            _ if self.theme.ends_stacks_itself => None,
+            (Some(share), Some(felt)) => Some(point_in(felt, share)),
             _ => {
                 let next = button(&shapes, columns_end, piles.card_width).context("no NEXT STACK button found right of the columns")?;
-                (((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32)
+                Some((((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32))
             }
         };
         let mut columns: [Vec<Card>; 4] = Default::default();
@@ -416,7 +419,7 @@ impl<'a> Matcher<'a> {
             bail!("the stack's cards add up to {}, but the table prints a total of {total}", state.total());
         }
         let points = TablePoints { cards: points, next_stack, card_width: piles.card_width };
-        Ok(TableReading { state, points, theme: self.theme.theme.clone(), stack_shown, total, score })
+        Ok(TableReading { state, points, theme: self.theme.theme.clone(), stack_shown, ends_stacks_itself: self.theme.ends_stacks_itself, total, score })
     }
 
     /// The stack shown as a row of small cards off the felt, in play order (left to right, then down), if the
@@ -497,6 +500,8 @@ pub fn match_scores(image: &RgbaImage, theme: &TableTheme) -> Result<Vec<(char, 
 pub struct TableTruth {
     pub state: State,
     pub end_stack: Option<(i32, i32)>,
+    /// The table ends a stack by itself once no card fits (it has no control for it).
+    pub ends_stacks_itself: bool,
     /// Points on the stack total and the score where the table prints them as text.
     pub total_at: Option<(i32, i32)>,
     pub score_at: Option<(i32, i32)>,
@@ -562,10 +567,14 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
     let on_felt = |(x, y): (i32, i32)| [across(x as f64), share(y as f64, felt_box.y0, felt_box.height())];
     theme.total_at = truth.total_at.map(on_felt);
     theme.score_at = truth.score_at.map(on_felt);
+    theme.ends_stacks_itself = truth.ends_stacks_itself;
     theme.end_stack = match truth.end_stack {
+        _ if truth.ends_stacks_itself => None,
         Some(point) => Some(on_felt(point)),
         None if button(&shapes, piles[3].x1, card_width).is_some() => None,
-        None => bail!("no button that ends a stack is seen right of the columns: name the control in the truth (a line `end stack: X,Y`, the point in the picture)"),
+        None => bail!(
+            "no button that ends a stack is seen right of the columns: name the control in the truth (a line `end stack: X,Y`, the point in the picture), or `end stack: by itself` where the table ends stacks with no control"
+        ),
     };
     let truth = &truth.state;
     let mut sums: HashMap<char, (RankGlyph, usize)> = HashMap::new();

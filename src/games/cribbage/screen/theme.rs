@@ -70,6 +70,9 @@ pub struct TableTheme {
     /// shares of the felt's bounding box; absent, it is the widest solid button right of the columns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_stack: Option<[f64; 2]>,
+    /// The table ends a stack by itself once no card fits, and has no control for it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ends_stacks_itself: bool,
     /// The face of a playable card (`#rrggbb`), on a table that draws no stack pile: small cards of this face
     /// off the felt are the stack, shown as a row (in play order, left to right and down).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,6 +102,7 @@ impl TableTheme {
             stack_pile: true,
             columns: None,
             end_stack: None,
+            ends_stacks_itself: false,
             card_face: None,
             total_at: None,
             score_at: None,

@@ -17,7 +17,7 @@ use image::RgbaImage;
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
-use crate::vision::font_glyphs::FontGlyphs;
+use crate::vision::font_glyphs::{FontGlyphs, MAX_DISTANCE, MIN_MARGIN};
 use crate::vision::glyph::{ink_box, mean_squared_difference, normalise};
 use crate::vision::runs::flood8;
 use crate::game::CellLayout;
@@ -42,9 +42,6 @@ const LIGHT_LINES: [u8; 3] = [160, 208, 112];
 const INK_THRESHOLD: u8 = 48;
 /// Ink whose tallest mark is under this share of the cell is pencil marks, not a digit.
 const PENCIL_HEIGHT: f64 = 0.3;
-/// A digit matches a font's when their distance is at most this, and the next digit is this much further.
-const MAX_DISTANCE: f64 = 0.09;
-const MIN_MARGIN: f64 = 0.004;
 /// Inks (or backgrounds) within this largest channel difference are one.
 const SAME_INK: u8 = 64;
 const SAME_BACKGROUND: u8 = 24;
