@@ -19,7 +19,7 @@ use super::table::{state_text, Cribbage, Table};
 use super::{Deal, Move, State};
 use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
-use crate::game::{Action, Layout, Marks, Reading, ScreenGame};
+use crate::game::{Action, Game, Layout, Marks, Reading, ScreenGame};
 use crate::vision::printed_number::NumberReader;
 
 /// The score in a table's window title ("Cribbage Solitaire — deal 30 — score 42"), if it shows one.
@@ -124,6 +124,30 @@ impl ScreenGame for Cribbage {
         }
     }
 
+    /// A move either shows as the rules say or not at all (a click the table did not take, which the loop
+    /// tries again): a card gone from another column, a stack or total other than the rules', or a score that
+    /// moved otherwise stops the game, naming what differs.
+    fn check_move(&self, before: &Table, mv: &Move, seen: &Table) -> Result<()> {
+        let expected = self.apply(before, mv);
+        if *seen == expected || *seen == *before {
+            return Ok(());
+        }
+        let mut differences = Vec::new();
+        for c in 0..4 {
+            let (now, want) = (seen.state.columns[c].len(), expected.state.columns[c].len());
+            if now != want || seen.state.columns[c] != expected.state.columns[c] {
+                differences.push(format!("column {} holds {now} card(s), the rules say {want}", c + 1));
+            }
+        }
+        if seen.stack_known && expected.stack_known && seen.state.stack != expected.state.stack {
+            differences.push(format!("the stack totals {}, the rules say {}", seen.state.total(), expected.state.total()));
+        }
+        if seen.score_known && expected.score_known && seen.state.score != expected.state.score {
+            differences.push(format!("the score is {}, the rules say {}", seen.state.score, expected.state.score));
+        }
+        anyhow::bail!("after {mv} the table does not show what the rules say: {}; stopped", differences.join("; "))
+    }
+
     fn actions(&self, reading: &Reading<Table, TablePoints>, mv: &Move) -> Result<Vec<Action>> {
         Ok(vec![actions::click(&reading.layout, &reading.board.state, mv)?])
     }
@@ -146,7 +170,7 @@ impl ScreenGame for Cribbage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Game, SolveLimits};
+    use crate::game::SolveLimits;
 
     #[test]
     fn the_score_is_read_from_the_title_when_it_shows_one() {
@@ -170,6 +194,23 @@ mod tests {
         let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true, stack_known: true, ends_stacks_itself: false };
         assert_ne!(shown, next);
         assert_eq!(game.carry_over(&next, shown.clone()).state.score, shown.state.score);
+    }
+
+    /// A card that leaves another column, or a stack the table ended by itself unasked, stops the game; a click
+    /// not taken (the table as before) does not.
+    #[test]
+    fn a_move_that_shows_otherwise_than_the_rules_say_stops_the_game() {
+        let game = Cribbage::rules_only();
+        let before = game.parse_board("KQ_J_T_9\nstack: 5 6\n").unwrap();
+        let mv = Move::Play(0);
+        assert!(game.check_move(&before, &mv, &game.apply(&before, &mv)).is_ok());
+        assert!(game.check_move(&before, &mv, &before).is_ok());
+        let other = game.apply(&before, &Move::Play(1));
+        let error = game.check_move(&before, &mv, &other).unwrap_err().to_string();
+        assert!(error.contains("column 1 holds 2 card(s), the rules say 1") && error.contains("column 2 holds 0"), "{error}");
+        let ended = Table { state: State { stack: Vec::new(), ..game.apply(&before, &mv).state }, ..before.clone() };
+        let error = game.check_move(&before, &mv, &ended).unwrap_err().to_string();
+        assert!(error.contains("the stack totals 0, the rules say 21"), "{error}");
     }
 
     /// On a table that ends stacks by itself, a card that leaves nothing fitting ends the stack, and the plan
