@@ -1,6 +1,8 @@
 //! Cribbage Solitaire on the screen: a table read from a picture (the columns, the stack, where to click) with
-//! calibrated rank glyphs ([`reader`], [`theme`]), the score from the window title where the client shows it,
-//! and moves played by clicking a column's playable card or NEXT STACK ([`actions`]).
+//! calibrated rank glyphs ([`reader`], [`theme`]), the score from the window title or the table's printed text
+//! where the client shows it, and moves played by clicking a column's playable card or the control that ends a
+//! stack ([`actions`]). What a table does not show (the score, a stack with no pile or row) the bot keeps from the
+//! moves it made; a table that ends stacks by itself is played without asking for them.
 
 pub mod actions;
 pub mod reader;
