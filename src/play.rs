@@ -330,6 +330,13 @@ pub fn play<G: ScreenGame>(
         if reading.board != expected && game.is_won(&expected) {
             let opened = source.windows_opened()?;
             if !opened.is_empty() {
+                if reading.board == board_before {
+                    bail!(
+                        "after the last move the game has opened {} over its board, and the board reads as it did before \
+                         the move: whether the move was taken cannot be told; stopped rather than act into that window",
+                        opened.join(", ")
+                    );
+                }
                 game.check_move(&board_before, &mv, &reading.board)?;
                 log(PlayEvent::Note(&format!(
                     "after the winning move the game has opened {} over part of its board: taken as its report of the win \
@@ -393,7 +400,9 @@ pub fn play<G: ScreenGame>(
             log(PlayEvent::Note(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves)));
         }
         // What the window does not show is carried over from what the bot knew.
-        reading.board = game.carry_over(&expected, reading.board);
+        // (From the board before the move where the window shows the move was not taken.)
+        let known = if reading.board == board_before && reading.board != expected { &board_before } else { &expected };
+        reading.board = game.carry_over(known, reading.board);
     }
     report.final_board = reading.board.to_string();
     report.millis = source.now().saturating_sub(start).as_millis();

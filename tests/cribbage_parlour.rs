@@ -126,3 +126,21 @@ fn the_parlour_table_is_learned_from_one_shot_and_played_to_the_optimum() {
         }
     }
 }
+
+/// A felt with no card on it is the table with every card played only when it has the learned felt's shape: a
+/// patch of the felt's colour of another shape (another window, a covered table) is no table.
+#[test]
+fn an_empty_felt_is_a_finished_table_only_in_the_felt_s_shape() {
+    let root = tempfile::tempdir().unwrap();
+    let theme = learned_theme(root.path());
+    let felt = |w: u32, h: u32| {
+        image::RgbaImage::from_fn(1000, 720, |x, y| {
+            let on = (100..100 + w).contains(&x) && (60..60 + h).contains(&y);
+            if on { image::Rgba([0x1d, 0x4d, 0x33, 255]) } else { image::Rgba([0x10, 0x16, 0x1c, 255]) }
+        })
+    };
+    let finished = screen::read(&felt(470, 560), std::slice::from_ref(&theme)).unwrap();
+    assert!(finished.state.is_over(), "{:?}", finished.state);
+    let error = format!("{:#}", screen::read(&felt(700, 300), std::slice::from_ref(&theme)).unwrap_err());
+    assert!(error.contains("no column of cards found"), "{error}");
+}

@@ -145,8 +145,9 @@ fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
 
 /// One labelled shot teaches a client no theme describes: calibrating from the web page's opening position (light
 /// lines on dark, which the dark-line search does not show) writes a theme that finds its grid by the search with
-/// no calibration and reads the page's own digits; the digits the bot types later (sky blue, normal weight,
-/// never seen in calibration) are still read, by the fonts where the theme has no template for them.
+/// no calibration and reads the page's own digits, also beside a number pad. A board with the digits the bot
+/// types (sky blue, normal weight, never seen in calibration) the theme does not read, and the reader goes on to
+/// the fonts, which read it exactly: the calibration does not stand in the way of the bot's own digits.
 #[test]
 fn a_client_calibrated_from_one_shot_of_its_givens_reads_the_digits_typed_later() {
     use autoplay::games::sudoku::screen::{read, read_any, theme::GridCue, SudokuTheme};
@@ -162,10 +163,11 @@ fn a_client_calibrated_from_one_shot_of_its_givens_reads_the_digits_typed_later(
     let opening = read(&load_image(&start).unwrap(), &themes).unwrap();
     assert_eq!((opening.theme.as_str(), opening.grid.board_text()), ("web", truth_of(&start).board_text()));
     let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
-    for shot in ["web-seed1-played", "web-pad-seed1"] {
+    for (shot, read_by) in [("web-seed1-played", discover::FOUND_THEME), ("web-pad-seed1", "web")] {
         let png = repo().join("fixtures/sudoku-clients").join(format!("{shot}.png"));
         let reading = read_any(&load_image(&png).unwrap(), &themes, Ok(&shapes)).unwrap();
         let truth = truth_of(&png);
+        assert_eq!(reading.theme, read_by, "{shot}");
         assert_eq!(reading.grid.board_text(), truth.board_text(), "{shot}");
         assert_eq!(reading.grid.givens_text(), truth.givens_text(), "{shot}");
     }

@@ -32,6 +32,9 @@ impl NumberReader {
     /// The number printed at `point`, looked for within `reach` pixels across (half that up and down).
     pub fn read(&self, image: &RgbaImage, point: (i32, i32), reach: usize) -> Result<u32> {
         let (w, h) = (image.width() as i64, image.height() as i64);
+        if w == 0 || h == 0 {
+            bail!("an empty picture has no number");
+        }
         let (px, py) = (point.0 as i64, point.1 as i64);
         let clip = |v: i64, most: i64| v.clamp(0, most - 1) as usize;
         let (x0, x1) = (clip(px - reach as i64, w), clip(px + reach as i64, w));

@@ -94,7 +94,12 @@ impl Game for Cribbage {
     /// The best line from the position (exact). On a table that ends stacks by itself the line's stack ends are
     /// left out: the rules make one exactly where no card fits, which is where the table makes it.
     fn solve(&self, board: &Table, _limits: &SolveLimits) -> Result<Plan<Move>> {
-        let solution = solve(&board.state);
+        let mut state = board.state.clone();
+        if board.ends_stacks_itself && state.legal_moves() == [Move::NewStack] {
+            // The table is about to end this stack by itself: plan from the new one.
+            state.play(Move::NewStack).expect("a new stack is the only legal move");
+        }
+        let solution = solve(&state);
         let mut moves = parse_line(&solution.line).context("the solver's line")?;
         if board.ends_stacks_itself {
             moves.retain(|mv| *mv != Move::NewStack);
@@ -103,13 +108,17 @@ impl Game for Cribbage {
     }
 
     /// The move by the rules (an illegal move changes nothing); on a table that ends stacks by itself, a card
-    /// that leaves no card fitting ends the stack too.
+    /// that leaves no card fitting ends the stack too (and a stack shown with nothing fitting is ended first).
     fn apply(&self, board: &Table, mv: &Move) -> Table {
         let mut state = board.state.clone();
+        let ends_now = |state: &State| board.ends_stacks_itself && state.legal_moves() == [Move::NewStack];
+        if ends_now(&state) && *mv != Move::NewStack {
+            state.play(Move::NewStack).expect("a new stack is the only legal move");
+        }
         if state.play(*mv).is_err() {
             return board.clone();
         }
-        if board.ends_stacks_itself && state.legal_moves() == [Move::NewStack] {
+        if ends_now(&state) {
             state.play(Move::NewStack).expect("a new stack is the only legal move");
         }
         Table { state, ..board.clone() }

@@ -53,7 +53,8 @@ impl ScreenGame for Cribbage {
         &["Cribbage Solitaire"]
     }
 
-    /// The columns and stack from the picture; the score from the window title when it shows one.
+    /// The columns and stack from the picture; the score from the window title, else from the table's printed
+    /// text, when either shows one.
     fn read(&self, frame: &Frame, _hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
         let reading = reader::read_with_numbers(&frame.image, &self.themes, self.numbers.as_ref())?;
         let score = frame.title.as_deref().and_then(title_score).or(reading.score);
@@ -134,15 +135,28 @@ impl ScreenGame for Cribbage {
         if *seen == expected || *seen == *before {
             return Ok(());
         }
+        let cards = |cards: &[super::Card]| -> String {
+            if cards.is_empty() {
+                "nothing".into()
+            } else {
+                cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+            }
+        };
         let mut differences = Vec::new();
         for c in 0..4 {
-            let (now, want) = (seen.state.columns[c].len(), expected.state.columns[c].len());
-            if now != want || seen.state.columns[c] != expected.state.columns[c] {
-                differences.push(format!("column {} holds {now} card(s), the rules say {want}", c + 1));
+            let (now, want) = (&seen.state.columns[c], &expected.state.columns[c]);
+            if now != want {
+                differences.push(format!("column {} shows {}, the rules say {}", c + 1, cards(now), cards(want)));
             }
         }
         if seen.stack_known && expected.stack_known && seen.state.stack != expected.state.stack {
-            differences.push(format!("the stack totals {}, the rules say {}", seen.state.total(), expected.state.total()));
+            differences.push(format!(
+                "the stack is {} (total {}), the rules say {} (total {})",
+                cards(&seen.state.stack),
+                seen.state.total(),
+                cards(&expected.state.stack),
+                expected.state.total()
+            ));
         }
         if seen.score_known && expected.score_known && seen.state.score != expected.state.score {
             differences.push(format!("the score is {}, the rules say {}", seen.state.score, expected.state.score));
@@ -209,10 +223,10 @@ mod tests {
         assert!(game.check_move(&before, &mv, &before).is_ok());
         let other = game.apply(&before, &Move::Play(1));
         let error = game.check_move(&before, &mv, &other).unwrap_err().to_string();
-        assert!(error.contains("column 1 holds 2 card(s), the rules say 1") && error.contains("column 2 holds 0"), "{error}");
+        assert!(error.contains("column 1 shows K Q, the rules say K") && error.contains("column 2 shows nothing, the rules say J"), "{error}");
         let ended = Table { state: State { stack: Vec::new(), ..game.apply(&before, &mv).state }, ..before.clone() };
         let error = game.check_move(&before, &mv, &ended).unwrap_err().to_string();
-        assert!(error.contains("the stack totals 0, the rules say 21"), "{error}");
+        assert!(error.contains("the stack is nothing (total 0), the rules say 5 6 Q (total 21)"), "{error}");
     }
 
     /// On a table that ends stacks by itself, a card that leaves nothing fitting ends the stack, and the plan
@@ -236,6 +250,16 @@ mod tests {
         }
         assert!(board.state.is_over());
         assert_eq!(board.state.score, crate::games::cribbage::solve(&start.state).score);
+        // A stack shown with nothing fitting (30): the table ends it before the next card.
+        let stuck = Table { ends_stacks_itself: true, ..game.parse_board("KQ_J_T_9\nstack: T T T\n").unwrap() };
+        let plan = game.solve(&stuck, &SolveLimits::default()).unwrap();
+        let mut board = stuck;
+        for mv in &plan.moves {
+            let next = game.apply(&board, mv);
+            assert_ne!(next, board, "{mv} changed nothing");
+            board = next;
+        }
+        assert!(board.state.is_over() && !plan.moves.contains(&Move::NewStack));
     }
 
     #[test]

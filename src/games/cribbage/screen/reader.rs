@@ -131,11 +131,18 @@ fn placed_piles(shapes: &Shapes, places: &ColumnPlaces, stack_pile: bool) -> Res
     let tall: Vec<Component> = shapes
         .components
         .iter()
-        .filter(|c| c.width().abs_diff(card_width) <= tolerance && c.height() as f64 >= 1.2 * c.width() as f64)
+        .filter(|c| c.width() >= 16 && c.width().abs_diff(card_width) <= tolerance && c.height() as f64 >= 1.2 * c.width() as f64)
         .copied()
         .collect();
     let left = |i: usize| felt.x0 as f64 + places.left[i] * felt.width() as f64;
     let columns: [Option<Component>; 4] = std::array::from_fn(|i| tall.iter().find(|c| (c.x0 as f64 - left(i)).abs() <= card_width as f64 / 2.0).copied());
+    if columns.iter().all(Option::is_none) {
+        // A felt with no card on it is a table whose every card is played only if it has the table's shape.
+        let aspect = felt.width() as f64 / felt.height() as f64;
+        if places.felt_aspect.is_none_or(|learned| (aspect / learned - 1.0).abs() > 0.05) {
+            bail!("no column of cards found where the columns stand on the felt ({}x{} at ({}, {}))", felt.width(), felt.height(), felt.x0, felt.y0);
+        }
+    }
     let stack = if stack_pile {
         let beyond = left(3) + 0.75 * card_width as f64;
         Some(*tall.iter().filter(|c| c.x0 as f64 >= beyond).min_by_key(|c| c.x0).context("no stack pile right of the columns")?)
@@ -545,6 +552,7 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
     theme.columns = Some(ColumnPlaces {
         left: std::array::from_fn(|i| across(piles[i].x0 as f64)),
         card_width: ((card_width as f64 / felt_box.width() as f64) * 1e4).round() / 1e4,
+        felt_aspect: Some(((felt_box.width() as f64 / felt_box.height() as f64) * 1e4).round() / 1e4),
     });
     // Outline darkness: from the longest pile, its face (commonest colour) and the darkest pixel of its left
     // edge at mid-height.

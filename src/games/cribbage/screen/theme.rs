@@ -34,6 +34,10 @@ impl RankTemplate {
 pub struct ColumnPlaces {
     pub left: [f64; 4],
     pub card_width: f64,
+    /// The felt's bounding box, width over height: a felt with no card on it (every column played) counts as
+    /// the table only with this shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub felt_aspect: Option<f64>,
 }
 
 fn drawn() -> bool {
@@ -62,8 +66,8 @@ pub struct TableTheme {
     #[serde(default = "drawn")]
     pub stack_pile: bool,
     /// Where the four columns stand, as shares of the felt's bounding box: each column's left edge across it,
-    /// and the card width. Learned by calibration; absent, the columns are the four leftmost piles (an empty
-    /// column must then still show its place).
+    /// and the card width. Learned by calibration; absent (themes learned before), the table must show five
+    /// piles: the four columns (an empty one outlined) and the stack.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub columns: Option<ColumnPlaces>,
     /// The control that ends a stack, where the picture does not show one the reader knows (a small icon), as
@@ -123,6 +127,13 @@ impl ThemeFile for TableTheme {
 
     fn validate(&self, origin: &str) -> Result<()> {
         parse_rgb(&self.felt).map_err(|e| e.context(format!("{origin}: felt")))?;
+        if let Some(places) = &self.columns {
+            let on_felt = |v: f64| (-1.0..=2.0).contains(&v);
+            let sensible = places.card_width > 0.0 && places.card_width < 1.0 && places.left.iter().all(|&l| on_felt(l));
+            if !sensible {
+                bail!("{origin}: columns: card_width must be a share of the felt's width (0 to 1), and each left near the felt");
+            }
+        }
         if let Some(face) = &self.card_face {
             parse_rgb(face).map_err(|e| e.context(format!("{origin}: card_face")))?;
         }

@@ -302,7 +302,7 @@ pub struct MatchScore {
 /// How well each digit of a picture matched, for checking a calibration's headroom.
 pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchScore>> {
     let matcher = Matcher::new(theme)?;
-    let grid = find_theme_grid(image, theme.dark_max, theme.min_cell)?;
+    let grid = theme_grid(image, theme)?;
     let mut scores = Vec::new();
     for row in 0..grid.size {
         for col in 0..grid.size {
@@ -361,7 +361,9 @@ const LIGHTEST_LINES: u8 = 224;
 
 /// Finds the grid to calibrate from: with the theme's line darkness if that shows a grid of the truth's box
 /// shape, else with the darkest threshold (from the theme's up to [`LIGHTEST_LINES`], in steps of 32) that
-/// does, which then becomes the theme's (some games draw the lines between cells in a light grey).
+/// does, which then becomes the theme's (some games draw the lines between cells in a light grey); else, for a
+/// client drawn otherwise (light lines on dark, tiles), the grid as found with no calibration, which the theme
+/// then keeps finding that way (`grid = "found"`, boxes of the usual shape where no thicker lines show them).
 fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Grid> {
     let shape = (truth.box_rows, truth.box_cols);
     let mut first_error = None;
@@ -369,6 +371,7 @@ fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuThe
         match find_theme_grid(image, dark_max, theme.min_cell) {
             Ok(grid) if (grid.box_rows, grid.box_cols) == shape => {
                 theme.dark_max = dark_max;
+                theme.grid = GridCue::DarkLines;
                 return Ok(grid);
             }
             Ok(grid) => {
