@@ -174,7 +174,8 @@ fn fuzz_sudoku_grid_text_and_game_ids() {
 #[test]
 fn fuzz_cribbage_state_text_and_lines() {
     let deal = cribbage::deal(30).notation();
-    let seeds = samples(&[&deal, "T2AA753K_44K5_6387656_22T9A32K\nstack: 8 8 9\nscore: 12\n", "A_2_3_4\n", "2_421_14213114_332334"]);
+    let truth = format!("{deal}\nstack:\nend stack: 688,147\ntotal at: 163,346\nscore at: 121,378\n");
+    let seeds = samples(&[&deal, "T2AA753K_44K5_6387656_22T9A32K\nstack: 8 8 9\nscore: 12\n", "A_2_3_4\n", "2_421_14213114_332334", &truth, "A_2_3_4\nend stack: by itself\n"]);
     fuzz("cribbage state text and lines", seeds, &[b"A_2_3_4\nscore: 99999999999\n"], |bytes| {
         let text = text(bytes);
         if let Ok(state) = cribbage::commands::parse_state(&text) {
@@ -183,6 +184,7 @@ fn fuzz_cribbage_state_text_and_lines() {
             }
         }
         let _ = cribbage::rules::parse_line(&text);
+        let _ = cribbage::cli::parse_truth(&text);
     });
 }
 
@@ -200,6 +202,14 @@ fn fuzz_calibration_themes() {
     for game in ["flood", "sudoku", "cribbage"] {
         seeds.extend(files(&format!("calibration/{game}"), "toml").into_iter().map(|t| t[..t.len().min(6000)].to_vec()));
     }
+    // A table learned from a shot of another drawing (the fields the shipped theme leaves out).
+    seeds.push(
+        b"game = \"cribbage\"\ntheme = \"parlour\"\nfelt = \"#1d4d33\"\nfelt_tolerance = 24\noutline_max = 135\nink_threshold = 80\n\
+          max_distance = 0.1\nmin_margin = 0.01\nstack_pile = false\nend_stack = [0.9, 0.0768]\ncard_face = \"#ffffff\"\n\
+          total_at = [-0.217, 0.4321]\nscore_at = [-0.3064, 0.4893]\nends_stacks_itself = true\n\n[columns]\n\
+          left = [0.0638, 0.2936, 0.5234, 0.7532]\ncard_width = 0.183\nfelt_aspect = 0.8393\n"
+            .to_vec(),
+    );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("theme.toml");
     fuzz("calibration themes", seeds, &[], |bytes| {
@@ -227,22 +237,53 @@ fn fuzz_duel_protocol_lines() {
     });
 }
 
+/// The shipped calibration and a Cribbage theme learned from the parlour table's opening (its columns' places,
+/// row of small cards and printed numbers), made once.
+fn calibration_with_parlour() -> &'static std::path::Path {
+    static ROOT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let root = tempfile::tempdir().unwrap();
+        for entry in ["fonts.toml", "flood", "sudoku", "cribbage"] {
+            let from = repo().join("calibration").join(entry);
+            if from.is_dir() {
+                std::fs::create_dir_all(root.path().join(entry)).unwrap();
+                for file in std::fs::read_dir(&from).unwrap() {
+                    let file = file.unwrap().path();
+                    std::fs::copy(&file, root.path().join(entry).join(file.file_name().unwrap())).unwrap();
+                }
+            } else {
+                std::fs::copy(&from, root.path().join(entry)).unwrap();
+            }
+        }
+        let shot = repo().join("fixtures/cribbage-parlour/deal30-start.png");
+        let truth = cribbage::cli::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap()).unwrap();
+        Cribbage::calibrate(root.path(), &autoplay::imageio::load_image(&shot).unwrap(), &truth, "parlour").unwrap();
+        root
+    })
+    .path()
+}
+
 /// Reads a picture with the three screen games' readers (errors are fine; panics and hangs are not).
 fn read_all(image: image::RgbaImage) {
-    let root = repo().join("calibration");
+    let root = calibration_with_parlour();
     let frame = Frame::from_image(image);
-    let flood = Flood::load(&root, None).unwrap();
+    let flood = Flood::load(root, None).unwrap();
     let _ = flood.read(&frame, None);
-    let sudoku = Sudoku::load(&root, None).unwrap();
+    let sudoku = Sudoku::load(root, None).unwrap();
     let _ = sudoku.read(&frame, None);
-    let cribbage = Cribbage::load(&root, None).unwrap();
+    let cribbage = Cribbage::load(root, None).unwrap();
     let _ = cribbage.read(&frame, None);
 }
 
 #[test]
 fn fuzz_image_decoding_and_readers_on_mutated_pictures() {
     let mut seeds = Vec::new();
-    for (folder, name) in [("fixtures/flood", "2x2c3-tile32.png"), ("fixtures/flood", "5x5c3-tile32.png"), ("fixtures/sudoku", "2x2-tile48.png")] {
+    for (folder, name) in [
+        ("fixtures/flood", "2x2c3-tile32.png"),
+        ("fixtures/flood", "5x5c3-tile32.png"),
+        ("fixtures/sudoku", "2x2-tile48.png"),
+        ("fixtures/cribbage-parlour", "deal30-mid.png"),
+    ] {
         seeds.push(std::fs::read(repo().join(folder).join(name)).unwrap());
     }
     fuzz("image decoding and readers (mutated files)", seeds, &[], |bytes| {
