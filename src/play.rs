@@ -90,18 +90,23 @@ fn describe_actions(actions: &[Action], frame: &Frame) -> String {
     let parts: Vec<String> = actions
         .iter()
         .map(|action| match *action {
-            Action::Click { x, y } => {
+            Action::Click { x, y } | Action::Point { x, y } => {
                 let ((sx, sy), _) = frame.screen_point(x, y);
-                format!("click at ({sx}, {sy})")
-            }
-            Action::Point { x, y } => {
-                let ((sx, sy), _) = frame.screen_point(x, y);
-                format!("point at ({sx}, {sy})")
+                format!("{} at ({sx}, {sy})", pointer_verb(action))
             }
             Action::Type(c) => format!("type {c}"),
         })
         .collect();
     parts.join(", ")
+}
+
+/// What a pointer event does, for the log: "click" or "point".
+fn pointer_verb(action: &Action) -> &'static str {
+    if let Action::Point { .. } = action {
+        "point"
+    } else {
+        "click"
+    }
 }
 
 /// Sends one move's events; returns where the pointer was left.
@@ -117,24 +122,18 @@ fn perform(
     for action in actions {
         check_pointer(input, left_at)?;
         match *action {
-            Action::Click { x, y } => {
+            Action::Click { x, y } | Action::Point { x, y } => {
                 let ((sx, sy), clamped) = frame.screen_point(x, y);
                 if clamped {
-                    log(PlayEvent::Note(&format!("warning: click at image point ({x}, {y}) lay outside the window; clamped")));
+                    log(PlayEvent::Note(&format!("warning: {} at image point ({x}, {y}) lay outside the window; clamped", pointer_verb(action))));
                 }
                 input.move_pointer(sx, sy)?;
-                input.click()?;
-                left_at = Some((sx, sy));
-                // Let the window take the click before the next event (a key typed at once can be lost).
-                source.sleep(after_click);
-            }
-            Action::Point { x, y } => {
-                let ((sx, sy), clamped) = frame.screen_point(x, y);
-                if clamped {
-                    log(PlayEvent::Note(&format!("warning: point ({x}, {y}) lay outside the window; clamped")));
+                if let Action::Click { .. } = action {
+                    input.click()?;
                 }
-                input.move_pointer(sx, sy)?;
                 left_at = Some((sx, sy));
+                // Let the window take the click (or follow the pointer) before the next event (a key typed at
+                // once can be lost).
                 source.sleep(after_click);
             }
             Action::Type(c) => input.type_char(c)?,
@@ -362,10 +361,9 @@ pub fn play<G: ScreenGame>(
         // moves, the next move is made that way (and every later one, once it works). Where it has none, the
         // same way is tried once more, as one such move may be a user's undo (which looks the same); a second
         // move in a row not taken ends the game, rather than repeat what has no effect.
-        if reading.board == board_before && expected != board_before && pointed {
-            choosing = Choosing::ByClick;
-            log(PlayEvent::Note(&format!("move {} ({how}) left the board as it was; choosing cells by clicking again", report.moves)));
-        } else if reading.board == board_before && expected != board_before {
+        // A pointed move not taken turns the loop back to clicking (below), rather than to another way.
+        let not_taken = reading.board == board_before && expected != board_before;
+        if not_taken && !pointed {
             let another = game.other_actions(&frame, &reading, &mv, way + 1)?.is_some();
             let previous = ignored.replace((report.moves, how.clone()));
             if another {
@@ -378,7 +376,7 @@ pub fn play<G: ScreenGame>(
                     report.moves
                 );
             }
-        } else {
+        } else if !not_taken {
             ignored = None;
             way_worked |= reading.board != board_before;
             if way != 0 && way_worked && !way_kept {
