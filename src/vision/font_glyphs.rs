@@ -11,12 +11,18 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
-use super::glyph::{ink_box, normalise};
+use super::glyph::{ink_box, mean_squared_difference, normalise};
 
 /// A glyph matches a font's character when their distance (mean squared difference of coverage, plus a twentieth
 /// of the aspects' squared difference) is at most this, and the next other character is this much further.
 pub const MAX_DISTANCE: f64 = 0.09;
 pub const MIN_MARGIN: f64 = 0.004;
+
+/// Whether a match at distance `best`, the next other at `next`, is sure enough to read ([`MAX_DISTANCE`],
+/// [`MIN_MARGIN`]).
+pub fn is_sure(best: f64, next: f64) -> bool {
+    best <= MAX_DISTANCE && next - best >= MIN_MARGIN
+}
 
 /// Glyphs at least this tall (pixels) are compared with one large rendering.
 const LARGE: usize = 40;
@@ -92,6 +98,24 @@ impl FontGlyphs {
         let glyphs = Arc::new(self.render_all(|k, c| key as f32 / self.ink_share.get(&(k, c)).copied().unwrap_or(0.7)));
         self.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(key, glyphs.clone());
         glyphs
+    }
+
+    /// The nearest of the characters as `key` groups them (those it gives none are left out) to a glyph of
+    /// normalised `coverage` and `aspect` whose ink is `height` pixels tall: the key, its distance, and the
+    /// next-nearest other key's (infinite where there is none). None when no character has a key.
+    pub fn nearest<K: Copy + PartialEq>(&self, coverage: &[f32], aspect: f64, height: usize, key: impl Fn(char) -> Option<K>) -> Option<(K, f64, f64)> {
+        let mut best: Vec<(K, f64)> = Vec::new();
+        for g in self.at_height(height).iter() {
+            let Some(k) = key(g.character) else { continue };
+            let d = mean_squared_difference(coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2);
+            match best.iter_mut().find(|(seen, _)| *seen == k) {
+                Some(entry) => entry.1 = entry.1.min(d),
+                None => best.push((k, d)),
+            }
+        }
+        best.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let &(k, d) = best.first()?;
+        Some((k, d, best.get(1).map_or(f64::INFINITY, |next| next.1)))
     }
 
     fn render_all(&self, size: impl Fn(usize, char) -> f32) -> Vec<FontGlyph> {

@@ -9,8 +9,8 @@ use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
 use super::colour::luminance;
-use super::font_glyphs::{FontGlyphs, MAX_DISTANCE, MIN_MARGIN};
-use super::glyph::{mean_squared_difference, normalise};
+use super::font_glyphs::{is_sure, FontGlyphs};
+use super::glyph::normalise;
 use super::runs::{components, Component};
 
 /// How much lighter or darker than the surroundings' middle lightness ink is.
@@ -94,14 +94,7 @@ impl NumberReader {
         let (w, h) = (c.width(), c.height());
         let alpha: Vec<f32> = (0..w * h).map(|i| if ink[(c.y0 + i / w) * width + c.x0 + i % w] { 1.0 } else { 0.0 }).collect();
         let coverage = normalise(&alpha, w, (0, 0, w - 1, h - 1));
-        let aspect = w as f64 / h as f64;
-        let mut best = [f64::INFINITY; 10];
-        for g in self.digits.at_height(h).iter() {
-            let v = g.character.to_digit(10)? as usize;
-            best[v] = best[v].min(mean_squared_difference(&coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2));
-        }
-        let mut ranked: Vec<(usize, f64)> = best.iter().copied().enumerate().collect();
-        ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
-        (ranked[0].1 <= MAX_DISTANCE && ranked[1].1 - ranked[0].1 >= MIN_MARGIN).then(|| char::from_digit(ranked[0].0 as u32, 10).expect("a digit"))
+        let (digit, best, next) = self.digits.nearest(&coverage, w as f64 / h as f64, h, |c| c.is_ascii_digit().then_some(c))?;
+        is_sure(best, next).then_some(digit)
     }
 }

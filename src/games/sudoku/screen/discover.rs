@@ -17,8 +17,8 @@ use image::RgbaImage;
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
-use crate::vision::font_glyphs::{FontGlyphs, MAX_DISTANCE, MIN_MARGIN};
-use crate::vision::glyph::{ink_box, mean_squared_difference, normalise};
+use crate::vision::font_glyphs::{is_sure, FontGlyphs, MAX_DISTANCE};
+use crate::vision::glyph::{ink_box, normalise};
 use crate::vision::runs::flood8;
 use crate::game::CellLayout;
 use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
@@ -65,22 +65,8 @@ impl DigitShapes {
     /// The nearest digit (0 for a mark over an empty cell), its distance, and the next-nearest other's distance,
     /// for a glyph whose ink is `height` pixels tall.
     pub(super) fn classify(&self, coverage: &[f32], aspect: f64, height: usize) -> (u8, f64, f64) {
-        let mut best = [f64::INFINITY; 10];
-        for g in self.glyphs.at_height(height).iter() {
-            let v = g.character.to_digit(10).unwrap_or(0) as usize;
-            let d = mean_squared_difference(coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2);
-            best[v] = best[v].min(d);
-        }
-        let mut ranked: Vec<(u8, f64)> = (0..10).map(|v| (v as u8, best[v])).collect();
-        ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
-        (ranked[0].0, ranked[0].1, ranked[1].1)
-    }
-}
-
-impl DigitShapes {
-    /// Whether a match at distance `best`, the next other digit at `next`, is sure enough to read.
-    pub(super) fn is_sure(&self, best: f64, next: f64) -> bool {
-        best <= MAX_DISTANCE && next - best >= MIN_MARGIN
+        let value = |c: char| Some(c.to_digit(10).unwrap_or(0) as u8);
+        self.glyphs.nearest(coverage, aspect, height, value).unwrap_or((0, f64::INFINITY, f64::INFINITY))
     }
 }
 
@@ -177,14 +163,20 @@ fn interior_share(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> f64
     let (mut inside, mut all) = (0usize, 0usize);
     for row in 0..grid.size {
         for col in 0..grid.size {
-            let xs = grid.verticals[col].end + 1 + reach..grid.verticals[col + 1].start.saturating_sub(reach);
-            for y in grid.horizontals[row].end + 1 + reach..grid.horizontals[row + 1].start.saturating_sub(reach) {
+            let (xs, ys) = clear_of_lines(grid, row, col, reach);
+            for y in ys {
                 inside += xs.clone().filter(|&x| mask[y * width + x]).count();
                 all += xs.len();
             }
         }
     }
     inside as f64 / all.max(1) as f64
+}
+
+/// The columns and rows of a cell's interior ([`Grid::interior`]) at least `reach` pixels clear of its lines.
+fn clear_of_lines(grid: &Grid, row: usize, col: usize, reach: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+    let (x0, y0, x1, y1) = grid.interior(row, col);
+    (x0 + reach..(x1 + 1).saturating_sub(reach), y0 + reach..(y1 + 1).saturating_sub(reach))
 }
 
 /// The line masks tried in turn: dark lines at each threshold, then light ones.
@@ -203,8 +195,7 @@ fn broken_sides(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> Vec<(
     for row in 0..grid.size {
         for col in 0..grid.size {
             let (top, left) = (grid.horizontals[row], grid.verticals[col]);
-            let xs = grid.verticals[col].end + 1 + reach..grid.verticals[col + 1].start.saturating_sub(reach);
-            let ys = grid.horizontals[row].end + 1 + reach..grid.horizontals[row + 1].start.saturating_sub(reach);
+            let (xs, ys) = clear_of_lines(grid, row, col, reach);
             let drawn = |n: usize, total: usize| total == 0 || 2 * n >= total;
             let top_drawn = xs.clone().filter(|&x| on_line(x, top.start.saturating_sub(reach)..=(top.end + reach).min(height - 1))).count();
             let left_drawn = ys.clone().filter(|&y| on_column(y, left.start.saturating_sub(reach)..=(left.end + reach).min(width - 1))).count();
@@ -449,7 +440,7 @@ fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize
     let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
     let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
     let (value, best, next) = shapes.classify(&normalise(&alpha, w, bbox), aspect, bbox.3 - bbox.1 + 1);
-    if !shapes.is_sure(best, next) {
+    if !is_sure(best, next) {
         let (x, y) = grid.layout.centre(row, col);
         bail!(
             "cell (row {row}, column {col}) at ({x}, {y}) shows a mark that is no digit of the known fonts (closest '{value}' at \

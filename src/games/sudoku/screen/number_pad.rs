@@ -10,11 +10,13 @@
 //! mark in line with most of the others is taken, as buttons stand in a row, a column or a block. A click on
 //! the middle of a digit's mark presses its button.
 
-use image::RgbaImage;
+use image::{GrayImage, Luma, RgbaImage};
+use imageproc::integral_image::{integral_image, sum_image_pixels};
 
 use super::discover::DigitShapes;
 use crate::game::CellLayout;
 use crate::vision::colour::luminance;
+use crate::vision::font_glyphs::is_sure;
 use crate::vision::glyph::{ink_box, normalise};
 use crate::vision::runs::components;
 
@@ -54,8 +56,12 @@ struct Mark {
 /// The number pad of a `size`×`size` Sudoku whose cells are `cells`, if the picture shows one.
 pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitShapes) -> Option<NumberPad> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let light: Vec<i32> = image.pixels().map(|p| luminance([p[0], p[1], p[2]]) as i32).collect();
-    let mean = local_means(&light, w, h, ((cells.pitch * SURROUNDINGS / 2.0).round() as usize).max(4));
+    let lightness = GrayImage::from_fn(image.width(), image.height(), |x, y| {
+        let p = image.get_pixel(x, y);
+        Luma([luminance([p[0], p[1], p[2]])])
+    });
+    let light: Vec<i32> = lightness.as_raw().iter().map(|&l| l as i32).collect();
+    let mean = local_means(&lightness, ((cells.pitch * SURROUNDINGS / 2.0).round() as u32).max(4));
     // The grid and half a cell around it are not the pad.
     let margin = cells.pitch / 2.0;
     let grid = (
@@ -79,7 +85,7 @@ pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitSh
             let Some(bbox) = ink_box(&alpha, bw, 0.5) else { continue };
             let aspect = bw as f64 / bh as f64;
             let (digit, best, next) = shapes.classify(&normalise(&alpha, bw, bbox), aspect, bh);
-            if digit >= 1 && digit as usize <= size && shapes.is_sure(best, next) {
+            if digit >= 1 && digit as usize <= size && is_sure(best, next) {
                 marks.push(Mark { digit, centre: ((c.x0 + c.x1) as f64 / 2.0, (c.y0 + c.y1) as f64 / 2.0), height: bh, distance: best });
             }
         }
@@ -191,23 +197,18 @@ fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
     ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
 }
 
-/// The mean of each pixel's square of side 2·radius+1 (clipped to the picture), from a summed-area table.
-fn local_means(values: &[i32], w: usize, h: usize, radius: usize) -> Vec<i32> {
-    let mut table = vec![0i64; (w + 1) * (h + 1)];
+/// The mean of each pixel's square of side 2·radius+1 (clipped to the picture), row by row, from imageproc's
+/// summed-area table.
+fn local_means(light: &GrayImage, radius: u32) -> Vec<i32> {
+    let table: image::ImageBuffer<Luma<u32>, Vec<u32>> = integral_image(light);
+    let (w, h) = light.dimensions();
+    let mut means = Vec::with_capacity((w * h) as usize);
     for y in 0..h {
-        let mut row = 0i64;
+        let (y0, y1) = (y.saturating_sub(radius), (y + radius).min(h - 1));
         for x in 0..w {
-            row += values[y * w + x] as i64;
-            table[(y + 1) * (w + 1) + x + 1] = table[y * (w + 1) + x + 1] + row;
-        }
-    }
-    let mut means = vec![0; w * h];
-    for y in 0..h {
-        let (y0, y1) = (y.saturating_sub(radius), (y + radius + 1).min(h));
-        for x in 0..w {
-            let (x0, x1) = (x.saturating_sub(radius), (x + radius + 1).min(w));
-            let sum = table[y1 * (w + 1) + x1] - table[y0 * (w + 1) + x1] - table[y1 * (w + 1) + x0] + table[y0 * (w + 1) + x0];
-            means[y * w + x] = (sum / ((x1 - x0) * (y1 - y0)) as i64) as i32;
+            let (x0, x1) = (x.saturating_sub(radius), (x + radius).min(w - 1));
+            let sum = sum_image_pixels(&table, x0, y0, x1, y1)[0];
+            means.push((sum / ((x1 - x0 + 1) * (y1 - y0 + 1))) as i32);
         }
     }
     means
@@ -219,8 +220,8 @@ mod tests {
 
     #[test]
     fn local_means_are_the_means_of_the_clipped_squares() {
-        let values: Vec<i32> = (0..12).collect(); // 4 wide, 3 high
-        let means = local_means(&values, 4, 3, 1);
+        let values = GrayImage::from_fn(4, 3, |x, y| Luma([(y * 4 + x) as u8])); // 0..12, 4 wide
+        let means = local_means(&values, 1);
         assert_eq!(means[0], 10 / 4); // 0 1 4 5
         assert_eq!(means[5], 45 / 9); // 0 1 2 4 5 6 8 9 10
         assert_eq!(means[11], 34 / 4); // 6 7 10 11
