@@ -87,10 +87,15 @@ fn piles(shapes: &Shapes) -> Result<(Vec<Component>, usize)> {
     Ok((piles, card_width))
 }
 
+/// Whether a shape may be a pile of cards: at least 16 pixels wide and taller than wide (by a fifth).
+fn card_shaped(c: &Component) -> bool {
+    c.width() >= 16 && c.height() as f64 >= 1.2 * c.width() as f64
+}
+
 /// The card-shaped piles on the felt, left to right, and the card width: the largest tall shape is a pile (a
 /// column of cards, or a card); the others are those of its width.
 fn card_piles(shapes: &Shapes) -> Result<(Vec<Component>, usize)> {
-    let tall: Vec<&Component> = shapes.components.iter().filter(|c| c.width() >= 16 && c.height() as f64 >= 1.2 * c.width() as f64).collect();
+    let tall: Vec<&Component> = shapes.components.iter().filter(|c| card_shaped(c)).collect();
     if tall.is_empty() {
         bail!("no card pile found: nothing on the felt is card-shaped (is this a Cribbage Solitaire table, and is the felt colour calibrated?)");
     }
@@ -131,7 +136,7 @@ fn placed_piles(shapes: &Shapes, places: &ColumnPlaces, stack_pile: bool) -> Res
     let tall: Vec<Component> = shapes
         .components
         .iter()
-        .filter(|c| c.width() >= 16 && c.width().abs_diff(card_width) <= tolerance && c.height() as f64 >= 1.2 * c.width() as f64)
+        .filter(|c| card_shaped(c) && c.width().abs_diff(card_width) <= tolerance)
         .copied()
         .collect();
     let left = |i: usize| felt.x0 as f64 + places.left[i] * felt.width() as f64;
@@ -240,20 +245,11 @@ fn pile_cards(image: &RgbaImage, shapes: &Shapes, pile: &Component, theme: &Tabl
 /// the top, split into glyphs at blank columns; all but the last glyph (the suit sign) are the rank. Also gives
 /// the picture row in the middle of the label.
 fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, usize, usize, usize), threshold: u8, card_width: usize) -> Result<(RankGlyph, usize)> {
-    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let w = x1 - x0 + 1;
     let face = mode((y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y))).filter(|&(x, y)| shapes.on[y * shapes.width + x]).map(|(x, y)| rgb_at(image, x, y)))
         .ok_or_else(|| anyhow!("its corner is empty"))?;
-    let alpha: Vec<f32> = (0..w * h)
-        .map(|i| {
-            let p = rgb_at(image, x0 + i % w, y0 + i / w);
-            let d = max_diff(p, face);
-            if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
-        })
-        .collect();
-    let alpha = without_outline_ink(alpha, w);
-    let inked_row = |y: usize| (0..w).any(|x| alpha[y * w + x] >= 0.5);
-    let first = (0..h).find(|&y| inked_row(y)).ok_or_else(|| anyhow!("no corner glyph (face {})", format_rgb(face)))?;
-    let last = (first..h).take_while(|&y| inked_row(y)).last().expect("first is inked");
+    let alpha = without_outline_ink(face_ink(image, (x0, y0, x1, y1), face, threshold), w);
+    let (first, last) = first_inked_band(&alpha, w).ok_or_else(|| anyhow!("no corner glyph (face {})", format_rgb(face)))?;
     let inked_column = |x: usize| (first..=last).any(|y| alpha[y * w + x] >= 0.5);
     let mut glyphs: Vec<(usize, usize)> = Vec::new();
     for x in 0..w {
@@ -276,21 +272,35 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
     Ok((RankGlyph { coverage, aspect: gw / gh, height: gh / card_width as f64 }, y0 + (first + last) / 2))
 }
 
+/// The ink of a box (x0, y0, x1, y1 inclusive) of a card whose face is `face`, row by row: 0 within `threshold`
+/// of the face, else growing with the difference, 1 from 160 on.
+fn face_ink(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize), face: [u8; 3], threshold: u8) -> Vec<f32> {
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    (0..w * h)
+        .map(|i| {
+            let d = max_diff(rgb_at(image, x0 + i % w, y0 + i / w), face);
+            if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
+        })
+        .collect()
+}
+
+/// The first and last rows of the first band of inked rows (some sample at least 0.5) from the top of a
+/// `w`-wide ink mask, if any.
+fn first_inked_band(alpha: &[f32], w: usize) -> Option<(usize, usize)> {
+    let inked_row = |y: usize| (0..w).any(|x| alpha[y * w + x] >= 0.5);
+    let first = (0..alpha.len() / w).find(|&y| inked_row(y))?;
+    let last = (first..alpha.len() / w).take_while(|&y| inked_row(y)).last().expect("first is inked");
+    Some((first, last))
+}
+
 /// The rank printed on a small card (its face's box): all the ink of the first band of inked rows from the top,
 /// past the card's own border.
 fn small_card_rank(image: &RgbaImage, card: &Component, face: [u8; 3], threshold: u8) -> Result<RankGlyph> {
     let inset = (card.width() / 10).max(1);
     let (x0, y0, x1, y1) = (card.x0 + inset, card.y0 + inset, card.x1 - inset, card.y1 - inset);
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-    let alpha: Vec<f32> = (0..w * h)
-        .map(|i| {
-            let d = max_diff(rgb_at(image, x0 + i % w, y0 + i / w), face);
-            if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
-        })
-        .collect();
-    let inked_row = |y: usize| (0..w).any(|x| alpha[y * w + x] >= 0.5);
-    let first = (0..h).find(|&y| inked_row(y)).ok_or_else(|| anyhow!("it shows no rank"))?;
-    let last = (first..h).take_while(|&y| inked_row(y)).last().expect("first is inked");
+    let alpha = face_ink(image, (x0, y0, x1, y1), face, threshold);
+    let (first, last) = first_inked_band(&alpha, w).ok_or_else(|| anyhow!("it shows no rank"))?;
     let band: Vec<f32> = (0..w * h).map(|i| if (first..=last).contains(&(i / w)) { alpha[i] } else { 0.0 }).collect();
     let (gx0, gy0, gx1, gy1) = glyph::ink_box(&band, w, 0.5).expect("the band is inked");
     let (gw, gh) = ((gx1 - gx0 + 1) as f64, (gy1 - gy0 + 1) as f64);
