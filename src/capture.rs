@@ -33,6 +33,22 @@ impl Frame {
         self.image == other.image && (self.origin_x, self.origin_y) == (other.origin_x, other.origin_y) && self.title == other.title
     }
 
+    /// Whether the pictures agree inside `region` (image pixels; the whole picture when `None`, with the
+    /// frames' places and titles). The play loop settles on the board's region, so that a part of the window
+    /// that never stops moving (a clock, an animated title) does not keep it waiting.
+    pub fn same_in(&self, other: &Frame, region: Option<Region>) -> bool {
+        let Some(region) = region.and_then(|r| r.within(self.image.width(), self.image.height())) else { return self.same_as(other) };
+        if self.image.dimensions() != other.image.dimensions() {
+            return false;
+        }
+        let width = self.image.width() as usize * 4;
+        let (left, right) = (region.x as usize * 4, (region.x + region.width) as usize * 4);
+        (region.y..region.y + region.height).all(|y| {
+            let row = y as usize * width;
+            self.image.as_raw()[row + left..row + right] == other.image.as_raw()[row + left..row + right]
+        })
+    }
+
     /// The screen point of an image point, clamped to the frame (the window), so that no click lands outside it.
     /// Returns the point and whether clamping moved it.
     pub fn screen_point(&self, x: i32, y: i32) -> ((i32, i32), bool) {
@@ -40,6 +56,33 @@ impl Frame {
         let max_y = self.image.height().saturating_sub(1) as i32;
         let (cx, cy) = (x.clamp(0, max_x), y.clamp(0, max_y));
         ((self.origin_x + cx, self.origin_y + cy), (cx, cy) != (x, y))
+    }
+}
+
+/// A rectangle of a picture, in image pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Region {
+    pub x: u32,
+    pub y: u32,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Region {
+    /// The smallest region holding every box (left, top, width, height); `None` for none.
+    pub fn around(boxes: &[(i32, i32, u32, u32)]) -> Option<Region> {
+        let left = boxes.iter().map(|b| b.0).min()?.max(0);
+        let top = boxes.iter().map(|b| b.1).min()?.max(0);
+        let right = boxes.iter().map(|b| b.0 + b.2 as i32).max()?;
+        let bottom = boxes.iter().map(|b| b.1 + b.3 as i32).max()?;
+        (right > left && bottom > top).then(|| Region { x: left as u32, y: top as u32, width: (right - left) as u32, height: (bottom - top) as u32 })
+    }
+
+    /// The part of the region inside a picture of this size; `None` when nothing of it is.
+    pub fn within(self, width: u32, height: u32) -> Option<Region> {
+        let right = (self.x + self.width).min(width);
+        let bottom = (self.y + self.height).min(height);
+        (right > self.x && bottom > self.y).then(|| Region { width: right - self.x, height: bottom - self.y, ..self })
     }
 }
 
@@ -57,6 +100,11 @@ pub trait FrameSource {
     /// may be a covered one); none otherwise, or where there is no window.
     fn uncover(&mut self) -> Result<Vec<String>> {
         Ok(Vec::new())
+    }
+    /// Whether the game's window has the keyboard's input focus (keys typed now reach it); `None` where the
+    /// source cannot tell (a picture, the whole screen). The play loop waits for it before typing.
+    fn focused(&mut self) -> Result<Option<bool>> {
+        Ok(None)
     }
     /// The time on the source's clock: by default the real time since the program started. Every wait of the
     /// capture and play stages asks the source, so that a recorded session replays with its recorded times.
@@ -102,9 +150,7 @@ fn info_of(window: &xcap::Window) -> Result<WindowInfo> {
 }
 
 fn all_windows() -> Result<Vec<xcap::Window>> {
-    xcap::Window::all().map_err(|e| {
-        anyhow!("cannot list windows: {e} (is DISPLAY set, and is an EWMH window manager such as openbox running?)")
-    })
+    xcap::Window::all().map_err(|e| anyhow!("cannot list windows: {e} (is DISPLAY set, and is an EWMH window manager such as openbox running?)"))
 }
 
 /// Every top-level window the window manager knows, front-most first.
@@ -284,11 +330,41 @@ impl FrameSource for WindowSource {
         Ok(covering)
     }
 
+    fn focused(&mut self) -> Result<Option<bool>> {
+        has_focus(self.window.id()?).map(Some)
+    }
+
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         let Ok(pid) = self.window.pid() else { return Ok(Vec::new()) };
         let opened = windows_of(&all_windows()?, pid).into_iter().filter(|(id, _)| !self.siblings_at_start.contains(id));
         Ok(opened.map(|(_, title)| if title.is_empty() { "(untitled)".to_string() } else { format!("'{title}'") }).collect())
     }
+}
+
+/// Whether the X server's input focus is on window `id` or inside it. Focus "PointerRoot" sends keys to the
+/// window under the pointer, which the bot has just clicked: that counts as focused; so does a focus on an
+/// override-redirect window (a toolkit's popup, such as GNOME Sudoku's number picker, which the window manager
+/// does not manage and which passes the keys to its game). No focus, or another managed window's, does not.
+fn has_focus(id: u32) -> Result<bool> {
+    use x11rb::protocol::xproto::{ConnectionExt, InputFocus};
+    let (conn, _) = x11rb::connect(None).map_err(|e| anyhow!("cannot reach the X server: {e}"))?;
+    let mut window = conn.get_input_focus()?.reply()?.focus;
+    if window == u32::from(InputFocus::POINTER_ROOT) {
+        return Ok(true);
+    }
+    // Up from the focused window (a toolkit may focus a child of its top-level window) to the root.
+    while window != u32::from(InputFocus::NONE) {
+        if window == id {
+            return Ok(true);
+        }
+        let Ok(tree) = conn.query_tree(window)?.reply() else { return Ok(false) };
+        if tree.parent == tree.root || tree.parent == 0 {
+            let popup = conn.get_window_attributes(window)?.reply().is_ok_and(|a| a.override_redirect);
+            return Ok(popup);
+        }
+        window = tree.parent;
+    }
+    Ok(false)
 }
 
 /// Asks the window manager to bring window `id` to the front and focus it (EWMH `_NET_ACTIVE_WINDOW`, as a
@@ -348,67 +424,23 @@ impl FrameSource for ImageFileSource {
     }
 }
 
-/// How long to wait for a window to settle after an input event.
+/// How a game's window settles after an input event: how often to look, how long the board must hold still,
+/// and how long to let a click land before the next event. How long to wait for a move at all is the play
+/// loop's, learned from the client's pace.
 #[derive(Clone, Debug)]
 pub struct Settle {
     /// Time between two captures.
     pub interval: Duration,
-    /// The picture must stay the same for this long to count as settled (animations have ended).
+    /// The board must stay the same for this long to count as settled (animations have ended); at least two
+    /// captures in a row must agree.
     pub quiet: Duration,
-    /// Give up when the picture has not settled by then.
-    pub timeout: Duration,
-    /// After an input event, how long to wait for the picture to change at all before reading it anyway.
-    pub change_timeout: Duration,
     /// The pause after each click before the next input event (a key typed at once can be lost).
     pub after_click: Duration,
 }
 
 impl Default for Settle {
     fn default() -> Self {
-        Settle {
-            interval: Duration::from_millis(25),
-            quiet: Duration::from_millis(120),
-            timeout: Duration::from_secs(5),
-            change_timeout: Duration::from_millis(600),
-            after_click: Duration::from_millis(40),
-        }
-    }
-}
-
-/// Grabs until the picture has stayed the same for `settle.quiet` (animations have ended) and returns the last
-/// capture. With `changed_from`, first waits (up to `change_timeout`) for the picture to differ from that image.
-pub fn stable_frame(source: &mut dyn FrameSource, settle: &Settle, changed_from: Option<&RgbaImage>) -> Result<Frame> {
-    let start = source.now();
-    let mut previous = source.grab()?;
-    if let Some(before) = changed_from {
-        while previous.image == *before && source.now().saturating_sub(start) < settle.change_timeout {
-            source.sleep(settle.interval);
-            previous = source.grab()?;
-        }
-    }
-    let first_at = source.now();
-    settled_from(source, settle, previous, first_at)
-}
-
-/// Grabs after `first` (captured at `first_at` on the source's clock) until the picture has stayed the same for
-/// `settle.quiet`, and at least until one more capture agrees with the one before it; returns the last capture.
-pub fn settled_from(source: &mut dyn FrameSource, settle: &Settle, first: Frame, first_at: Duration) -> Result<Frame> {
-    let start = source.now();
-    let mut previous = first;
-    let mut same_since = first_at;
-    loop {
-        source.sleep(settle.interval);
-        let next = source.grab()?;
-        let now = source.now();
-        if !next.same_as(&previous) {
-            same_since = now;
-        } else if now.saturating_sub(same_since) >= settle.quiet {
-            return Ok(next);
-        }
-        if now.saturating_sub(start) > settle.timeout {
-            bail!("{} did not settle within {:?} (the picture kept changing)", source.describe(), settle.timeout);
-        }
-        previous = next;
+        Settle { interval: Duration::from_millis(25), quiet: Duration::from_millis(120), after_click: Duration::from_millis(40) }
     }
 }
 
@@ -423,33 +455,5 @@ mod tests {
         assert_eq!(frame.screen_point(99, 79), ((399, 279), false));
         assert_eq!(frame.screen_point(100, 80), ((399, 279), true));
         assert_eq!(frame.screen_point(-5, 500), ((300, 279), true));
-    }
-
-    /// A source that shows a changing picture for a few grabs, then a still one.
-    struct Animation {
-        grabs: usize,
-        moving_for: usize,
-    }
-
-    impl FrameSource for Animation {
-        fn grab(&mut self) -> Result<Frame> {
-            self.grabs += 1;
-            let shade = if self.grabs <= self.moving_for { self.grabs as u8 } else { 255 };
-            Ok(Frame::from_image(RgbaImage::from_pixel(4, 4, image::Rgba([shade, 0, 0, 255]))))
-        }
-        fn describe(&self) -> String {
-            "animation".into()
-        }
-    }
-
-    #[test]
-    fn a_frame_is_stable_only_after_the_animation_ends() {
-        let settle = Settle { interval: Duration::from_millis(1), quiet: Duration::from_millis(20), ..Settle::default() };
-        let mut source = Animation { grabs: 0, moving_for: 6 };
-        let frame = stable_frame(&mut source, &settle, None).unwrap();
-        assert_eq!(frame.image.get_pixel(0, 0)[0], 255);
-        let mut forever = Animation { grabs: 0, moving_for: usize::MAX };
-        let settle = Settle { timeout: Duration::from_millis(50), ..settle };
-        assert!(stable_frame(&mut forever, &settle, None).unwrap_err().to_string().contains("did not settle"));
     }
 }

@@ -53,6 +53,11 @@ pub struct Marks {
 pub trait Layout: Clone + Debug + Serialize {
     /// What `read --annotate` draws: boxes around what was read, and the points the bot would click.
     fn marks(&self) -> Marks;
+    /// The part of the picture that shows the board: the play loop waits for it to hold still, and nothing
+    /// else. By default the boxes of [`Layout::marks`]; the whole picture when there are none.
+    fn region(&self) -> Option<crate::capture::Region> {
+        crate::capture::Region::around(&self.marks().boxes)
+    }
 }
 
 impl Layout for CellLayout {
@@ -87,6 +92,26 @@ pub enum Action {
     /// Move the pointer there without clicking (a client whose cursor follows the pointer).
     Point { x: i32, y: i32 },
     Type(char),
+}
+
+/// One way of making a move, as a game offers it: the input events, and for a way other than the game's usual one,
+/// a few words naming it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveEvents {
+    pub way: Option<String>,
+    pub actions: Vec<Action>,
+}
+
+impl MoveEvents {
+    /// The game's usual way: these events.
+    pub fn usual(actions: Vec<Action>) -> Option<MoveEvents> {
+        Some(MoveEvents { way: None, actions })
+    }
+
+    /// Another way, named.
+    pub fn named(way: &str, actions: Vec<Action>) -> Option<MoveEvents> {
+        Some(MoveEvents { way: Some(way.to_string()), actions })
+    }
 }
 
 /// Limits on one solve.
@@ -158,22 +183,19 @@ pub trait ScreenGame: Game + Sized {
     fn check_playable(&self, _reading: &Reading<Self::Board, Self::Layout>) -> anyhow::Result<()> {
         Ok(())
     }
-    /// The input events that play `mv` on the board shown by `reading`, the usual way for this game.
-    fn actions(&self, reading: &Reading<Self::Board, Self::Layout>, mv: &Self::Move) -> anyhow::Result<Vec<Action>>;
-    /// Another way to play `mv`, number `way` (1, 2, …), found from the frame the move is planned on: the play
-    /// loop turns to the next way when a move made the current way left the board as it was (a client that takes
-    /// moves from colour buttons, not from clicks on cells), and keeps to a way once it works. Each is the
-    /// events and a few words saying how ("its colour button"); `None` when there is no such way. None by default.
-    fn other_actions(
+    /// The input events that play `mv` on the board shown by `reading` (planned on `frame`), way number `way`:
+    /// 0 is the game's usual way and is always there; 1, 2, … are further ways found from the frame (colour
+    /// buttons, a number pad), each named in a few words ("a click on the colour's button"). The play loop turns
+    /// to the next way when a move made the current one left the board as it was, and keeps to a way once it
+    /// works (`play::ways`). `None` where the frame shows no such way.
+    fn actions(
         &self,
-        _frame: &crate::capture::Frame,
-        _reading: &Reading<Self::Board, Self::Layout>,
-        _mv: &Self::Move,
-        _way: usize,
-    ) -> anyhow::Result<Option<(String, Vec<Action>)>> {
-        Ok(None)
-    }
-    /// The way (numbered as for `other_actions`) to make the first move: 0, the usual one, unless the
+        frame: &Frame,
+        reading: &Reading<Self::Board, Self::Layout>,
+        mv: &Self::Move,
+        way: usize,
+    ) -> anyhow::Result<Option<MoveEvents>>;
+    /// The way (numbered as for `actions`) to make the first move: 0, the usual one, unless the
     /// calibration that read the board says the client takes moves another way. 0 by default.
     fn first_way(&self, _reading: &Reading<Self::Board, Self::Layout>) -> usize {
         0

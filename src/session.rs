@@ -13,7 +13,7 @@
 //!
 //! - `session.json`: `{"version": 1, "game", "window", "theme", "options": {...}, "outcome", "events": [...]}`,
 //!   one event per line: `frame` (file, CRC-32, origin, title), `grab_error`, `now` (ms), `sleep` (ms),
-//!   `windows_opened`, `uncover`, `pointer`, `move_to` (screen point, and the point in the window), `click`, `type`,
+//!   `windows_opened`, `uncover`, `focus`, `pointer`, `move_to` (screen point, and the point in the window), `click`, `type`,
 //!   `reading` (board text and layout), `note` (what the loop said, its plans among them).
 //! - `frames/NNNNNN.png`: each distinct picture once (a capture equal to the previous one refers to its file),
 //!   cropped to the game window as captured.
@@ -50,6 +50,8 @@ pub enum Event {
     Sleep { ms: f64 },
     WindowsOpened { titles: Vec<String> },
     Uncover { covering: Vec<String> },
+    /// Whether the game's window had the input focus (`None`: the source cannot tell).
+    Focus { focused: Option<bool> },
     Pointer { x: i32, y: i32 },
     /// A pointer move to screen point (x, y); `window` is the same point in the window (the last frame's
     /// picture), for people reading the recording.
@@ -267,6 +269,12 @@ impl FrameSource for RecordingSource<'_> {
         Ok(covering)
     }
 
+    fn focused(&mut self) -> Result<Option<bool>> {
+        let focused = self.inner.focused()?;
+        self.recorder.borrow_mut().push(Event::Focus { focused });
+        Ok(focused)
+    }
+
     fn now(&mut self) -> Duration {
         let now = self.inner.now();
         self.recorder.borrow_mut().push(Event::Now { ms: now.as_secs_f64() * 1e3 });
@@ -396,6 +404,7 @@ fn describe(event: &Event) -> String {
         Event::Sleep { ms } => format!("a wait of {ms:.0} ms"),
         Event::WindowsOpened { .. } => "a look at the game's windows".into(),
         Event::Uncover { .. } => "a look at what covers the window".into(),
+        Event::Focus { .. } => "a look at the input focus".into(),
         Event::Pointer { .. } => "a look at the pointer".into(),
         Event::MoveTo { x, y, .. } => format!("a pointer move to ({x}, {y})"),
         Event::Click => "a click".into(),
@@ -459,6 +468,14 @@ impl FrameSource for ReplaySource {
         match replay.take("what covers the window")? {
             Event::Uncover { covering } => Ok(covering),
             other => Err(replay.diverge(format!("the loop looks at what covers the window, but the recording has {}", describe(&other)))),
+        }
+    }
+
+    fn focused(&mut self) -> Result<Option<bool>> {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("the input focus")? {
+            Event::Focus { focused } => Ok(focused),
+            other => Err(replay.diverge(format!("the loop looks at the input focus, but the recording has {}", describe(&other)))),
         }
     }
 

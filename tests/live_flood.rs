@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use autoplay::game::SolveLimits;
 use autoplay::games::flood::{sgt_id::SgtFloodId, solve_board, solver, FloodBoard};
-use common::desktop::Desktop;
+use common::desktop::{wait_until, Desktop};
 use common::*;
 
 const SGT_FLOOD: &str = "/usr/games/sgt-flood";
@@ -89,7 +89,9 @@ fn play_to_the_end(params_and_seed: &str, env: &[(&str, &str)]) {
     assert_eq!(report["won"], true);
 
     // Independently: the window now shows exactly one of the game's colours.
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until(&format!("{params_and_seed}: the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        colours_shown(&desktop, &window) == 1
+    });
     let after = palette_counts(&desktop, &window);
     let shown: Vec<usize> = (0..10).filter(|&i| after[i] > 0).collect();
     assert_eq!(shown.len(), 1, "{params_and_seed}: the window still shows colours {shown:?}:\n{stderr}");
@@ -131,8 +133,8 @@ fn refuses_to_play_a_board_the_game_would_crash_on_and_leaves_it_alone() {
     assert!(!out.status.success());
     assert!(stderr.contains("refusing to play") && stderr.contains("unplayable"), "{stderr}");
     assert!(!stderr.contains("move 1:"), "{stderr}");
-    std::thread::sleep(Duration::from_millis(300));
-    let (_, _, after) = desktop.window_pixels(&window);
+    // Whatever the bot did has been drawn once the picture stops changing.
+    let (_, _, after) = desktop.wait_for_still_picture(&window);
     assert!(before == after, "the game window changed");
 }
 
@@ -143,8 +145,7 @@ fn captures_windows_and_screens_that_read_back_as_the_truth() {
     let listed = autoplay().args(["windows", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
     let windows: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
     assert!(windows.as_array().unwrap().iter().any(|w| w["title"] == "Flood"), "{windows}");
-    desktop.run("xdotool", &["windowmove", &window, "611", "333"]);
-    std::thread::sleep(Duration::from_millis(500));
+    desktop.move_window(&window, 611, 333);
     for source in [&["--window", "Flood"][..], &["--screen"][..]] {
         let capture = autoplay().arg("capture").args(source).env("DISPLAY", &desktop.display).output().unwrap();
         assert!(capture.status.success());
@@ -174,8 +175,7 @@ fn a_dry_run_prints_the_clicks_and_changes_nothing() {
     assert!(out.status.success());
     let clicks = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with("click ")).count();
     assert_eq!(clicks, proven_optimal_length(&board));
-    std::thread::sleep(Duration::from_millis(300));
-    let (_, _, after) = desktop.window_pixels(&window);
+    let (_, _, after) = desktop.wait_for_still_picture(&window);
     assert!(before == after, "a dry run changed the window");
 }
 
@@ -199,7 +199,7 @@ fn play_and_meddle(desktop: &Desktop, meddle: impl FnOnce()) -> (bool, String) {
         if first_move {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(30));
+        assert!(start.elapsed() < Duration::from_secs(30), "the bot made no first move within 30 s:\n{log}");
     }
     meddle();
     let mut rest = String::new();
@@ -246,6 +246,7 @@ fn plans_again_when_the_game_changes_behind_its_back() {
     });
     assert!(succeeded, "{log}");
     assert!(log.contains("planning again"), "the bot did not notice the change:\n{log}");
+    wait_until(&format!("the window to show one colour; the bot said:\n{log}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
     let after = palette_counts(&desktop, &window);
     assert_eq!(after.iter().filter(|&&n| n > 0).count(), 1, "not won:\n{log}");
 }
@@ -260,13 +261,14 @@ fn a_recorded_game_replays_without_a_display_and_a_failed_game_keeps_its_recordi
     let dir = recording.path().join("session");
     let out = autoplay().args(["play", "flood", "--record"]).arg(&dir).env("DISPLAY", &desktop.display).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    wait_until("the window to show one colour", Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
     assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "the game is won");
     let replay = autoplay().arg("replay").arg(&dir).env_remove("DISPLAY").output().unwrap();
     assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
 
     // A second game stopped by its move limit: the recording is kept in the cache and named.
     desktop.run("xdotool", &["windowkill", &window]);
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until("the first game's window to close", Duration::from_secs(20), || !desktop.visible_windows("Flood").contains(&window));
     let (_, _) = open_game(&mut desktop, "7x7c4m0#live-record-fail", &[]);
     let cache = tempfile::tempdir().unwrap();
     let out = autoplay()
@@ -303,9 +305,9 @@ fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
         std::thread::sleep(Duration::from_millis(100));
     };
     // Apart, so that neither covers the other (a covered part captures black).
-    desktop.run("xdotool", &["windowmove", "--sync", &first, "20", "20"]);
-    desktop.run("xdotool", &["windowmove", "--sync", &second, "700", "400"]);
-    std::thread::sleep(Duration::from_millis(800));
+    desktop.move_window(&first, 20, 20);
+    desktop.move_window(&second, 700, 400);
+    desktop.wait_for_still_picture(&first);
     let before_first = palette_counts(&desktop, &first);
     assert!(before_first.iter().filter(|&&n| n > 0).count() > 1, "the first game starts unsolved");
 
@@ -316,6 +318,7 @@ fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
 
     let out = autoplay().args(["play", "flood", "--window", &format!("id:{second}")]).env("DISPLAY", &desktop.display).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    wait_until("the named window to show one colour", Duration::from_secs(20), || colours_shown(&desktop, &second) == 1);
     assert_eq!(palette_counts(&desktop, &second).iter().filter(|&&n| n > 0).count(), 1, "the named window is won");
     assert_eq!(palette_counts(&desktop, &first), before_first, "the other window is left as it was");
 }
@@ -327,18 +330,21 @@ fn a_covered_game_window_is_brought_to_the_front_and_won() {
     let (window, _) = open_game(&mut desktop, "6x6c4m0#covered", &[]);
     desktop.spawn("/usr/games/sgt-solo", &["3x3#cover"], &[]);
     let cover = desktop.wait_for_window("Solo");
+    let (_, _, uncovered) = desktop.window_pixels(&window);
     let geometry = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowgeometry", &window]).stdout).into_owned();
     let at = geometry.lines().find_map(|l| l.trim().strip_prefix("Position: ")).unwrap().split(' ').next().unwrap().to_owned();
     let (x, y) = at.split_once(',').unwrap();
     desktop.run("xdotool", &["windowmove", "--sync", &cover, x, y]);
     desktop.run("xdotool", &["windowactivate", "--sync", &cover]);
-    std::thread::sleep(Duration::from_millis(800));
+    // The cover shows over the game: the game window's picture changes, then settles.
+    wait_until("the cover to show over the game window", Duration::from_secs(20), || desktop.window_pixels(&window).2 != uncovered);
+    desktop.wait_for_still_picture(&window);
 
     let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("covered by 'Solo'"), "{stderr}");
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
     assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "not won:\n{stderr}");
 }
 
@@ -348,8 +354,7 @@ fn a_covered_game_window_is_brought_to_the_front_and_won() {
 fn a_window_partly_off_the_screen_is_named_as_such() {
     let mut desktop = Desktop::start();
     let (window, _) = open_game(&mut desktop, "6x6c4m0#offscreen", &[]);
-    desktop.run("xdotool", &["windowmove", "--sync", &window, "1150", "900"]);
-    std::thread::sleep(Duration::from_millis(500));
+    desktop.move_window(&window, 1150, 900);
     let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
@@ -377,7 +382,7 @@ fn survives_the_window_moved_or_resized_an_undo_and_a_new_game() {
         });
         assert!(succeeded, "{fault}: {log}");
         assert_eq!(log.contains("planning again"), replans, "{fault}: {log}");
-        std::thread::sleep(Duration::from_millis(300));
+        wait_until(&format!("{fault}: the window to show one colour; the bot said:\n{log}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
         assert_eq!(colours_shown(&desktop, &window), 1, "{fault}: not won:\n{log}");
     }
 }
@@ -411,12 +416,15 @@ fn a_keyboard_cursor_outline_on_a_cell_is_read_through() {
     let mut desktop = Desktop::start();
     let (window, _) = open_game(&mut desktop, "18x18c6m0#cursor", &[]);
     desktop.run("xdotool", &["windowactivate", "--sync", &window]);
+    let (_, _, plain) = desktop.wait_for_still_picture(&window);
     desktop.run("xdotool", &["key", "--delay", "30", "Right", "Down", "Right", "Down"]);
-    std::thread::sleep(Duration::from_millis(300));
+    // The outline is drawn: the picture changes, then settles.
+    wait_until("the keyboard cursor's outline to be drawn", Duration::from_secs(20), || desktop.window_pixels(&window).2 != plain);
+    desktop.wait_for_still_picture(&window);
     let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
     assert_eq!(colours_shown(&desktop, &window), 1, "not won:\n{stderr}");
 }
 
@@ -497,12 +505,18 @@ fn web_client_page(query: &str) -> (String, FloodBoard) {
 
 /// Opens the web client's page in its own Chromium window; returns the window and the profile it keeps.
 fn open_web_client(desktop: &mut Desktop, page: &str) -> (String, tempfile::TempDir) {
-    let profile = tempfile::tempdir().unwrap();
-    let (profile_arg, app) = (format!("--user-data-dir={}", profile.path().display()), format!("--app={page}"));
-    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-    args.extend(["--window-size=520,620", &profile_arg, &app]);
-    desktop.spawn("chromium", &args, &[]);
+    let profile = spawn_chromium_app(desktop, page, "520,620");
     (desktop.wait_for_window(r"Flood-It \(web\)"), profile)
+}
+
+/// Starts Chromium showing `page` as an app window of `size` ("W,H"); returns the profile it keeps.
+fn spawn_chromium_app(desktop: &mut Desktop, page: &str, size: &str) -> tempfile::TempDir {
+    let profile = tempfile::tempdir().unwrap();
+    let (profile_arg, app, size) = (format!("--user-data-dir={}", profile.path().display()), format!("--app={page}"), format!("--window-size={size}"));
+    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
+    args.extend([size.as_str(), &profile_arg, &app]);
+    desktop.spawn("chromium", &args, &[]);
+    profile
 }
 
 fn title_of(desktop: &Desktop, window: &str) -> String {
@@ -539,7 +553,9 @@ fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
     let out = run(&["play", "flood", "--window", &format!("id:{window}"), "--json"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("making moves another way") && stderr.contains("colour's button"), "{stderr}");
-    std::thread::sleep(Duration::from_millis(300));
+    wait_until(&format!("the page's title to say the game is won; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        solved_in(&title_of(&desktop, &window)).is_some()
+    });
     let title = title_of(&desktop, &window);
     assert_eq!(stderr.contains("found in the picture"), !calibrated, "{stderr}");
     if calibrated {
@@ -551,10 +567,68 @@ fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
         let out = run(&["play", "flood", "--window", &format!("id:{next}"), "--json"]);
         let next_stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!next_stderr.contains("making moves another way") && next_stderr.contains("colour's button"), "{next_stderr}");
-        std::thread::sleep(Duration::from_millis(300));
+        wait_until(&format!("the next page's title to say the game is won; the bot said:\n{next_stderr}"), Duration::from_secs(20), || {
+            solved_in(&title_of(&desktop, &next)).is_some()
+        });
         assert_eq!(solved_in(&title_of(&desktop, &next)), Some(proven_optimal_length(&next_board)), "{next_stderr}");
     }
     WebGame { solved_in: solved_in(&title), optimal, stderr: stderr.into_owned() }
+}
+
+/// The fading web Flood-It (`fixtures/tables/flood-fade.html`): a CSS grid of cells that take clicks only and fade
+/// to their new colour over 1.5 s, a clock and a pulsing dot that never stop moving, and a dark box over the board
+/// once it is solved. With no calibration, it is won at the optimum, and the page's own title says so.
+#[test]
+fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_optimum() {
+    // The page's cell colours, by the letters of its board text.
+    const FADE_PALETTE: [(char, [u8; 3]); 6] = [
+        ('R', [0xd7, 0x26, 0x3d]),
+        ('O', [0xf4, 0x9d, 0x37]),
+        ('G', [0x7b, 0xc9, 0x50]),
+        ('B', [0x3f, 0x88, 0xc5]),
+        ('V', [0x8e, 0x44, 0xad]),
+        ('P', [0xff, 0x77, 0xa9]),
+    ];
+    const PLAYING: &str = "Flood-It (fade)";
+    for query in ["seed=3", "seed=21"] {
+        let (page, truth) = common::page_and_board_text("flood-fade.html", query);
+        let board = FloodBoard::parse(&truth).unwrap_or_else(|e| panic!("{query}: the page's board:\n{truth}\n{e:?}"));
+        let optimal = proven_optimal_length(&board);
+        let mut desktop = Desktop::start();
+        let _profile = spawn_chromium_app(&mut desktop, &page, "640,760");
+        // The clock and the dot keep the picture changing: wait for the window, then for every colour of the
+        // board to be drawn.
+        let window = desktop.wait_for_window_shown(r"Flood-It \(fade\)");
+        let letters: Vec<[u8; 3]> =
+            FADE_PALETTE.iter().filter(|(letter, _)| truth.contains(*letter)).map(|&(_, rgb)| rgb).collect();
+        wait_until(&format!("{query}: the page to draw its board"), Duration::from_secs(20), || {
+            let (_, _, rgb) = desktop.window_pixels(&window);
+            letters.iter().all(|c| rgb.chunks(3).filter(|p| p.iter().zip(c).all(|(a, b)| a.abs_diff(*b) <= 4)).count() >= 500)
+        });
+        assert_eq!(title_of(&desktop, &window), PLAYING);
+
+        let calibration = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
+        let out = autoplay()
+            .args(["play", "flood", "--window", &format!("id:{window}"), "--json"])
+            .arg("--calibration")
+            .arg(calibration.path())
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{query}: play failed:\n{stderr}");
+        let report: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{query}: the JSON report: {e}\n{stderr}"));
+        assert_eq!(report["won"], true, "{query}: {report}\n{stderr}");
+        assert_eq!(report["moves"].as_u64(), Some(optimal as u64), "{query}: the optimum is {optimal}\n{stderr}");
+
+        // The page's own verdict, shown once the last fade has ended.
+        wait_until(&format!("{query}: the page's title to say the game is over; the bot said:\n{stderr}"), Duration::from_secs(30), || {
+            title_of(&desktop, &window) != PLAYING
+        });
+        assert_eq!(title_of(&desktop, &window), format!("{PLAYING} — solved in {optimal} moves"), "{query}:\n{stderr}");
+    }
 }
 
 /// sgt-flood recoloured with its own environment variables (a brown background, one cell colour teal and one
@@ -582,7 +656,8 @@ fn a_recoloured_sgt_flood_is_won_at_the_optimum_with_no_calibration() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((report["won"].as_bool(), report["moves"].as_u64()), (Some(true), Some(optimal as u64)), "{stderr}");
     // Independently: one cell colour fills the board (white's frame highlight aside).
-    std::thread::sleep(Duration::from_millis(300));
+    let filled = |after: &[usize; 6]| *after.iter().max().unwrap() * 100 > after.iter().sum::<usize>() * 98;
+    wait_until(&format!("one cell colour to fill the board; the bot said:\n{stderr}"), Duration::from_secs(20), || filled(&counts(&desktop)));
     let after = counts(&desktop);
     let total: usize = after.iter().sum();
     assert!(*after.iter().max().unwrap() * 100 > total * 98, "not won: {after:?}\n{stderr}");

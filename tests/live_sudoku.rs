@@ -5,10 +5,11 @@
 mod common;
 
 use std::process::Command;
+use std::time::Duration;
 
 use autoplay::games::sudoku::screen::{read, theme::load_themes};
 use autoplay::games::sudoku::{solve_givens, SudokuGrid};
-use common::desktop::Desktop;
+use common::desktop::{wait_until, Desktop};
 use common::repo;
 use image::RgbaImage;
 
@@ -48,7 +49,9 @@ fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
         let key = autoplay::games::sudoku::screen::actions::key_for(wrong).to_string();
         desktop.run("xdotool", &["mousemove", "--window", &window, &x.to_string(), &y.to_string(), "click", "1"]);
         desktop.run("xdotool", &["key", &key]);
-        std::thread::sleep(std::time::Duration::from_millis(400));
+        wait_until("the player's wrong digit to show", Duration::from_secs(20), || {
+            read(&window_image(&desktop, &window), &themes).is_ok_and(|r| r.grid.cells[cell] == wrong)
+        });
         let meddled = read(&window_image(&desktop, &window), &themes).unwrap();
         assert_eq!(meddled.grid.cells[cell], wrong, "the wrong digit should be on the board before the bot starts");
     }
@@ -60,7 +63,11 @@ fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
     assert_eq!(report["won"], true);
     assert_eq!(report["replans"], 0, "{stderr}");
 
-    std::thread::sleep(std::time::Duration::from_millis(600));
+    // The bot's last digit is drawn, and the game's flash at the end is over.
+    wait_until(&format!("{params_and_seed}: the window to show the solution; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        read(&window_image(&desktop, &window), &themes).is_ok_and(|r| r.grid.cells == solution)
+    });
+    desktop.wait_for_still_picture(&window);
     let image = window_image(&desktop, &window);
     let after = read(&image, &themes).unwrap();
     assert_eq!(after.grid.cells, solution, "{params_and_seed}: the window does not show the solution");
@@ -127,10 +134,17 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
     let cell = start.grid.cells.iter().position(|&v| v == 0).unwrap();
     let wrong = solution[cell] % 9 + 1;
     let (x, y) = start.layout.centre(cell / 9, cell % 9);
+    let (_, _, unclicked) = desktop.window_pixels(&window);
     desktop.run("xdotool", &["mousemove", "--window", &window, &x.to_string(), &y.to_string(), "click", "1"]);
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    wait_until("the clicked cell to be chosen (the window's picture to change)", Duration::from_secs(20), || {
+        desktop.window_pixels(&window).2 != unclicked
+    });
+    desktop.wait_for_still_picture(&window);
     desktop.run("xdotool", &["key", &wrong.to_string()]);
-    std::thread::sleep(std::time::Duration::from_millis(600));
+    wait_until("the wrong digit to show and the number picker to close", Duration::from_secs(20), || {
+        gnome_sudoku_windows(&desktop).len() == 1
+            && read(&window_image(&desktop, &window), &themes).is_ok_and(|r| r.grid.cells[cell] == wrong)
+    });
     let meddled = read(&window_image(&desktop, &window), &themes).unwrap();
     assert_eq!(meddled.grid.cells[cell], wrong, "the wrong digit should be on the board before the bot starts");
     assert_eq!(gnome_sudoku_windows(&desktop).len(), 1, "only the game's window before the bot plays");
@@ -145,7 +159,16 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
     assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell, the wrong one included");
 
     // The game's own verdict: a second window (its dialog) and the board greyed out, no white cell left.
-    std::thread::sleep(std::time::Duration::from_millis(600));
+    let greyed = |image: &RgbaImage| {
+        (0..81).all(|i| {
+            let (x, y) = start.layout.centre(i / 9, i % 9);
+            let p = image.get_pixel(x as u32, y as u32);
+            p[0] < 128 && p[1] < 128 && p[2] < 128
+        })
+    };
+    wait_until(&format!("the game's 'well done' dialog and its greyed-out board; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        gnome_sudoku_windows(&desktop).len() >= 2 && greyed(&window_image(&desktop, &window))
+    });
     let windows = gnome_sudoku_windows(&desktop);
     assert_eq!(windows.len(), 2, "the game should have opened its 'well done' dialog: {windows:?}");
     let image = window_image(&desktop, &window);
@@ -204,9 +227,9 @@ fn play_json(desktop: &Desktop, mut command: Command, args: &[&str]) -> (serde_j
     (serde_json::from_slice(&out.stdout).unwrap(), stderr)
 }
 
-/// The page's title, once it says the game is solved (or after a few seconds, whatever it says).
+/// The page's title, once it says the game is solved (or after 20 seconds, whatever it says).
 fn page_title(desktop: &Desktop, window: &str) -> String {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
         let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", window]).stdout).trim().to_owned();
         if title.ends_with("solved") || std::time::Instant::now() > deadline {
@@ -325,7 +348,7 @@ fn wait_for_ksudoku_window(desktop: &Desktop, name: &str) -> String {
 fn dismiss_ksudoku_dialog(desktop: &Desktop, name: &str) {
     let dialog = wait_for_ksudoku_window(desktop, name);
     desktop.run("xdotool", &["windowactivate", "--sync", &dialog]);
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    wait_until(&format!("KSudoku's dialog '{name}' to take the keyboard"), Duration::from_secs(20), || desktop.focused_window() == dialog);
     desktop.run("xdotool", &["key", "Return"]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !ksudoku_windows(desktop, name).is_empty() {
@@ -369,15 +392,26 @@ fn parse_saved_ksudoku(xml: &str) -> SavedKsudoku {
 /// Game > Save As (it has no shortcut) into `path`, typed into the file dialog; returns the saved game.
 fn save_ksudoku(desktop: &Desktop, main: &str, path: &std::path::Path) -> SavedKsudoku {
     desktop.run("xdotool", &["windowactivate", "--sync", main]);
+    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == main);
+    let (_, _, closed) = desktop.wait_for_still_picture(main);
+    let windows_before = ksudoku_windows(desktop, "").len();
     desktop.run("xdotool", &["key", "alt+g"]);
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    // The Game menu opens: a popup window of KSudoku's appears, or at least the main window's picture changes.
+    wait_until("KSudoku's Game menu to open", Duration::from_secs(20), || {
+        ksudoku_windows(desktop, "").len() > windows_before || desktop.window_pixels(main).2 != closed
+    });
     desktop.run("xdotool", &["key", "a"]);
     let dialog = wait_for_ksudoku_window(desktop, "Save As");
     desktop.run("xdotool", &["windowactivate", "--sync", &dialog]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    wait_until("KSudoku's 'Save As' dialog to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == dialog);
+    let (_, _, untyped) = desktop.wait_for_still_picture(&dialog);
     desktop.run("xdotool", &["key", "ctrl+a"]);
     desktop.run("xdotool", &["type", "--delay", "5", path.to_str().unwrap()]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The typed name is shown: the dialog's picture changes, then settles.
+    wait_until("the file name typed to show in the 'Save As' dialog", Duration::from_secs(20), || {
+        desktop.window_pixels(&dialog).2 != untyped
+    });
+    desktop.wait_for_still_picture(&dialog);
     desktop.run("xdotool", &["key", "Return"]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
@@ -428,10 +462,12 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
         ],
     );
     let main = wait_for_ksudoku_window(&desktop, "KSudoku");
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Its start screen is drawn once the picture stops changing.
+    desktop.wait_for_still_picture(&main);
     desktop.run("xdotool", &["windowmove", "--sync", &main, "0", "0"]);
     desktop.run("xdotool", &["windowactivate", "--sync", &main]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == main);
+    desktop.wait_for_still_picture(&main);
     desktop.run("xdotool", &["key", "alt+a"]); // "Generate A Puzzle" on the start screen
     dismiss_ksudoku_dialog(&desktop, "Difficulty Level");
     let start = save_ksudoku(&desktop, &main, &profile.path().join("start.ksudoku"));
@@ -439,7 +475,8 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
     let puzzle = autoplay::games::sudoku::Grid::from_cells(3, 3, start.givens.clone()).unwrap();
     assert_eq!(autoplay::games::sudoku::count_solutions(&puzzle, 2), 1);
     desktop.run("xdotool", &["windowactivate", "--sync", &main]);
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == main);
+    desktop.wait_for_still_picture(&main);
 
     let (report, stderr) = play_json(&desktop, autoplay(), &[]);
     assert_eq!(report["won"], true);

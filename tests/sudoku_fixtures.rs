@@ -284,6 +284,8 @@ fn live_windows_at_unseen_tile_sizes_read_as_their_truth() {
         assert_eq!(json["box"], serde_json::json!([truth.box_rows, truth.box_cols]), "{params}");
         desktop.run("xdotool", &["windowclose", &window]);
         desktop.run("xdotool", &["windowkill", &window]);
-        std::thread::sleep(std::time::Duration::from_millis(300));
+        common::desktop::wait_until("the Solo window to close", std::time::Duration::from_secs(20), || {
+            !desktop.visible_windows("Solo").contains(&window)
+        });
     }
 }

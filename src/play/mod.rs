@@ -1,9 +1,27 @@
-//! The closed loop: capture → read → (verify) → solve → act, one move at a time, for any [`ScreenGame`].
+//! The closed loop, one move at a time, for any [`ScreenGame`]: **observe** (capture until the board holds
+//! still, and read it), **plan** (solve, when the plan is spent or the board was not as expected), **act**
+//! (send the move's events, the way this client takes them) and **verify** (watch until the expected board
+//! shows, or name what shows instead).
 //!
-//! The loop never clicks blind. Before every move it captures until two frames agree, reads the board, and
-//! compares it with the board it expected after its last move; when they differ it re-plans from what it sees.
-//! Every click is clamped to the window. Before every event, and after every wait, it checks that the pointer
-//! is where it left it: if the user has moved the mouse, it stops at once.
+//! The loop never clicks blind: every move is made on a board just read, every click is clamped to the window,
+//! and before every event and after every wait it checks that the pointer is where it left it (if the user has
+//! moved the mouse, it stops at once). Keys are typed only once the game's window has the input focus.
+//!
+//! Slow is not refused ([`pace`]): the loop learns how long the client takes to show a move, waits for each
+//! move with patience scaled to that, and tries a move that has not shown again (with twice the wait each
+//! time) once the way it is made has worked in this game. A move is re-sent only after the window, read again,
+//! still shows the board before it, so nothing is entered twice. It settles on the board, not the window
+//! ([`watch`]): a clock or an animation elsewhere in the window does not hold it up, and a board in mid-change
+//! is never read, since a board counts only once it holds still. How the client takes moves (cell clicks,
+//! buttons, pointing) is learned in [`ways`].
+//!
+//! After the move the plan says wins, a board the game hides (a box or banner over it, a dialog of its own) is
+//! the game's report of the win when the board before that move was the expected one; after any other move a
+//! board that cannot be read in a window of the same size is named as covered by the game.
+
+mod pace;
+mod watch;
+mod ways;
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -11,9 +29,12 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Result};
 use serde::Serialize;
 
-use crate::capture::{settled_from, stable_frame, Frame, FrameSource, Settle};
-use crate::game::{Action, Reading, ScreenGame, SolveLimits};
+use crate::capture::{Frame, FrameSource, Settle};
+use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
+pub use pace::Pace;
+use watch::Seen;
+use ways::{pointer_verb, MoveInput, Ways};
 
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -85,106 +106,62 @@ fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result
     Ok(())
 }
 
-/// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", or both.
-fn describe_actions(actions: &[Action], frame: &Frame) -> String {
-    let parts: Vec<String> = actions
-        .iter()
-        .map(|action| match *action {
-            Action::Click { x, y } | Action::Point { x, y } => {
-                let ((sx, sy), _) = frame.screen_point(x, y);
-                format!("{} at ({sx}, {sy})", pointer_verb(action))
-            }
-            Action::Type(c) => format!("type {c}"),
-        })
-        .collect();
-    parts.join(", ")
+
+/// Where to leave the pointer so that it is off the board but inside the window: the middle of the widest
+/// margin between the board's region and the window's edge; `None` when the board fills the window.
+fn park_point(frame: &Frame, board: crate::capture::Region) -> Option<(i32, i32)> {
+    let (width, height) = (frame.image.width() as i32, frame.image.height() as i32);
+    let (left, top) = (board.x as i32, board.y as i32);
+    let (right, bottom) = (left + board.width as i32, top + board.height as i32);
+    let (middle_x, middle_y) = ((left + right) / 2, (top + bottom) / 2);
+    let margins = [
+        (top, (middle_x, top / 2)),
+        (height - bottom, (middle_x, (bottom + height) / 2)),
+        (left, (left / 2, middle_y)),
+        (width - right, ((right + width) / 2, middle_y)),
+    ];
+    let (margin, point) = margins.into_iter().max_by_key(|(margin, _)| *margin)?;
+    (margin >= 4).then_some(point)
 }
 
-/// What a pointer event does, for the log: "click" or "point".
-fn pointer_verb(action: &Action) -> &'static str {
-    if let Action::Point { .. } = action {
-        "point"
-    } else {
-        "click"
-    }
+/// What the window showed after a move.
+enum Verdict<G: ScreenGame> {
+    /// The expected board.
+    Shown(Seen<G>),
+    /// A board that reads otherwise (as before the move, where it was not taken).
+    Other(Seen<G>),
+    /// No board can be read, and why: the frame and the reader's error.
+    Unreadable(Frame, anyhow::Error),
 }
 
-/// Sends one move's events; returns where the pointer was left.
-fn perform(
-    actions: &[Action],
-    frame: &Frame,
-    source: &mut dyn FrameSource,
-    input: &mut dyn InputDevice,
-    mut left_at: Option<(i32, i32)>,
-    after_click: Duration,
-    log: &mut dyn FnMut(PlayEvent<'_>),
-) -> Result<Option<(i32, i32)>> {
-    for action in actions {
-        check_pointer(input, left_at)?;
-        match *action {
-            Action::Click { x, y } | Action::Point { x, y } => {
-                let ((sx, sy), clamped) = frame.screen_point(x, y);
-                if clamped {
-                    log(PlayEvent::Note(&format!("warning: {} at image point ({x}, {y}) lay outside the window; clamped", pointer_verb(action))));
-                }
-                input.move_pointer(sx, sy)?;
-                if let Action::Click { .. } = action {
-                    input.click()?;
-                }
-                left_at = Some((sx, sy));
-                // Let the window take the click (or follow the pointer) before the next event (a key typed at
-                // once can be lost).
-                source.sleep(after_click);
-            }
-            Action::Type(c) => input.type_char(c)?,
-        }
-    }
-    Ok(left_at)
-}
-
-/// How the loop chooses the cell of a move made of a click and then keys (a Sudoku entry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Choosing {
-    /// Not known yet: the first such move is read between its click and its keys.
-    Unseen,
-    /// The click chooses the cell and changes nothing else.
-    ByClick,
-    /// A click by itself entered a symbol (the client's selected one, as KSudoku's number pad does), so the cell
-    /// is chosen by pointing at it: the client's cursor follows the pointer.
-    ByPointing,
-}
-
-/// A move whose first event is a click followed by keys.
-fn clicks_then_types(actions: &[Action]) -> bool {
-    matches!(actions, [Action::Click { .. }, Action::Type(_), ..])
-}
-
-/// The same events with the click made a pointing.
-fn pointing_instead(actions: Vec<Action>) -> Vec<Action> {
-    actions.into_iter().map(|a| if let Action::Click { x, y } = a { Action::Point { x, y } } else { a }).collect()
+/// The loop's hold on the game: its window, the input device, and what it has learned of the client's pace.
+struct Player<'a, G: ScreenGame> {
+    game: &'a G,
+    source: &'a mut dyn FrameSource,
+    input: &'a mut dyn InputDevice,
+    options: &'a PlayOptions,
+    log: &'a mut dyn FnMut(PlayEvent<'_>),
+    /// Where the bot left the pointer (nothing to check before its first event).
+    left_at: Option<(i32, i32)>,
+    pace: Pace,
+    /// The waits of the move being verified, for messages.
+    waited: Vec<Duration>,
+    /// Whether the pointer is moved off the board after each move: the board showed otherwise with the pointer
+    /// over it (a client that previews the move under the pointer) and read once the pointer was moved off.
+    parks_pointer: bool,
 }
 
 /// Plays `game` in the window behind `source` until it is won.
-///
-/// A move made of a click and then keys (a Sudoku entry) is, the first time, read between the click and the
-/// keys: where the click alone changed the board, the client enters a symbol on a click (KSudoku enters its
-/// number pad's selected digit), and the bot's keys would come second. That move's keys still set the cell
-/// right; every later such move points at its cell without clicking, then types. A move made by pointing that
-/// does not show as expected turns the loop back to clicking.
-pub fn play<G: ScreenGame>(
-    game: &G,
-    source: &mut dyn FrameSource,
-    input: &mut dyn InputDevice,
-    options: &PlayOptions,
-    log: &mut dyn FnMut(PlayEvent<'_>),
+pub fn play<'a, G: ScreenGame>(
+    game: &'a G,
+    source: &'a mut dyn FrameSource,
+    input: &'a mut dyn InputDevice,
+    options: &'a PlayOptions,
+    log: &'a mut dyn FnMut(PlayEvent<'_>),
 ) -> Result<PlayReport> {
     let start = source.now();
-    let limits = || SolveLimits { deadline: options.solve_time.map(|t| Instant::now() + t) };
-    let first = stable_frame(source, &options.settle, None)?;
-    let (mut frame, mut reading) = read_uncovered(game, source, first, None, &options.settle, log)?;
-    log(PlayEvent::Note(&format!("read the board (theme '{}') from {}:\n{}", reading.theme, source.describe(), reading.board)));
-    log(reading_event(&reading));
-    game.check_playable(&reading)?;
+    let mut player = Player { game, source, input, options, log, left_at: None, pace: Pace::default(), waited: Vec::new(), parks_pointer: false };
+    let (mut frame, mut reading) = player.observe_first()?;
     let mut report = PlayReport {
         won: false,
         moves: 0,
@@ -195,37 +172,20 @@ pub fn play<G: ScreenGame>(
         last_move_millis: 0,
         millis: 0,
     };
-    let mut plan: VecDeque<<G as crate::game::Game>::Move> = VecDeque::new();
-    let mut first_plan = true;
-    let mut left_at: Option<(i32, i32)> = None;
-    // The last move that left the board as it was (its number and how it was made), if the one before now was.
-    let mut ignored: Option<(usize, String)> = None;
-    // How moves are made: 0, the game's usual way; n, its `other_actions` way n. A way other than the usual
-    // one, once it has changed the board, is offered to the game to remember (its calibration may keep it).
-    let mut way = game.first_way(&reading);
-    // Whether a move made the current way has changed the board, and whether the game has been offered the way.
-    let (mut way_worked, mut way_kept) = (false, way != 0);
-    let mut choosing = Choosing::Unseen;
+    let mut ways = Ways::new(game, &reading);
+    let mut plan: VecDeque<G::Move> = VecDeque::new();
+    // Whether the board the next move is made on is the one the loop expected (no re-plan since it was read).
+    let mut as_expected = true;
     loop {
         if game.is_won(&reading.board) {
             report.won = true;
             break;
         }
         if plan.is_empty() {
-            let found = game.solve(&reading.board, &limits())?;
-            if found.moves.is_empty() {
-                bail!("the solver found no move on a board that is not won:\n{}", reading.board);
-            }
-            log(PlayEvent::Note(&format!(
-                "planned {} moves ({}): {}",
-                found.moves.len(),
-                if found.optimal { "proven optimal" } else { "not proven optimal" },
-                found.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
-            )));
-            if first_plan {
+            let found = player.plan(&reading.board)?;
+            if report.planned_moves == 0 {
                 report.planned_moves = found.moves.len();
                 report.plan_optimal = found.optimal;
-                first_plan = false;
             }
             plan = found.moves.into();
         }
@@ -233,248 +193,368 @@ pub fn play<G: ScreenGame>(
             bail!("stopped after the move limit of {} moves without winning", options.max_moves);
         }
         let mv = plan.pop_front().expect("plan is not empty");
-        let (actions, how) = if way == 0 {
-            let actions = game.actions(&reading, &mv)?;
-            let how = describe_actions(&actions, &frame);
-            (actions, how)
-        } else {
-            match game.other_actions(&frame, &reading, &mv, way)? {
-                Some((name, actions)) => {
-                    let how = format!("{name}, {}", describe_actions(&actions, &frame));
-                    (actions, how)
-                }
-                // The calibration's way is not shown in this window: the usual way, then.
-                None if !way_worked => {
-                    log(PlayEvent::Note(&format!("the window shows no way {way} to make moves (the calibration's); making them the usual way")));
-                    way = 0;
-                    let actions = game.actions(&reading, &mv)?;
-                    let how = describe_actions(&actions, &frame);
-                    (actions, how)
-                }
-                None => bail!("move {}: {mv} cannot be made the way that worked so far (way {way}): the window no longer shows it", report.moves + 1),
-            }
-        };
-        let (actions, how) = if choosing == Choosing::ByPointing && clicks_then_types(&actions) {
-            let actions = pointing_instead(actions);
-            let how = describe_actions(&actions, &frame);
-            (actions, how)
-        } else {
-            (actions, how)
-        };
-        let pointed = actions.iter().any(|a| matches!(a, Action::Point { .. }));
-        log(PlayEvent::Note(&format!("move {}: {mv}: {how}", report.moves + 1)));
+        let number = report.moves + 1;
+        let move_input = ways.input(game, &frame, &reading, &mv, number, &mut *player.log)?;
+        player.note(&format!("move {number}: {mv}: {}", move_input.how));
         let expected = game.apply(&reading.board, &mv);
-        let board_before = reading.board.clone();
-        report.moves += 1;
+        let before = reading.board.clone();
+        report.moves = number;
         if options.dry_run {
-            perform(&actions, &frame, source, input, None, Duration::ZERO, log)?;
+            player.perform(&move_input.actions, &frame, Duration::ZERO)?;
             reading = Reading { board: expected, ..reading };
             continue;
         }
-        let settle = if game.is_won(&expected) { options.settle.clone() } else { game.settle() };
-        left_at = if choosing == Choosing::Unseen && clicks_then_types(&actions) {
-            let clicked = perform(&actions[..1], &frame, source, input, left_at, settle.after_click, log)?;
-            let after_click = stable_frame(source, &settle, Some(&frame.image))?;
-            let entered = matches!(read_again(game, &after_click, &reading.layout), Ok(seen) if game.click_entered(&board_before, &mv, &seen.board));
-            choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
-            if entered {
-                log(PlayEvent::Note(&format!(
-                    "the click of move {} entered a symbol by itself (the client enters its selected one on a click); \
-                     typing over it, and choosing cells by pointing from now on",
-                    report.moves
-                )));
-            }
-            perform(&actions[1..], &frame, source, input, clicked, settle.after_click, log)?
-        } else {
-            perform(&actions, &frame, source, input, left_at, settle.after_click, log)?
-        };
-        report.last_move_millis = source.now().saturating_sub(start).as_millis();
-        source.sleep(options.move_delay);
-        check_pointer(input, left_at)?;
-        let before = frame.image.clone();
-        let seen = match await_expected(game, source, &settle, &before, &reading.layout, &expected)? {
-            Some(seen) => Ok(seen),
-            None => {
-                let frame = stable_frame(source, &settle, Some(&before))?;
-                // After the winning move an unreadable board may be the game's own report of the win (below).
-                if game.is_won(&expected) {
-                    read_again(game, &frame, &reading.layout).map(|reading| (frame, reading))
+        let winning = game.is_won(&expected);
+        let settle = if winning { options.settle.clone() } else { game.settle() };
+        player.act(&mut ways, &frame, &reading, &mv, &move_input, &settle, number)?;
+        report.last_move_millis = player.source.now().saturating_sub(start).as_millis();
+        player.source.sleep(options.move_delay);
+        player.check_pointer()?;
+        let seen = match player.verify(&frame, &reading.layout, &move_input, &before, &expected, &settle, ways.proven(), number)? {
+            Verdict::Shown(seen) | Verdict::Other(seen) => seen,
+            Verdict::Unreadable(shown, error) => {
+                if winning && as_expected {
+                    player.end_screen(number, &error)?;
+                    reading = Reading { board: expected, ..reading };
+                    report.won = true;
+                    break;
+                }
+                // Another window over the game's is brought to the front; a window of another size keeps its
+                // reader's error as it is (shrunk too far, say); in one of the same size the game covered its board.
+                let error = if shown.image.dimensions() == frame.image.dimensions() {
+                    error.context(format!("the game covered its board after move {number} (its window shows no board that can be read)"))
                 } else {
-                    read_uncovered(game, source, frame, Some(&reading.layout), &settle, log)
-                }
+                    error
+                };
+                player.uncover(error, Some(&reading.layout))?
             }
         };
-        (frame, reading) = match seen {
-            Ok(seen) => seen,
-            Err(error) => {
-                // Some games hide the board once it is solved and say so in a window of their own (GNOME Sudoku
-                // greys the board out behind a "Well done" dialog): after the winning move that is the win.
-                let opened = if game.is_won(&expected) { source.windows_opened()? } else { Vec::new() };
-                if opened.is_empty() {
-                    return Err(error);
-                }
-                log(PlayEvent::Note(&format!(
-                    "after the winning move the board cannot be read ({error:#}) and the game has opened {}: taken as its report of the win",
-                    opened.join(", ")
-                )));
-                reading = Reading { board: expected, ..reading };
-                report.won = true;
-                break;
-            }
-        };
-        check_pointer(input, left_at)?;
-        // After the winning move the game may open a window over its board (KSudoku's "Information" box) and the
-        // cells under it read as anything. The board before this move was read as expected; what the move changed
-        // must not read otherwise; no further move is made into that window.
-        if reading.board != expected && game.is_won(&expected) {
-            let opened = source.windows_opened()?;
-            if !opened.is_empty() {
-                if reading.board == board_before {
-                    bail!(
-                        "after the last move the game has opened {} over its board, and the board reads as it did before \
-                         the move: whether the move was taken cannot be told; stopped rather than act into that window",
-                        opened.join(", ")
-                    );
-                }
-                game.check_move(&board_before, &mv, &reading.board)?;
-                log(PlayEvent::Note(&format!(
-                    "after the winning move the game has opened {} over part of its board: taken as its report of the win \
-                     (the board before the move was as expected, and what the move changed does not read otherwise)",
-                    opened.join(", ")
-                )));
-                reading = Reading { board: expected, ..reading };
-                report.won = true;
-                break;
-            }
+        (frame, reading) = seen;
+        player.check_pointer()?;
+        if winning && reading.board != expected && player.end_window(&before, &mv, &reading.board)? {
+            reading = Reading { board: expected, ..reading };
+            report.won = true;
+            break;
         }
         if reading.board != expected {
-            game.check_move(&board_before, &mv, &reading.board)?;
+            game.check_move(&before, &mv, &reading.board)?;
         }
-        if reading.board != expected && reading.board != board_before {
-            if let Some((board, learned)) = game.learn_from_move(&board_before, &mv, &reading.board) {
-                log(PlayEvent::Note(&format!("move {} showed {learned}", report.moves)));
+        if reading.board != expected && reading.board != before {
+            if let Some((board, learned)) = game.learn_from_move(&before, &mv, &reading.board) {
+                player.note(&format!("move {number} showed {learned}"));
                 reading.board = board;
             }
         }
-        log(reading_event(&reading));
-        // A move that leaves the board exactly as it was was not taken. Where the game has another way to make
-        // moves, the next move is made that way (and every later one, once it works). Where it has none, the
-        // same way is tried once more, as one such move may be a user's undo (which looks the same); a second
-        // move in a row not taken ends the game, rather than repeat what has no effect.
-        // A pointed move not taken turns the loop back to clicking (below), rather than to another way.
-        let not_taken = reading.board == board_before && expected != board_before;
-        if not_taken && !pointed {
-            let another = game.other_actions(&frame, &reading, &mv, way + 1)?.is_some();
-            let previous = ignored.replace((report.moves, how.clone()));
-            if another {
-                way += 1;
-                way_worked = false;
-                log(PlayEvent::Note(&format!("move {} ({how}) left the board as it was; making moves another way", report.moves)));
-            } else if let Some((previous, previous_how)) = previous {
-                bail!(
-                    "the game does not take moves this way: moves {previous} ({previous_how}) and {} ({how}) both left the board as it was, and no other way to make them was found; stopped rather than repeat them",
-                    report.moves
-                );
-            }
-        } else if !not_taken {
-            ignored = None;
-            way_worked |= reading.board != board_before;
-            if way != 0 && way_worked && !way_kept {
-                way_kept = true;
-                match game.remember_way(&reading, way) {
-                    Ok(Some(note)) => log(PlayEvent::Note(&note)),
-                    Ok(None) => {}
-                    Err(e) => log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}"))),
-                }
-            }
+        (player.log)(reading_event(&reading));
+        if reading.board == before && expected != before && ways.proven() && !move_input.pointed() {
+            bail!(
+                "move {number} ({}) did not show, though this way of making moves has worked in this game: the board was \
+                 still as before after waiting {} and making the move {} times; stopped",
+                move_input.how,
+                player.waits_named(),
+                pace::RETRIES + 1
+            );
         }
-        if reading.board != expected && pointed && choosing == Choosing::ByPointing {
-            choosing = Choosing::ByClick;
-            log(PlayEvent::Note(&format!("move {} ({how}) did not go as expected; choosing cells by clicking again", report.moves)));
-        }
-        if reading.board != expected {
+        ways.learn(game, &(frame.clone(), reading.clone()), &mv, &move_input, &before, &expected, number, &mut *player.log)?;
+        as_expected = reading.board == expected;
+        if !as_expected {
             report.replans += 1;
             plan.clear();
-            log(PlayEvent::Note(&format!("the board differs from the expected one after move {}; planning again from what is shown", report.moves)));
+            player.note(&format!("the board differs from the expected one after move {number}; planning again from what is shown"));
         }
         // What the window does not show is carried over from what the bot knew.
         // (From the board before the move where the window shows the move was not taken.)
-        let known = if reading.board == board_before && reading.board != expected { &board_before } else { &expected };
+        let known = if reading.board == before && reading.board != expected { &before } else { &expected };
         reading.board = game.carry_over(known, reading.board);
     }
     report.final_board = reading.board.to_string();
-    report.millis = source.now().saturating_sub(start).as_millis();
+    report.millis = player.source.now().saturating_sub(start).as_millis();
     Ok(report)
 }
 
-/// A frame and what was read from it.
-type Seen<G> = (Frame, Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>);
+impl<'a, G: ScreenGame> Player<'a, G> {
+    fn note(&mut self, text: &str) {
+        (self.log)(PlayEvent::Note(text));
+    }
 
-/// Watches the window after a move until it shows the expected board and stays so for the settle's quiet
-/// period; `None` when it has not within the settle's change timeout (the caller then reads what settles).
-fn await_expected<G: ScreenGame>(
-    game: &G,
-    source: &mut dyn FrameSource,
-    settle: &Settle,
-    before: &image::RgbaImage,
-    layout: &G::Layout,
-    expected: &G::Board,
-) -> Result<Option<Seen<G>>> {
-    let start = source.now();
-    while source.now().saturating_sub(start) < settle.change_timeout {
-        source.sleep(settle.interval);
-        let frame = source.grab()?;
-        if frame.image == *before {
-            continue;
+    fn check_pointer(&mut self) -> Result<()> {
+        check_pointer(&*self.input, self.left_at)
+    }
+
+    /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
+    fn observe_first(&mut self) -> Result<Seen<G>> {
+        let settle = self.options.settle.clone();
+        let (frame, read) = watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, reading) = match read {
+            Ok(reading) => (frame, reading),
+            Err(error) => self.uncover(error, None)?,
+        };
+        let note = format!("read the board (theme '{}') from {}:\n{}", reading.theme, self.source.describe(), reading.board);
+        self.note(&note);
+        (self.log)(reading_event(&reading));
+        self.game.check_playable(&reading)?;
+        Ok((frame, reading))
+    }
+
+    /// Where a board cannot be read and other windows cover the game's: brings it to the front, names them, and
+    /// reads it once it holds still. Otherwise the reader's error stands.
+    fn uncover(&mut self, error: anyhow::Error, hint: Option<&G::Layout>) -> Result<Seen<G>> {
+        let covering = self.source.uncover()?;
+        if covering.is_empty() {
+            return Err(error);
         }
-        let grabbed_at = source.now();
-        let Ok(reading) = read_again(game, &frame, layout) else { continue };
-        if reading.board != *expected {
-            continue;
+        let covering = covering.join(", ");
+        self.note(&format!("the game's window was covered by {covering}: brought it to the front"));
+        let settle = self.game.settle();
+        let (frame, read) = watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        match read {
+            Ok(reading) => Ok((frame, reading)),
+            Err(e) => Err(e.context(format!("the game's window was covered by {covering}, and cannot be read after it was brought to the front"))),
         }
-        // Seen: it counts once the picture holds still for the quiet period (at least one more capture agrees).
-        let confirmed = settled_from(source, settle, frame.clone(), grabbed_at)?;
-        if confirmed.same_as(&frame) {
-            return Ok(Some((confirmed, reading)));
+    }
+
+    /// Plan: solves the board as read.
+    fn plan(&mut self, board: &G::Board) -> Result<Plan<G::Move>> {
+        let limits = SolveLimits { deadline: self.options.solve_time.map(|t| Instant::now() + t) };
+        let found = self.game.solve(board, &limits)?;
+        if found.moves.is_empty() {
+            bail!("the solver found no move on a board that is not won:\n{board}");
         }
-        // It moved on (an animation, such as a flash on completion) and has settled since: what does it show now?
-        if let Ok(settled) = read_again(game, &confirmed, layout) {
-            if settled.board == *expected {
-                return Ok(Some((confirmed, settled)));
+        let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
+        let proven = if found.optimal { "proven optimal" } else { "not proven optimal" };
+        self.note(&format!("planned {} moves ({proven}): {}", found.moves.len(), moves.join(" ")));
+        Ok(found)
+    }
+
+    /// Act: sends the move's events. The first move made of a click and then keys is read between the two: where
+    /// the click alone entered a symbol (KSudoku enters its number pad's selected digit), the keys still set the
+    /// cell right, and later cells are chosen by pointing.
+    #[allow(clippy::too_many_arguments)]
+    fn act(
+        &mut self,
+        ways: &mut Ways,
+        frame: &Frame,
+        reading: &Reading<G::Board, G::Layout>,
+        mv: &G::Move,
+        move_input: &MoveInput,
+        settle: &Settle,
+        number: usize,
+    ) -> Result<()> {
+        if !ways.probes_click(move_input) {
+            self.perform(&move_input.actions, frame, settle.after_click)?;
+            if self.parks_pointer {
+                self.park_pointer(frame, &reading.layout)?;
+            }
+            return Ok(());
+        }
+        self.perform(&move_input.actions[..1], frame, settle.after_click)?;
+        let bound = self.pace.wait(0, false);
+        let entered = match watch::await_change(self.game, &mut *self.source, settle, frame, &reading.layout, bound)? {
+            Some((_, seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
+            None => false,
+        };
+        ways.click_probed(entered, number, &mut *self.log);
+        self.perform(&move_input.actions[1..], frame, settle.after_click)
+    }
+
+    /// Moves the pointer off the board (see [`park_point`]) after a move, where the client previews moves under
+    /// it; returns whether it was moved.
+    fn park_pointer(&mut self, frame: &Frame, layout: &G::Layout) -> Result<bool> {
+        let Some(region) = layout.region() else { return Ok(false) };
+        let Some((x, y)) = park_point(frame, region) else { return Ok(false) };
+        self.check_pointer()?;
+        let ((sx, sy), _) = frame.screen_point(x, y);
+        self.input.move_pointer(sx, sy)?;
+        self.left_at = Some((sx, sy));
+        Ok(true)
+    }
+
+    /// Whether the bot left the pointer over the board in `frame`.
+    fn pointer_over_board(&self, frame: &Frame, layout: &G::Layout) -> bool {
+        let (Some((x, y)), Some(region)) = (self.left_at, layout.region()) else { return false };
+        let (x, y) = (x - frame.origin_x, y - frame.origin_y);
+        x >= region.x as i32 && y >= region.y as i32 && x < (region.x + region.width) as i32 && y < (region.y + region.height) as i32
+    }
+
+    /// The board does not read as expected, and the pointer is over it: a client that previews the move under
+    /// the pointer shows something else there. Moves the pointer off the board, once in a game; from then on
+    /// it is moved off after every move.
+    fn try_parking(&mut self, frame: &Frame, layout: &G::Layout, number: usize) -> Result<bool> {
+        if self.parks_pointer || !self.pointer_over_board(frame, layout) || !self.park_pointer(frame, layout)? {
+            return Ok(false);
+        }
+        self.parks_pointer = true;
+        self.note(&format!(
+            "after move {number} the board does not read as expected with the pointer over it: moved the pointer off the \
+             board, and will after every move (the client may show something under the pointer)"
+        ));
+        Ok(true)
+    }
+
+    /// Sends events; keys only once the game's window has the input focus.
+    fn perform(&mut self, actions: &[Action], frame: &Frame, after_click: Duration) -> Result<()> {
+        for action in actions {
+            self.check_pointer()?;
+            match *action {
+                Action::Click { x, y } | Action::Point { x, y } => {
+                    let ((sx, sy), clamped) = frame.screen_point(x, y);
+                    if clamped {
+                        let verb = pointer_verb(action);
+                        self.note(&format!("warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"));
+                    }
+                    self.input.move_pointer(sx, sy)?;
+                    if let Action::Click { .. } = action {
+                        self.input.click()?;
+                    }
+                    self.left_at = Some((sx, sy));
+                    // Let the window take the click (or follow the pointer) before the next event.
+                    self.source.sleep(after_click);
+                }
+                Action::Type(c) => {
+                    if !self.options.dry_run {
+                        self.await_focus(after_click)?;
+                    }
+                    self.input.type_char(c)?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits (bounded) until the game's window has the input focus, which the click before the keys gives it
+    /// once the window manager and the client have handled it.
+    fn await_focus(&mut self, interval: Duration) -> Result<()> {
+        let start = self.source.now();
+        let bound = self.pace.focus_bound();
+        loop {
+            match self.source.focused()? {
+                None | Some(true) => return Ok(()),
+                Some(false) if self.source.now().saturating_sub(start) >= bound => bail!(
+                    "the game's window did not take the input focus within {:.1} s of the click on it; keys typed now \
+                     would go to another window, so none were typed",
+                    bound.as_secs_f64()
+                ),
+                Some(false) => {
+                    self.source.sleep(interval.max(Duration::from_millis(10)));
+                    self.check_pointer()?;
+                }
             }
         }
     }
-    Ok(None)
-}
 
-/// Reads a frame; when that fails and other windows cover the game's, brings it to the front and reads it again
-/// once it has settled, so that a covered window is never taken for a missing board.
-fn read_uncovered<G: ScreenGame>(
-    game: &G,
-    source: &mut dyn FrameSource,
-    frame: Frame,
-    hint: Option<&G::Layout>,
-    settle: &Settle,
-    log: &mut dyn FnMut(PlayEvent<'_>),
-) -> Result<Seen<G>> {
-    let error = match game.read(&frame, hint) {
-        Ok(reading) => return Ok((frame, reading)),
-        Err(error) => error,
-    };
-    let covering = source.uncover()?;
-    if covering.is_empty() {
-        return Err(error);
+    /// Verify: watches until the expected board shows; otherwise reads what the board shows once it holds still.
+    /// Where that is the board before the move and the way it was made has worked in this game, the move is late,
+    /// not refused: it is made again, each wait twice the one before, until it shows or the retries are spent.
+    #[allow(clippy::too_many_arguments)]
+    fn verify(
+        &mut self,
+        frame: &Frame,
+        layout: &G::Layout,
+        move_input: &MoveInput,
+        before: &G::Board,
+        expected: &G::Board,
+        settle: &Settle,
+        proven: bool,
+        number: usize,
+    ) -> Result<Verdict<G>> {
+        let acted_at = self.source.now();
+        self.waited.clear();
+        let mut attempt = 0;
+        loop {
+            let bound = self.pace.wait(attempt, proven);
+            self.waited.push(bound);
+            if let Some(seen) = watch::await_expected(self.game, &mut *self.source, settle, frame, layout, expected, bound)? {
+                return Ok(Verdict::Shown(self.shown(seen, acted_at, attempt, number)));
+            }
+            self.check_pointer()?;
+            let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+            let reading = match read {
+                Ok(reading) => reading,
+                Err(_) if self.try_parking(&shown, layout, number)? => continue,
+                Err(error) => return Ok(Verdict::Unreadable(shown, error)),
+            };
+            if reading.board != *before && reading.board != *expected && self.try_parking(&shown, layout, number)? {
+                continue;
+            }
+            if reading.board == *expected {
+                return Ok(Verdict::Shown(self.shown((shown, reading), acted_at, attempt, number)));
+            }
+            let late = reading.board == *before && expected != before && proven && !move_input.pointed();
+            if late && attempt < pace::RETRIES {
+                attempt += 1;
+                let waited = self.waits_named();
+                self.note(&format!("move {number} has not shown after {waited}; making it again"));
+                self.perform(&move_input.actions, &shown, settle.after_click)?;
+                continue;
+            }
+            if reading.board == *before {
+                return Ok(Verdict::Other((shown, reading)));
+            }
+            // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
+            // it counts only once it has held still for longer.
+            let doubt = self.pace.doubt();
+            let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
+            return Ok(match read {
+                Ok(reading) if reading.board == *expected => Verdict::Shown(self.shown((shown, reading), acted_at, attempt, number)),
+                Ok(reading) => Verdict::Other((shown, reading)),
+                Err(error) => Verdict::Unreadable(shown, error),
+            });
+        }
     }
-    let covering = covering.join(", ");
-    log(PlayEvent::Note(&format!("the game's window was covered by {covering}: brought it to the front")));
-    let frame = stable_frame(source, settle, Some(&frame.image))?;
-    match game.read(&frame, hint) {
-        Ok(reading) => Ok((frame, reading)),
-        Err(e) => Err(e.context(format!("the game's window was covered by {covering}, and cannot be read after it was brought to the front"))),
-    }
-}
 
-/// Reads a frame of a board already read once, using the earlier layout where the picture is ambiguous.
-fn read_again<G: ScreenGame>(game: &G, frame: &Frame, layout: &G::Layout) -> Result<Reading<G::Board, G::Layout>> {
-    game.read(frame, Some(layout))
+    /// The expected board has shown: the pace learns how long it took, and a late move is named.
+    fn shown(&mut self, seen: Seen<G>, acted_at: Duration, attempt: usize, number: usize) -> Seen<G> {
+        let elapsed = self.source.now().saturating_sub(acted_at);
+        self.pace.showed_after(elapsed);
+        if attempt > 0 || elapsed > Duration::from_secs(1) {
+            let tries = if attempt > 0 { format!(" (made {} times)", attempt + 1) } else { String::new() };
+            self.note(&format!("move {number} showed after {:.1} s{tries}", elapsed.as_secs_f64()));
+        }
+        seen
+    }
+
+    /// The waits of the last verify, for messages: "0.6 s, 1.2 s and 2.4 s".
+    fn waits_named(&self) -> String {
+        let waits: Vec<String> = self.waited.iter().map(|w| format!("{:.1} s", w.as_secs_f64())).collect();
+        match waits.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => "no wait".into(),
+        }
+    }
+
+    /// After the winning move, no board can be read: the game has hidden it behind its report of the end (a box
+    /// or banner in its window, or a window of its own). The board before the move was the expected one.
+    fn end_screen(&mut self, number: usize, error: &anyhow::Error) -> Result<()> {
+        let opened = self.source.windows_opened()?;
+        let how = if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
+        self.note(&format!(
+            "after the winning move {number} the board cannot be read ({error:#}) and the game has {how}: taken as its report of the win"
+        ));
+        Ok(())
+    }
+
+    /// After the winning move the board reads otherwise: where the game has opened a window over part of it
+    /// (KSudoku's "Information" box), the cells under that read as anything. That is the win when the move's own
+    /// change does not read otherwise; no further move is made into that window.
+    fn end_window(&mut self, before: &G::Board, mv: &G::Move, seen: &G::Board) -> Result<bool> {
+        let opened = self.source.windows_opened()?;
+        if opened.is_empty() {
+            return Ok(false);
+        }
+        if seen == before {
+            bail!(
+                "after the last move the game has opened {} over its board, and the board reads as it did before \
+                 the move: whether the move was taken cannot be told; stopped rather than act into that window",
+                opened.join(", ")
+            );
+        }
+        self.game.check_move(before, mv, seen)?;
+        self.note(&format!(
+            "after the winning move the game has opened {} over part of its board: taken as its report of the win \
+             (the board before the move was as expected, and what the move changed does not read otherwise)",
+            opened.join(", ")
+        ));
+        Ok(true)
+    }
 }

@@ -14,7 +14,8 @@ pub struct Desktop {
     children: Vec<Child>,
 }
 
-fn wait_until(what: &str, timeout: Duration, mut ready: impl FnMut() -> bool) {
+/// Waits until `ready` holds, checking every 50 ms; panics naming `what` once `timeout` has passed.
+pub fn wait_until(what: &str, timeout: Duration, mut ready: impl FnMut() -> bool) {
     let start = Instant::now();
     while !ready() {
         assert!(start.elapsed() < timeout, "timed out waiting for {what}");
@@ -76,25 +77,80 @@ impl Desktop {
         self.children.push(child);
     }
 
-    /// The X id of the visible window with exactly this title, once it is mapped and drawn.
-    pub fn wait_for_window(&self, title: &str) -> String {
-        let pattern = format!("^{title}$");
+    /// The ids of the visible windows whose title matches `title` (xdotool's regular expression, anchored).
+    pub fn visible_windows(&self, title: &str) -> Vec<String> {
+        let out = self.run("xdotool", &["search", "--onlyvisible", "--name", &format!("^{title}$")]);
+        String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect()
+    }
+
+    /// The id of the first visible window titled `title`, once there is one.
+    fn wait_for_mapped(&self, title: &str) -> String {
         let mut id = String::new();
         wait_until(&format!("window '{title}'"), Duration::from_secs(20), || {
-            let out = self.run("xdotool", &["search", "--onlyvisible", "--name", &pattern]);
-            id = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_owned();
+            id = self.visible_windows(title).into_iter().next().unwrap_or_default();
             !id.is_empty()
         });
+        id
+    }
+
+    /// The X id of the visible window with exactly this title, once it is mapped and drawn (its picture has
+    /// stopped changing). For a window that never stops moving (a clock, an animation), see
+    /// `wait_for_window_shown`.
+    pub fn wait_for_window(&self, title: &str) -> String {
+        let id = self.wait_for_mapped(title);
         // Let the game draw its first frame.
-        let mut last = Vec::new();
-        wait_until("the window to finish drawing", Duration::from_secs(10), || {
-            let shot = self.window_pixels(&id);
-            let same = shot.2 == last;
-            last = shot.2;
-            sleep(Duration::from_millis(150));
-            same
+        self.wait_for_still_picture(&id);
+        id
+    }
+
+    /// The X id of the visible window with exactly this title, once it is mapped and a capture of it is not blank
+    /// (shows more than one colour); for windows whose picture never stops changing.
+    pub fn wait_for_window_shown(&self, title: &str) -> String {
+        let id = self.wait_for_mapped(title);
+        wait_until(&format!("window '{title}' to draw something"), Duration::from_secs(20), || {
+            let (_, _, rgb) = self.window_pixels(&id);
+            rgb.chunks(3).any(|p| p != &rgb[..3])
         });
         id
+    }
+
+    /// The window's pixels once its picture has stopped changing: three captures in a row, 150 ms apart, the same.
+    pub fn wait_for_still_picture(&self, window_id: &str) -> (usize, usize, Vec<u8>) {
+        let mut last = self.window_pixels(window_id);
+        let mut same = 0;
+        wait_until(&format!("the picture of window {window_id} to stop changing"), Duration::from_secs(20), || {
+            sleep(Duration::from_millis(150));
+            let shot = self.window_pixels(window_id);
+            same = if shot == last { same + 1 } else { 0 };
+            last = shot;
+            same >= 2
+        });
+        last
+    }
+
+    /// Where the window is on the screen, as `xdotool getwindowgeometry` says.
+    pub fn window_position(&self, window_id: &str) -> (i32, i32) {
+        let out = String::from_utf8_lossy(&self.run("xdotool", &["getwindowgeometry", window_id]).stdout).into_owned();
+        let at = out.lines().find_map(|l| l.trim().strip_prefix("Position: ")).unwrap_or_else(|| panic!("no position in:\n{out}"));
+        let (x, y) = at.split(' ').next().unwrap().split_once(',').unwrap();
+        (x.parse().unwrap(), y.parse().unwrap())
+    }
+
+    /// Moves the window's frame to (x, y) with xdotool and waits until the move shows: the window's position
+    /// changed and is near (x, y) (the window manager's frame lies between), and its picture has stopped changing.
+    pub fn move_window(&self, window_id: &str, x: i32, y: i32) {
+        let before = self.window_position(window_id);
+        self.run("xdotool", &["windowmove", "--sync", window_id, &x.to_string(), &y.to_string()]);
+        wait_until(&format!("window {window_id} to move from {before:?} to about ({x}, {y})"), Duration::from_secs(20), || {
+            let now = self.window_position(window_id);
+            now != before && (now.0 - x).abs() <= 100 && (now.1 - y).abs() <= 100
+        });
+        self.wait_for_still_picture(window_id);
+    }
+
+    /// The window with the keyboard focus (`xdotool getwindowfocus`).
+    pub fn focused_window(&self) -> String {
+        String::from_utf8_lossy(&self.run("xdotool", &["getwindowfocus"]).stdout).trim().to_owned()
     }
 
     /// The window's pixels as (width, height, RGB bytes), captured with xwd and netpbm's xwdtopnm: a capture

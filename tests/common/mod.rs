@@ -132,6 +132,8 @@ pub fn page_and_board_text(file: &str, query: &str) -> (String, String) {
     let profile_arg = format!("--user-data-dir={}", profile.path().display());
     let dom = std::process::Command::new("chromium").args(CHROMIUM_FLAGS).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
-    let text = dom.split("<pre id=\"board\">").nth(1).and_then(|s| s.split("</pre>").next()).expect("the page's board").to_owned();
+    // The element's opening tag may carry other attributes (a style hiding it).
+    let after_id = dom.split("<pre id=\"board\"").nth(1).expect("the page's board");
+    let text = after_id.split_once('>').and_then(|(_, s)| s.split("</pre>").next()).expect("the page's board").to_owned();
     (page, text)
 }

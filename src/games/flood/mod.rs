@@ -38,6 +38,10 @@ pub struct Flood {
     /// Where the themes came from, so that what play learns can be kept in them (none for the rules alone).
     pub calibration_root: Option<std::path::PathBuf>,
     shown_start: Mutex<Option<ShownStart>>,
+    /// The colours found in the picture at the window's first reading, where no theme read it: a game's colours
+    /// never change, so later readings of the window use these alone (a frame in mid-fade, or a board darkened
+    /// under the game's end box, is then no board rather than a board of new colours).
+    found_palette: Mutex<Option<PaletteTheme>>,
 }
 
 /// The cell a client's flood grows from, as its moves showed, for boards of this size.
@@ -50,7 +54,7 @@ struct ShownStart {
 
 impl Flood {
     pub fn new(themes: Vec<PaletteTheme>) -> Flood {
-        Flood { themes, calibration_root: None, shown_start: Mutex::new(None) }
+        Flood { themes, calibration_root: None, shown_start: Mutex::new(None), found_palette: Mutex::new(None) }
     }
 
     /// The start cell the game's moves have shown for a board of this size, if any.
@@ -61,6 +65,15 @@ impl Flood {
 
     fn show_start(&self, width: usize, height: usize, start: usize) {
         *self.shown_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(ShownStart { width, height, start });
+    }
+
+    /// The colours found at the window's first reading, if they were found in the picture.
+    fn found_palette(&self) -> Option<PaletteTheme> {
+        self.found_palette.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn keep_found_palette(&self, palette: Option<PaletteTheme>) {
+        *self.found_palette.lock().unwrap_or_else(|e| e.into_inner()) = palette;
     }
 }
 

@@ -21,7 +21,7 @@ use super::table::{state_text, Cribbage, Table};
 use super::{Deal, Move, State};
 use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
-use crate::game::{Action, Game, Layout, Marks, Reading, ScreenGame};
+use crate::game::{MoveEvents, Game, Layout, Marks, Reading, ScreenGame};
 use crate::vision::printed_number::NumberReader;
 
 /// The score in a table's window title ("Cribbage Solitaire — deal 30 — score 42"), if it shows one.
@@ -123,7 +123,6 @@ impl ScreenGame for Cribbage {
             interval: Duration::from_millis(10),
             quiet: Duration::from_millis(40),
             after_click: Duration::from_millis(20),
-            ..Settle::default()
         }
     }
 
@@ -164,8 +163,12 @@ impl ScreenGame for Cribbage {
         anyhow::bail!("after {mv} the table does not show what the rules say: {}; stopped", differences.join("; "))
     }
 
-    fn actions(&self, reading: &Reading<Table, TablePoints>, mv: &Move) -> Result<Vec<Action>> {
-        Ok(vec![actions::click(&reading.layout, &reading.board.state, mv)?])
+    /// A click on the card (or the control that ends a stack); there is no other way.
+    fn actions(&self, _frame: &Frame, reading: &Reading<Table, TablePoints>, mv: &Move, way: usize) -> Result<Option<MoveEvents>> {
+        if way != 0 {
+            return Ok(None);
+        }
+        Ok(MoveEvents::usual(vec![actions::click(&reading.layout, &reading.board.state, mv)?]))
     }
 
     /// The score and the stack the picture does not show are the ones the bot counted.
@@ -186,7 +189,7 @@ impl ScreenGame for Cribbage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::SolveLimits;
+    use crate::game::{Action, SolveLimits};
 
     #[test]
     fn the_score_is_read_from_the_title_when_it_shows_one() {

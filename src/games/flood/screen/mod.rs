@@ -17,7 +17,7 @@ use super::sgt_id::SgtFloodId;
 use super::{ColourMove, Flood, FloodBoard};
 use crate::calibration::{format_rgb, theme_or_new};
 use crate::capture::Frame;
-use crate::game::{Action, CellLayout, Reading, ScreenGame};
+use crate::game::{Action, CellLayout, MoveEvents, Reading, ScreenGame};
 use crate::imageio::read_text;
 use super::board::centre_cell;
 use theme::{MovesBy, PaletteTheme, ThemeStart};
@@ -72,8 +72,20 @@ impl ScreenGame for Flood {
         &["Flood"]
     }
 
+    /// A window read again (with `hint`) whose first reading found its colours in the picture is read with those
+    /// colours alone: a frame showing others is no board.
     fn read(&self, frame: &Frame, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
-        let mut reading = reader::read(&frame.image, &self.themes, hint)?;
+        let mut reading = match (hint, self.found_palette()) {
+            (Some(_), Some(found)) => reader::read_found(&frame.image, &found, hint)
+                .map_err(|e| e.context("the board shows colours other than those found at the start of the game"))?,
+            _ => {
+                let (reading, found) = reader::read_finding(&frame.image, &self.themes, hint)?;
+                if hint.is_none() {
+                    self.keep_found_palette(found);
+                }
+                reading
+            }
+        };
         let (width, height) = (reading.board.width, reading.board.height);
         let theme_start = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.start);
         if theme_start == Some(ThemeStart::Centre) {
@@ -177,14 +189,6 @@ impl ScreenGame for Flood {
         Ok(())
     }
 
-    fn actions(&self, reading: &Reading<FloodBoard>, mv: &ColourMove) -> Result<Vec<Action>> {
-        let Some((row, col)) = actions::target_cell(&reading.board, mv.0) else {
-            bail!("no cell of colour '{mv}' outside the flood to click");
-        };
-        let (x, y) = reading.layout.centre(row, col);
-        Ok(vec![Action::Click { x, y }])
-    }
-
     /// Way 1 (colour buttons) where the theme that read the board says the client takes moves by them.
     fn first_way(&self, reading: &Reading<FloodBoard>) -> usize {
         let theme = self.themes.iter().find(|t| t.theme == reading.theme);
@@ -205,19 +209,28 @@ impl ScreenGame for Flood {
         Ok(Some(format!("kept in theme '{}' ({}): this client takes moves by its colour buttons", theme.theme, path.display())))
     }
 
-    /// Way 1: the colour's button, where the client shows a button of every board colour beside the board.
-    fn other_actions(&self, frame: &Frame, reading: &Reading<FloodBoard>, mv: &ColourMove, way: usize) -> Result<Option<(String, Vec<Action>)>> {
+    /// Way 0, a click on a cell of the colour outside the flood; way 1, the colour's button, where the client shows
+    /// a button of every board colour beside the board.
+    fn actions(&self, frame: &Frame, reading: &Reading<FloodBoard>, mv: &ColourMove, way: usize) -> Result<Option<MoveEvents>> {
+        if way == 0 {
+            let Some((row, col)) = actions::target_cell(&reading.board, mv.0) else {
+                bail!("no cell of colour '{mv}' outside the flood to click");
+            };
+            let (x, y) = reading.layout.centre(row, col);
+            return Ok(MoveEvents::usual(vec![Action::Click { x, y }]));
+        }
         if way != 1 {
             return Ok(None);
         }
-        let theme = match self.themes.iter().find(|t| t.theme == reading.theme) {
-            Some(theme) => theme.clone(),
-            // Colours found in the picture: found again in this frame.
-            None => discover::discover_theme(&frame.image, &self.themes, Some(&reading.layout))?,
+        let theme = match (self.themes.iter().find(|t| t.theme == reading.theme), self.found_palette()) {
+            (Some(theme), _) => theme.clone(),
+            // Colours found in the picture: those of the first reading, else found again in this frame.
+            (None, Some(found)) => found,
+            (None, None) => discover::discover_theme(&frame.image, &self.themes, Some(&reading.layout))?,
         };
         let Some(buttons) = reader::colour_buttons(&frame.image, &theme, reading)? else { return Ok(None) };
         let Some(&(x, y)) = buttons.get(&mv.0) else { return Ok(None) };
-        Ok(Some(("a click on the colour's button".to_string(), vec![Action::Click { x, y }])))
+        Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }]))
     }
 }
 

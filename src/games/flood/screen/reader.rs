@@ -123,9 +123,14 @@ pub fn colour_buttons(image: &RgbaImage, theme: &PaletteTheme, reading: &Reading
 /// Reads a Flood-It board from a screenshot. The theme is the one named, or else the one whose palette matches
 /// most of the picture (trying the others in turn if it fails).
 pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+    read_finding(image, themes, hint).map(|(reading, _)| reading)
+}
+
+/// As [`read`], with the palette found in the picture where no theme read it.
+pub fn read_finding(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
     let Some(themed) = read_with_themes(image, themes, hint) else { return read_discovering(image, themes, hint) };
     match themed {
-        Ok(reading) => Ok(reading),
+        Ok(reading) => Ok((reading, None)),
         // No theme reads it: perhaps a client none was made for.
         Err(themed_error) => read_discovering(image, themes, hint).map_err(|found_error| {
             // A board the themes saw (if only a part of) is named by its theme's error; else by the search.
@@ -139,10 +144,15 @@ pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout
 }
 
 /// Reads with the board's colours found in the picture (see [`super::discover`]).
-fn read_discovering(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+fn read_discovering(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
     let theme = super::discover::discover_theme(image, themes, hint)?;
-    let reading = Matcher::new(&theme)?.read_solid(image, hint).map_err(|e| anyhow::Error::new(e).context("reading Flood-It with colours found in the picture"))?;
-    Ok(reading)
+    let reading = read_found(image, &theme, hint)?;
+    Ok((reading, Some(theme)))
+}
+
+/// Reads with a palette found in a picture (of this window, earlier).
+pub fn read_found(image: &RgbaImage, found: &PaletteTheme, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+    Matcher::new(found)?.read_solid(image, hint).map_err(|e| anyhow::Error::new(e).context("reading Flood-It with colours found in the picture"))
 }
 
 /// Reads with the calibrated themes; `None` when there are none.

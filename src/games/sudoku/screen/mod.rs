@@ -26,7 +26,7 @@ pub use theme::SudokuTheme;
 use super::{Entry, Sudoku, SudokuGrid};
 use crate::calibration::theme_or_new;
 use crate::capture::{Frame, Settle};
-use crate::game::{Action, CellLayout, Layout, Marks, Reading, ScreenGame};
+use crate::game::{Action, CellLayout, Layout, Marks, MoveEvents, Reading, ScreenGame};
 
 /// Where a Sudoku read from a picture sits, and what the picture showed besides digits.
 #[derive(Clone, Debug, Serialize)]
@@ -109,7 +109,7 @@ impl ScreenGame for Sudoku {
     /// sgt-solo and GNOME Sudoku draw an entry at once, without animation: an entry counts as made when two
     /// captures in a row show it (no longer quiet period).
     fn settle(&self) -> Settle {
-        Settle { interval: Duration::from_millis(6), quiet: Duration::ZERO, after_click: Duration::from_millis(12), ..Settle::default() }
+        Settle { interval: Duration::from_millis(6), quiet: Duration::ZERO, after_click: Duration::from_millis(12) }
     }
 
     /// The cell just typed into shows another digit than the one typed (and not the one it had): the reader
@@ -143,15 +143,15 @@ impl ScreenGame for Sudoku {
             && seen.cells.iter().zip(&before.cells).enumerate().all(|(i, (s, b))| i == at || s == b)
     }
 
-    /// Way 1, where typing does nothing: click the cell, then the button of the client's number pad that shows
-    /// the digit ([`number_pad`]), if the frame shows such a pad.
-    fn other_actions(
-        &self,
-        frame: &Frame,
-        reading: &Reading<SudokuGrid, SudokuLayout>,
-        mv: &Entry,
-        way: usize,
-    ) -> Result<Option<(String, Vec<Action>)>> {
+    /// Way 0, a click on the cell and the digit typed; way 1, where typing does nothing: a click on the cell, then
+    /// on the button of the client's number pad that shows the digit ([`number_pad`]), if the frame shows one.
+    fn actions(&self, frame: &Frame, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry, way: usize) -> Result<Option<MoveEvents>> {
+        if way == 0 {
+            if reading.board.given[mv.row * reading.board.size + mv.col] {
+                bail!("cell {mv} holds a given, which cannot be changed");
+            }
+            return Ok(MoveEvents::usual(actions::click_and_type(&reading.layout.cells, mv)));
+        }
         let Ok(shapes) = self.digit_shapes.as_ref() else { return Ok(None) };
         if way != 1 {
             return Ok(None);
@@ -159,14 +159,7 @@ impl ScreenGame for Sudoku {
         let Some(pad) = number_pad::find(&frame.image, &reading.layout.cells, reading.board.size, shapes) else { return Ok(None) };
         let Some((x, y)) = pad.button(mv.value) else { return Ok(None) };
         let (cx, cy) = reading.layout.cells.centre(mv.row, mv.col);
-        Ok(Some(("its cell, then the number pad".into(), vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }])))
-    }
-
-    fn actions(&self, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry) -> Result<Vec<Action>> {
-        if reading.board.given[mv.row * reading.board.size + mv.col] {
-            bail!("cell {mv} holds a given, which cannot be changed");
-        }
-        Ok(actions::click_and_type(&reading.layout.cells, mv))
+        Ok(MoveEvents::named("its cell, then the number pad", vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }]))
     }
 }
 

@@ -1,0 +1,214 @@
+//! Watching the game's window: waiting until its board holds still, and until a move shows.
+//!
+//! Only the board's region counts (the layout's [`Layout::region`]): a window whose clock ticks, whose title
+//! pulses or whose cursor blinks elsewhere still has a board that holds still. Before the first reading the
+//! region is not known; the whole window is watched, and if it never holds still, the board read from the
+//! latest capture gives the region to watch from then on. A board read only once it has held still for the
+//! settle's quiet period (at least two captures in a row agree) is never a frame in mid-change; a move counts
+//! as shown only when the board reads as expected and then holds still.
+
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use crate::capture::{Frame, FrameSource, Region, Settle};
+use crate::game::{Layout, Reading, ScreenGame};
+
+/// A frame and what was read from it.
+pub type Seen<G> = (Frame, Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>);
+
+/// A frame held still, and what was read from it or why it does not read.
+pub type Observed<G> = (Frame, Result<Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>>);
+
+/// Captures until the board (within `region`, or the whole picture) has held still for `quiet` after `first`
+/// (captured at `first_at` on the source's clock), and at least until one more capture agrees; returns that
+/// capture, or `None` when the board was still changing after `bound`.
+pub fn hold_still(
+    source: &mut dyn FrameSource,
+    interval: Duration,
+    quiet: Duration,
+    bound: Duration,
+    first: Frame,
+    first_at: Duration,
+    region: Option<Region>,
+) -> Result<Option<Frame>> {
+    let start = source.now();
+    let mut previous = first;
+    let mut still_since = first_at;
+    loop {
+        source.sleep(interval);
+        let next = source.grab()?;
+        let now = source.now();
+        if !next.same_in(&previous, region) {
+            still_since = now;
+        } else if now.saturating_sub(still_since) >= quiet {
+            return Ok(Some(next));
+        }
+        if now.saturating_sub(start) > bound {
+            return Ok(None);
+        }
+        previous = next;
+    }
+}
+
+/// Captures until the board holds still for `quiet` and reads it (with `hint`, the layout of an earlier reading
+/// of this window, whose region is watched). Returns the frame and the reading, or the frame and why it does
+/// not read (the caller decides what a board that cannot be read means); an error when the board has not held
+/// still within `bound`, naming the bound.
+pub fn observe<G: ScreenGame>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    hint: Option<&G::Layout>,
+    quiet: Duration,
+    bound: Duration,
+) -> Result<Observed<G>> {
+    let mut region = hint.and_then(|layout| layout.region());
+    let first = source.grab()?;
+    let first_at = source.now();
+    // With no board known, the whole window is watched for a while; a window that never holds still (something
+    // in it always moves) is then watched only where the board read from its latest capture lies.
+    let whole_window_for = if region.is_none() { Duration::from_secs(1).max(quiet * 4) } else { bound };
+    let frame = match hold_still(source, settle.interval, quiet, whole_window_for, first, first_at, region)? {
+        Some(frame) => frame,
+        None if region.is_none() => {
+            let latest = source.grab()?;
+            let latest_at = source.now();
+            if let Ok(reading) = game.read(&latest, hint) {
+                region = reading.layout.region();
+            }
+            match hold_still(source, settle.interval, quiet, bound, latest, latest_at, region)? {
+                Some(frame) => frame,
+                None => bail!("{} did not hold still within {:.1} s (its picture kept changing)", source.describe(), bound.as_secs_f64()),
+            }
+        }
+        None => bail!(
+            "the board in {} did not hold still within {:.1} s (it kept changing)",
+            source.describe(),
+            bound.as_secs_f64()
+        ),
+    };
+    let reading = game.read(&frame, hint);
+    Ok((frame, reading))
+}
+
+/// Watches the window after a move until its board shows `expected` and then holds still for the settle's quiet
+/// period; `None` when it has not within `bound`. `before` is the frame the move was made on: a capture whose
+/// board has not changed from it is not read again.
+pub fn await_expected<G: ScreenGame>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    before: &Frame,
+    layout: &G::Layout,
+    expected: &G::Board,
+    bound: Duration,
+) -> Result<Option<Seen<G>>> {
+    let region = layout.region();
+    let start = source.now();
+    while source.now().saturating_sub(start) < bound {
+        source.sleep(settle.interval);
+        let frame = source.grab()?;
+        if frame.same_in(before, region) {
+            continue;
+        }
+        let grabbed_at = source.now();
+        let Ok(reading) = game.read(&frame, Some(layout)) else { continue };
+        if reading.board != *expected {
+            continue;
+        }
+        // Seen: it counts once the board holds still (at least one more capture agrees).
+        let Some(confirmed) = hold_still(source, settle.interval, settle.quiet, super::pace::HOLD_STILL_BOUND, frame.clone(), grabbed_at, region)? else {
+            continue;
+        };
+        if confirmed.same_in(&frame, region) {
+            return Ok(Some((confirmed, reading)));
+        }
+        // It moved on (an animation, such as a flash on completion) and has held still since: what does it show?
+        if let Ok(settled) = game.read(&confirmed, Some(layout)) {
+            if settled.board == *expected {
+                return Ok(Some((confirmed, settled)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Watches the window after an event until its board changes from `before` and holds still, and reads it;
+/// `None` when the board has not changed within `bound`, or does not read.
+pub fn await_change<G: ScreenGame>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    before: &Frame,
+    layout: &G::Layout,
+    bound: Duration,
+) -> Result<Option<Seen<G>>> {
+    let region = layout.region();
+    let start = source.now();
+    while source.now().saturating_sub(start) < bound {
+        source.sleep(settle.interval);
+        let frame = source.grab()?;
+        if frame.same_in(before, region) {
+            continue;
+        }
+        let grabbed_at = source.now();
+        let Some(still) = hold_still(source, settle.interval, settle.quiet, super::pace::HOLD_STILL_BOUND, frame, grabbed_at, region)? else {
+            return Ok(None);
+        };
+        return Ok(game.read(&still, Some(layout)).ok().map(|reading| (still, reading)));
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::RgbaImage;
+
+    /// A source that shows a changing picture for a few grabs, then a still one; its right half (outside the
+    /// board) may keep changing for ever.
+    struct Animation {
+        grabs: usize,
+        moving_for: usize,
+        clock_outside: bool,
+    }
+
+    impl FrameSource for Animation {
+        fn grab(&mut self) -> Result<Frame> {
+            self.grabs += 1;
+            let shade = if self.grabs <= self.moving_for { self.grabs as u8 } else { 255 };
+            let mut image = RgbaImage::from_pixel(8, 4, image::Rgba([shade, 0, 0, 255]));
+            if self.clock_outside {
+                image.put_pixel(7, 0, image::Rgba([0, self.grabs as u8, 0, 255]));
+            }
+            Ok(Frame::from_image(image))
+        }
+        fn describe(&self) -> String {
+            "animation".into()
+        }
+    }
+
+    fn still(source: &mut Animation, region: Option<Region>) -> Option<Frame> {
+        let first = source.grab().unwrap();
+        let at = source.now();
+        hold_still(source, Duration::from_millis(1), Duration::from_millis(20), Duration::from_millis(150), first, at, region).unwrap()
+    }
+
+    #[test]
+    fn the_board_holds_still_only_after_the_animation_ends() {
+        let frame = still(&mut Animation { grabs: 0, moving_for: 6, clock_outside: false }, None).expect("still");
+        assert_eq!(frame.image.get_pixel(0, 0)[0], 255);
+        assert!(still(&mut Animation { grabs: 0, moving_for: usize::MAX, clock_outside: false }, None).is_none());
+    }
+
+    /// A part of the window outside the board that never stops (a clock) keeps the whole window from holding
+    /// still, but not the board.
+    #[test]
+    fn a_clock_outside_the_board_does_not_keep_it_from_holding_still() {
+        let board = Region { x: 0, y: 0, width: 4, height: 4 };
+        assert!(still(&mut Animation { grabs: 0, moving_for: 3, clock_outside: true }, None).is_none());
+        let frame = still(&mut Animation { grabs: 0, moving_for: 3, clock_outside: true }, Some(board)).expect("still");
+        assert_eq!(frame.image.get_pixel(0, 0)[0], 255);
+    }
+}

@@ -1,0 +1,204 @@
+//! How moves are made in this client, learned as the game goes.
+//!
+//! A game offers its ways of making a move ([`ScreenGame::actions`]: way 0, the usual one, then 1, 2, …: colour
+//! buttons, a number pad); [`Ways`] is what the loop knows of them
+//! in this game: which way it uses, whether that way has changed the board yet (a *proven* way: a move made that
+//! way that does not show is late, not refused, and is waited for and tried again), and how a move made of a
+//! click and then keys chooses its cell (by the click, or by pointing where a click enters a symbol by itself).
+//!
+//! The rules it keeps: a move that leaves the board as it was, made a way that has not worked yet, turns the
+//! loop to the game's next way where there is one, else is tried once more (one such move may be a user's undo);
+//! a second in a row ends the game. A way other than the usual one, once it works, is offered to the game to
+//! remember. A pointed move that does not show as expected turns the loop back to clicking.
+
+use anyhow::{bail, Context, Result};
+
+use super::{PlayEvent, Seen};
+use crate::capture::Frame;
+use crate::game::{Action, Reading, ScreenGame};
+
+/// One move's input events, and how they are named in the log.
+#[derive(Clone, Debug)]
+pub struct MoveInput {
+    pub actions: Vec<Action>,
+    pub how: String,
+}
+
+impl MoveInput {
+    /// Whether the move points at its cell (no click) before typing.
+    pub fn pointed(&self) -> bool {
+        self.actions.iter().any(|a| matches!(a, Action::Point { .. }))
+    }
+
+    /// Whether the move is a click followed by keys (a Sudoku entry).
+    pub fn clicks_then_types(&self) -> bool {
+        matches!(self.actions.as_slice(), [Action::Click { .. }, Action::Type(_), ..])
+    }
+}
+
+/// How the loop chooses the cell of a move made of a click and then keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choosing {
+    /// Not known yet: the first such move is read between its click and its keys.
+    Unseen,
+    /// The click chooses the cell and changes nothing else.
+    ByClick,
+    /// A click by itself entered a symbol (the client's selected one, as KSudoku's number pad does), so the cell
+    /// is chosen by pointing at it: the client's cursor follows the pointer.
+    ByPointing,
+}
+
+/// What the loop knows of how this client takes moves.
+#[derive(Clone, Debug)]
+pub struct Ways {
+    /// The way in use, numbered as [`ScreenGame::actions`] numbers them (0, the game's usual way).
+    way: usize,
+    /// Whether a move made the current way has changed the board.
+    worked: bool,
+    /// Whether the game has been offered the current way to remember.
+    kept: bool,
+    choosing: Choosing,
+    /// The last move that left the board as it was (its number and how it was made), if the one before now was.
+    ignored: Option<(usize, String)>,
+}
+
+/// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", or both.
+pub fn describe_actions(actions: &[Action], frame: &Frame) -> String {
+    let parts: Vec<String> = actions
+        .iter()
+        .map(|action| match *action {
+            Action::Click { x, y } | Action::Point { x, y } => {
+                let ((sx, sy), _) = frame.screen_point(x, y);
+                format!("{} at ({sx}, {sy})", pointer_verb(action))
+            }
+            Action::Type(c) => format!("type {c}"),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// What a pointer event does, for the log: "click" or "point".
+pub fn pointer_verb(action: &Action) -> &'static str {
+    if let Action::Point { .. } = action {
+        "point"
+    } else {
+        "click"
+    }
+}
+
+impl Ways {
+    /// The ways at the start of a game: the one the calibration that read the board names, else the usual one.
+    pub fn new<G: ScreenGame>(game: &G, reading: &Reading<G::Board, G::Layout>) -> Ways {
+        let way = game.first_way(reading);
+        Ways { way, worked: false, kept: way != 0, choosing: Choosing::Unseen, ignored: None }
+    }
+
+    /// Whether the way in use has changed the board in this game.
+    pub fn proven(&self) -> bool {
+        self.worked
+    }
+
+    /// The input events that make `mv` the way in use, planned on `frame`.
+    pub fn input<G: ScreenGame>(
+        &mut self,
+        game: &G,
+        frame: &Frame,
+        reading: &Reading<G::Board, G::Layout>,
+        mv: &G::Move,
+        number: usize,
+        log: &mut dyn FnMut(PlayEvent<'_>),
+    ) -> Result<MoveInput> {
+        let events = match game.actions(frame, reading, mv, self.way)? {
+            Some(events) => events,
+            // The calibration's way is not shown in this window: the usual way, then.
+            None if self.way != 0 && !self.worked => {
+                log(PlayEvent::Note(&format!(
+                    "the window shows no way {} to make moves (the calibration's); making them the usual way",
+                    self.way
+                )));
+                self.way = 0;
+                game.actions(frame, reading, mv, 0)?.with_context(|| format!("move {number}: {mv} has no usual way to be made"))?
+            }
+            None if self.way == 0 => bail!("move {number}: {mv} has no usual way to be made"),
+            None => bail!("move {number}: {mv} cannot be made the way that worked so far (way {}): the window no longer shows it", self.way),
+        };
+        let described = describe_actions(&events.actions, frame);
+        let how = match &events.way {
+            Some(name) => format!("{name}, {described}"),
+            None => described,
+        };
+        let mut input = MoveInput { actions: events.actions, how };
+        if self.choosing == Choosing::ByPointing && input.clicks_then_types() {
+            input.actions = input.actions.into_iter().map(|a| if let Action::Click { x, y } = a { Action::Point { x, y } } else { a }).collect();
+            input.how = describe_actions(&input.actions, frame);
+        }
+        Ok(input)
+    }
+
+    /// Whether this move's click must be read before its keys are typed: the first move made of a click and
+    /// then keys, to see whether the client enters a symbol on a click by itself.
+    pub fn probes_click(&self, input: &MoveInput) -> bool {
+        self.choosing == Choosing::Unseen && input.clicks_then_types()
+    }
+
+    /// What the first click-then-keys move's click did: entered a symbol by itself, or not.
+    pub fn click_probed(&mut self, entered: bool, number: usize, log: &mut dyn FnMut(PlayEvent<'_>)) {
+        self.choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
+        if entered {
+            log(PlayEvent::Note(&format!(
+                "the click of move {number} entered a symbol by itself (the client enters its selected one on a click); \
+                 typing over it, and choosing cells by pointing from now on"
+            )));
+        }
+    }
+
+    /// Learns from what move `number` (made as `input` on `before`, expected to give `expected`) shows: `seen`.
+    /// A move that left the board as it was, made a way that has not worked, turns to the next way or is allowed
+    /// once; an error ends the game when nothing is left to try.
+    #[allow(clippy::too_many_arguments)]
+    pub fn learn<G: ScreenGame>(
+        &mut self,
+        game: &G,
+        (frame, seen): &Seen<G>,
+        mv: &G::Move,
+        input: &MoveInput,
+        before: &G::Board,
+        expected: &G::Board,
+        number: usize,
+        log: &mut dyn FnMut(PlayEvent<'_>),
+    ) -> Result<()> {
+        let not_taken = seen.board == *before && expected != before;
+        // A pointed move not taken turns the loop back to clicking (below), rather than to another way.
+        if not_taken && !input.pointed() {
+            let another = game.actions(frame, seen, mv, self.way + 1)?.is_some();
+            let previous = self.ignored.replace((number, input.how.clone()));
+            if another {
+                self.way += 1;
+                self.worked = false;
+                log(PlayEvent::Note(&format!("move {number} ({}) left the board as it was; making moves another way", input.how)));
+            } else if let Some((previous, previous_how)) = previous {
+                bail!(
+                    "the game does not take moves this way: moves {previous} ({previous_how}) and {number} ({}) both left the \
+                     board as it was, and no other way to make them was found; stopped rather than repeat them",
+                    input.how
+                );
+            }
+        } else if !not_taken {
+            self.ignored = None;
+            self.worked |= seen.board != *before;
+            if self.way != 0 && self.worked && !self.kept {
+                self.kept = true;
+                match game.remember_way(seen, self.way) {
+                    Ok(Some(note)) => log(PlayEvent::Note(&note)),
+                    Ok(None) => {}
+                    Err(e) => log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}"))),
+                }
+            }
+        }
+        if seen.board != *expected && input.pointed() && self.choosing == Choosing::ByPointing {
+            self.choosing = Choosing::ByClick;
+            log(PlayEvent::Note(&format!("move {number} ({}) did not go as expected; choosing cells by clicking again", input.how)));
+        }
+        Ok(())
+    }
+}
