@@ -153,6 +153,25 @@ fn all_windows() -> Result<Vec<xcap::Window>> {
     xcap::Window::all().map_err(|e| anyhow!("cannot list windows: {e} (is DISPLAY set, and is an EWMH window manager such as openbox running?)"))
 }
 
+/// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`.
+pub fn session_env() -> [(&'static str, Option<String>); 2] {
+    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE"].map(|name| (name, std::env::var(name).ok().filter(|v| !v.is_empty())))
+}
+
+/// On a Wayland session (either variable says so), what works and what does not: windows are listed, captured
+/// and played through X11 only, so programs running under XWayland are played as on X11, and native Wayland
+/// windows are not seen at all. `None` on an X11 session.
+pub fn wayland_note(env: &[(&str, Option<String>)]) -> Option<String> {
+    let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
+    let wayland = value("WAYLAND_DISPLAY").is_some() || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
+    wayland.then(|| {
+        "this is a Wayland session: autoplay sees, captures and plays only windows of programs running under XWayland \
+         (as on X11); native Wayland windows are not listed and cannot be played. Start a GTK game under XWayland \
+         with GDK_BACKEND=x11 (for example `GDK_BACKEND=x11 /usr/games/sgt-flood`); Qt programs with QT_QPA_PLATFORM=xcb"
+            .to_string()
+    })
+}
+
 /// Every top-level window the window manager knows, front-most first.
 pub fn list_windows() -> Result<Vec<WindowInfo>> {
     all_windows()?.iter().map(info_of).collect()
@@ -214,8 +233,21 @@ fn windows_of(windows: &[xcap::Window], pid: u32) -> Vec<(u32, String)> {
         .collect()
 }
 
+/// An error about finding a window, with what a Wayland session means for it where this is one.
+pub fn with_wayland_note(error: anyhow::Error) -> anyhow::Error {
+    match wayland_note(&session_env()) {
+        Some(note) => anyhow!("{error:#}; {note}"),
+        None => error,
+    }
+}
+
 impl WindowSource {
+    /// The window `title` names (see [`find_window`]).
     pub fn new(title: &str) -> Result<Self> {
+        Self::open(title).map_err(with_wayland_note)
+    }
+
+    fn open(title: &str) -> Result<Self> {
         let info = find_window(title)?;
         let windows = all_windows()?;
         let window = windows
@@ -234,12 +266,12 @@ impl WindowSource {
     pub fn first_of(titles: &[&str]) -> Result<Self> {
         let mut errors = Vec::new();
         for title in titles {
-            match Self::new(title) {
+            match Self::open(title) {
                 Ok(source) => return Ok(source),
                 Err(e) => errors.push(format!("{e:#}")),
             }
         }
-        bail!("{}", errors.join("; "))
+        Err(with_wayland_note(anyhow!("{}", errors.join("; "))))
     }
 }
 
@@ -447,6 +479,17 @@ impl Default for Settle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wayland_session_is_told_what_works_and_how_to_start_a_game_under_xwayland() {
+        let env = |wayland: Option<&str>, kind: Option<&str>| [("WAYLAND_DISPLAY", wayland.map(String::from)), ("XDG_SESSION_TYPE", kind.map(String::from))];
+        assert_eq!(wayland_note(&env(None, None)), None);
+        assert_eq!(wayland_note(&env(None, Some("x11"))), None);
+        for session in [env(Some("wayland-0"), None), env(None, Some("wayland")), env(Some("wayland-1"), Some("wayland"))] {
+            let note = wayland_note(&session).expect("a Wayland session");
+            assert!(note.contains("XWayland") && note.contains("GDK_BACKEND=x11") && note.contains("native Wayland windows"), "{note}");
+        }
+    }
 
     #[test]
     fn clicks_are_clamped_to_the_window() {

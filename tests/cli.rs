@@ -410,3 +410,16 @@ fn a_theme_s_way_of_moving_that_the_window_does_not_show_falls_back_to_clicking_
     assert!(stderr.contains("the window shows no way 1 to make moves (the calibration's); making them the usual way"), "{stderr}");
     assert!(stdout.lines().next().is_some_and(|l| l.starts_with("click ")), "{stdout}");
 }
+
+/// On a Wayland session with no X server for autoplay to reach, `windows`, `capture` and `play` say what works
+/// there (programs under XWayland) and how to start a GTK game under it, instead of only that X is missing.
+#[test]
+fn a_wayland_session_with_no_xwayland_window_is_told_how_to_start_a_game_under_xwayland() {
+    let commands: [&[&str]; 3] = [&["windows"], &["capture", "--window", "Flood", "-o", "/dev/null"], &["play", "flood"]];
+    for args in commands {
+        let mut command = autoplay();
+        command.args(args).env_remove("DISPLAY").env("WAYLAND_DISPLAY", "wayland-0").env("XDG_SESSION_TYPE", "wayland");
+        fails_with(&mut command, "this is a Wayland session");
+        fails_with(&mut command, "GDK_BACKEND=x11");
+    }
+}

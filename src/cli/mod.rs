@@ -66,7 +66,10 @@ pub struct WindowsArgs {
 }
 
 pub fn windows(args: &WindowsArgs) -> Result<()> {
-    let windows = list_windows()?;
+    let windows = list_windows().map_err(crate::capture::with_wayland_note)?;
+    if let Some(note) = crate::capture::wayland_note(&crate::capture::session_env()) {
+        eprintln!("note: {note}");
+    }
     if args.json {
         return print(&serde_json::to_string_pretty(&windows)?);
     }
