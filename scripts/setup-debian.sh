@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything autoplay needs on Debian 12 (as root or with sudo): the C libraries xcap builds against,
-# the virtual desktop (Xvfb, openbox, X tools), Simon Tatham's puzzles, GNOME Sudoku, KSudoku, Chromium, and Rust if
+# the virtual desktop (Xvfb, openbox, X tools; sway and XWayland for a Wayland session), Simon Tatham's puzzles, GNOME Sudoku, KSudoku, Chromium, and Rust if
 # cargo is missing.
 set -euo pipefail
 
@@ -15,6 +15,8 @@ packages=(
     fonts-dejavu-core fonts-urw-base35
     # a Sudoku generator and solver, the peer of the Sudoku benchmark
     qqwing
+    # a Wayland session with XWayland for the Wayland live test (sway runs headless)
+    sway xwayland
 )
 
 sudo=()

@@ -470,7 +470,8 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
             let reading = match read {
                 Ok(reading) => reading,
-                Err(_) if self.try_parking(&shown, layout, number)? => continue,
+                // (After the winning move a board that does not read is the game's end screen: see `play`.)
+                Err(_) if !self.game.is_won(expected) && self.try_parking(&shown, layout, number)? => continue,
                 Err(error) => return Ok(Verdict::Unreadable(shown, error)),
             };
             if reading.board != *before && reading.board != *expected && self.try_parking(&shown, layout, number)? {
