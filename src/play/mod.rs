@@ -124,12 +124,13 @@ fn park_point(frame: &Frame, board: crate::capture::Region) -> Option<(i32, i32)
     (margin >= 4).then_some(point)
 }
 
+/// How long a pointer move of the bot's may take to be reported by the X server.
+const POINTER_BOUND: Duration = Duration::from_secs(3);
+
 /// What the window showed after a move.
 enum Verdict<G: ScreenGame> {
-    /// The expected board.
-    Shown(Seen<G>),
-    /// A board that reads otherwise (as before the move, where it was not taken).
-    Other(Seen<G>),
+    /// A board: the expected one, or another (as before the move, where it was not taken).
+    Read(Seen<G>),
     /// No board can be read, and why: the frame and the reader's error.
     Unreadable(Frame, anyhow::Error),
 }
@@ -211,7 +212,7 @@ pub fn play<'a, G: ScreenGame>(
         player.source.sleep(options.move_delay);
         player.check_pointer()?;
         let seen = match player.verify(&frame, &reading.layout, &move_input, &before, &expected, &settle, ways.proven(), number)? {
-            Verdict::Shown(seen) | Verdict::Other(seen) => seen,
+            Verdict::Read(seen) => seen,
             Verdict::Unreadable(shown, error) => {
                 if winning && as_expected {
                     player.end_screen(number, &error)?;
@@ -328,7 +329,8 @@ impl<'a, G: ScreenGame> Player<'a, G> {
 
     /// Act: sends the move's events. The first move made of a click and then keys is read between the two: where
     /// the click alone entered a symbol (KSudoku enters its number pad's selected digit), the keys still set the
-    /// cell right, and later cells are chosen by pointing.
+    /// cell right, and later cells are chosen by pointing; where the click showed at all (a selected cell), the
+    /// keys of later moves wait until their click shows.
     #[allow(clippy::too_many_arguments)]
     fn act(
         &mut self,
@@ -340,21 +342,34 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         settle: &Settle,
         number: usize,
     ) -> Result<()> {
-        if !ways.probes_click(move_input) {
-            self.perform(&move_input.actions, frame, settle.after_click)?;
-            if self.parks_pointer {
-                self.park_pointer(frame, &reading.layout)?;
+        let region = reading.layout.region();
+        if ways.probes_click(move_input) {
+            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
+            let start = self.source.now();
+            let shows = watch::next_change(&mut *self.source, settle, frame, region, start, self.pace.wait(0, false))?.is_some();
+            let entered = shows
+                && match watch::observe(self.game, &mut *self.source, settle, Some(&reading.layout), settle.quiet, pace::HOLD_STILL_BOUND)? {
+                    (_, Ok(seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
+                    (_, Err(_)) => false,
+                };
+            ways.click_probed(entered, shows, number, &mut *self.log);
+            self.perform(&move_input.actions[1..], frame, settle.after_click)?;
+        } else if ways.waits_for_click(move_input) {
+            // The client shows a click (it selects the cell): the keys wait for that, so that they go to the cell
+            // clicked, not to the one selected before (a page that handles the click late).
+            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
+            let (start, bound) = (self.source.now(), self.pace.wait(0, true));
+            if watch::next_change(&mut *self.source, settle, frame, region, start, bound)?.is_none() {
+                self.note(&format!("the click of move {number} did not show within {:.1} s; typing anyway", bound.as_secs_f64()));
             }
-            return Ok(());
+            self.perform(&move_input.actions[1..], frame, settle.after_click)?;
+        } else {
+            self.perform(&move_input.actions, frame, settle.after_click)?;
         }
-        self.perform(&move_input.actions[..1], frame, settle.after_click)?;
-        let bound = self.pace.wait(0, false);
-        let entered = match watch::await_change(self.game, &mut *self.source, settle, frame, &reading.layout, bound)? {
-            Some((_, seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
-            None => false,
-        };
-        ways.click_probed(entered, number, &mut *self.log);
-        self.perform(&move_input.actions[1..], frame, settle.after_click)
+        if self.parks_pointer {
+            self.park_pointer(frame, &reading.layout)?;
+        }
+        Ok(())
     }
 
     /// Moves the pointer off the board (see [`park_point`]) after a move, where the client previews moves under
@@ -364,9 +379,33 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         let Some((x, y)) = park_point(frame, region) else { return Ok(false) };
         self.check_pointer()?;
         let ((sx, sy), _) = frame.screen_point(x, y);
-        self.input.move_pointer(sx, sy)?;
-        self.left_at = Some((sx, sy));
+        self.move_pointer(sx, sy, Duration::from_millis(5))?;
         Ok(true)
+    }
+
+    /// Moves the pointer to screen point (x, y) and waits (bounded) until the X server reports it there: a moved
+    /// pointer is queued like any input, and on a busy desktop a look at the pointer can still find it where it
+    /// was. A pointer found neither there nor where the bot left it has been moved by the user.
+    fn move_pointer(&mut self, x: i32, y: i32, interval: Duration) -> Result<()> {
+        self.input.move_pointer(x, y)?;
+        let start = self.source.now();
+        loop {
+            let found = self.input.pointer()?;
+            if found == (x, y) {
+                break;
+            }
+            // (Before the bot's first move the pointer is wherever the user left it.)
+            if self.left_at.is_some_and(|left| left != found) {
+                let (left_x, left_y) = self.left_at.unwrap_or((x, y));
+                return Err(PointerMoved { left_x, left_y, found_x: found.0, found_y: found.1 }.into());
+            }
+            if self.source.now().saturating_sub(start) > POINTER_BOUND {
+                bail!("the pointer was moved to ({x}, {y}) but is still reported at ({}, {}) after {:.1} s", found.0, found.1, POINTER_BOUND.as_secs_f64());
+            }
+            self.source.sleep(interval.max(Duration::from_millis(2)));
+        }
+        self.left_at = Some((x, y));
+        Ok(())
     }
 
     /// Whether the bot left the pointer over the board in `frame`.
@@ -402,11 +441,10 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                         let verb = pointer_verb(action);
                         self.note(&format!("warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"));
                     }
-                    self.input.move_pointer(sx, sy)?;
+                    self.move_pointer(sx, sy, after_click)?;
                     if let Action::Click { .. } = action {
                         self.input.click()?;
                     }
-                    self.left_at = Some((sx, sy));
                     // Let the window take the click (or follow the pointer) before the next event.
                     self.source.sleep(after_click);
                 }
@@ -464,7 +502,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             let bound = self.pace.wait(attempt, proven);
             self.waited.push(bound);
             if let Some(seen) = watch::await_expected(self.game, &mut *self.source, settle, frame, layout, expected, bound)? {
-                return Ok(Verdict::Shown(self.shown(seen, acted_at, attempt, number)));
+                return Ok(Verdict::Read(self.shown(seen, acted_at, attempt, number)));
             }
             self.check_pointer()?;
             let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
@@ -478,7 +516,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 continue;
             }
             if reading.board == *expected {
-                return Ok(Verdict::Shown(self.shown((shown, reading), acted_at, attempt, number)));
+                return Ok(Verdict::Read(self.shown((shown, reading), acted_at, attempt, number)));
             }
             let late = reading.board == *before && expected != before && proven && !move_input.pointed();
             if late && attempt < pace::RETRIES {
@@ -489,15 +527,15 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 continue;
             }
             if reading.board == *before {
-                return Ok(Verdict::Other((shown, reading)));
+                return Ok(Verdict::Read((shown, reading)));
             }
             // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
             // it counts only once it has held still for longer.
             let doubt = self.pace.doubt();
             let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
             return Ok(match read {
-                Ok(reading) if reading.board == *expected => Verdict::Shown(self.shown((shown, reading), acted_at, attempt, number)),
-                Ok(reading) => Verdict::Other((shown, reading)),
+                Ok(reading) if reading.board == *expected => Verdict::Read(self.shown((shown, reading), acted_at, attempt, number)),
+                Ok(reading) => Verdict::Read((shown, reading)),
                 Err(error) => Verdict::Unreadable(shown, error),
             });
         }

@@ -92,6 +92,27 @@ pub fn observe<G: ScreenGame>(
     Ok((frame, reading))
 }
 
+/// Captures every `settle.interval` until the board (within `region`) differs from `before`, until `bound` has
+/// passed since `start` (on the source's clock); the capture and when it was taken, or `None`.
+pub fn next_change(
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    before: &Frame,
+    region: Option<Region>,
+    start: Duration,
+    bound: Duration,
+) -> Result<Option<(Frame, Duration)>> {
+    while source.now().saturating_sub(start) < bound {
+        source.sleep(settle.interval);
+        let frame = source.grab()?;
+        if !frame.same_in(before, region) {
+            let grabbed_at = source.now();
+            return Ok(Some((frame, grabbed_at)));
+        }
+    }
+    Ok(None)
+}
+
 /// Watches the window after a move until its board shows `expected` and then holds still for the settle's quiet
 /// period; `None` when it has not within `bound`. `before` is the frame the move was made on: a capture whose
 /// board has not changed from it is not read again.
@@ -106,13 +127,7 @@ pub fn await_expected<G: ScreenGame>(
 ) -> Result<Option<Seen<G>>> {
     let region = layout.region();
     let start = source.now();
-    while source.now().saturating_sub(start) < bound {
-        source.sleep(settle.interval);
-        let frame = source.grab()?;
-        if frame.same_in(before, region) {
-            continue;
-        }
-        let grabbed_at = source.now();
+    while let Some((frame, grabbed_at)) = next_change(source, settle, before, region, start, bound)? {
         let Ok(reading) = game.read(&frame, Some(layout)) else { continue };
         if reading.board != *expected {
             continue;
@@ -130,33 +145,6 @@ pub fn await_expected<G: ScreenGame>(
                 return Ok(Some((confirmed, settled)));
             }
         }
-    }
-    Ok(None)
-}
-
-/// Watches the window after an event until its board changes from `before` and holds still, and reads it;
-/// `None` when the board has not changed within `bound`, or does not read.
-pub fn await_change<G: ScreenGame>(
-    game: &G,
-    source: &mut dyn FrameSource,
-    settle: &Settle,
-    before: &Frame,
-    layout: &G::Layout,
-    bound: Duration,
-) -> Result<Option<Seen<G>>> {
-    let region = layout.region();
-    let start = source.now();
-    while source.now().saturating_sub(start) < bound {
-        source.sleep(settle.interval);
-        let frame = source.grab()?;
-        if frame.same_in(before, region) {
-            continue;
-        }
-        let grabbed_at = source.now();
-        let Some(still) = hold_still(source, settle.interval, settle.quiet, super::pace::HOLD_STILL_BOUND, frame, grabbed_at, region)? else {
-            return Ok(None);
-        };
-        return Ok(game.read(&still, Some(layout)).ok().map(|reading| (still, reading)));
     }
     Ok(None)
 }

@@ -58,6 +58,9 @@ pub struct Ways {
     /// Whether the game has been offered the current way to remember.
     kept: bool,
     choosing: Choosing,
+    /// Whether a click on a cell shows in the window (the client selects the cell), as the first click-then-keys
+    /// move's click did: later moves then type only once their click shows.
+    click_shows: bool,
     /// The last move that left the board as it was (its number and how it was made), if the one before now was.
     ignored: Option<(usize, String)>,
 }
@@ -90,7 +93,7 @@ impl Ways {
     /// The ways at the start of a game: the one the calibration that read the board names, else the usual one.
     pub fn new<G: ScreenGame>(game: &G, reading: &Reading<G::Board, G::Layout>) -> Ways {
         let way = game.first_way(reading);
-        Ways { way, worked: false, kept: way != 0, choosing: Choosing::Unseen, ignored: None }
+        Ways { way, worked: false, kept: way != 0, choosing: Choosing::Unseen, click_shows: false, ignored: None }
     }
 
     /// Whether the way in use has changed the board in this game.
@@ -141,8 +144,16 @@ impl Ways {
         self.choosing == Choosing::Unseen && input.clicks_then_types()
     }
 
-    /// What the first click-then-keys move's click did: entered a symbol by itself, or not.
-    pub fn click_probed(&mut self, entered: bool, number: usize, log: &mut dyn FnMut(PlayEvent<'_>)) {
+    /// Whether this move's keys wait until its click shows: a click-then-keys move chosen by clicking, in a
+    /// client whose clicks show.
+    pub fn waits_for_click(&self, input: &MoveInput) -> bool {
+        self.choosing == Choosing::ByClick && self.click_shows && input.clicks_then_types()
+    }
+
+    /// What the first click-then-keys move's click did: showed in the window at all, and entered a symbol by
+    /// itself or not.
+    pub fn click_probed(&mut self, entered: bool, shows: bool, number: usize, log: &mut dyn FnMut(PlayEvent<'_>)) {
+        self.click_shows = shows;
         self.choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
         if entered {
             log(PlayEvent::Note(&format!(
