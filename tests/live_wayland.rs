@@ -23,6 +23,7 @@ const SGT_COLOURS: [[u8; 3]; 6] = [[0xff, 0, 0], [0xff, 0xff, 0], [0, 0xff, 0], 
 /// What runs inside the session: the game under XWayland, then the bot, leaving their outputs in the folder.
 const SESSION_SCRIPT: &str = r#"#!/bin/sh
 cd "$(dirname "$0")"
+export AUTOPLAY_CALIBRATION="$PWD/calibration"
 GDK_BACKEND=x11 /usr/games/sgt-flood '10x10c6m0#wayland' >/dev/null 2>&1 &
 i=0
 until ./autoplay windows 2>/dev/null | grep -q ' Flood$'; do
@@ -55,6 +56,13 @@ fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
     give(&runtime, root);
     let bot = dir.join("autoplay");
     std::fs::copy(env!("CARGO_BIN_EXE_autoplay"), &bot).unwrap();
+    // The project's calibration, where the session's user can read it (the checkout may be private to root).
+    let copied = Command::new("cp").arg("-r").arg(common::repo().join("calibration")).arg(dir).status().unwrap();
+    assert!(copied.success(), "cannot copy the calibration");
+    if root {
+        let owned = Command::new("chown").args(["-R", &format!("{NOBODY}:{NOBODY}")]).arg(dir.join("calibration")).status().unwrap();
+        assert!(owned.success());
+    }
     let script = dir.join("session.sh");
     std::fs::write(&script, SESSION_SCRIPT).unwrap();
     for file in [&bot, &script] {
