@@ -1,6 +1,7 @@
 //! Calibration data: what the reader needs to know about a game's look that cannot be found from the image
 //! alone. It is data, not code: one TOML file per game and theme under `calibration/<game>/<theme>.toml`,
-//! written by `autoplay calibrate` from a screenshot whose truth is known.
+//! written by `autoplay calibrate` from a screenshot whose truth is known (and by `play --learn`), never otherwise.
+//! A theme that exists is refreshed, never replaced unasked, and a save keeps the user's comments in it.
 
 use std::path::{Path, PathBuf};
 
@@ -69,14 +70,49 @@ pub fn load_theme_file<T: ThemeFile>(path: &Path) -> Result<T> {
     Ok(theme)
 }
 
-/// Writes a theme to `<root>/<game>/<name>.toml` (atomically) and returns the path.
+/// Writes a theme to `<root>/<game>/<name>.toml` (atomically) and returns the path. Where the file exists, what
+/// the user wrote in it besides the values is kept: its comments (above the values, at their ends, and at the
+/// top of the file) and the order of its keys; each value is the theme's.
 pub fn save_theme_file<T: ThemeFile>(theme: &T, root: &Path, game: &str) -> Result<PathBuf> {
     let dir = root.join(game);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(format!("{}.toml", theme.name()));
-    let text = format!("{}{}", theme.header(), toml::to_string(theme)?);
+    let fresh = toml::to_string(theme)?;
+    let existing = std::fs::read_to_string(&path).ok().and_then(|text| text.parse::<toml_edit::DocumentMut>().ok());
+    let text = match existing {
+        Some(mut kept) => {
+            let fresh: toml_edit::DocumentMut = fresh.parse().context("the theme as TOML")?;
+            merge_values(kept.as_table_mut(), fresh.as_table());
+            kept.to_string()
+        }
+        None => format!("{}{fresh}", theme.header()),
+    };
     crate::imageio::write_output(text.as_bytes(), &path)?;
     Ok(path)
+}
+
+/// Gives `kept` the values of `fresh`, keeping `kept`'s comments and key order: a plain value changes in place
+/// (with the comments around it), a nested table is merged the same way, anything else (an array of tables) is
+/// taken whole; keys `fresh` lacks are dropped, and new ones added at the end.
+fn merge_values(kept: &mut toml_edit::Table, fresh: &toml_edit::Table) {
+    let gone: Vec<String> = kept.iter().map(|(key, _)| key.to_string()).filter(|key| !fresh.contains_key(key)).collect();
+    for key in gone {
+        kept.remove(&key);
+    }
+    for (key, item) in fresh.iter() {
+        match (kept.get_mut(key), item) {
+            (Some(toml_edit::Item::Value(old)), toml_edit::Item::Value(new)) => {
+                let decor = old.decor().clone();
+                *old = new.clone();
+                *old.decor_mut() = decor;
+            }
+            (Some(toml_edit::Item::Table(old)), toml_edit::Item::Table(new)) => merge_values(old, new),
+            (Some(old), new) => *old = new.clone(),
+            (None, new) => {
+                kept.insert(key, new.clone());
+            }
+        }
+    }
 }
 
 /// Every theme of a game under `root`, sorted by name, or only the one named; an error when there are none.
@@ -115,7 +151,41 @@ pub fn load_theme_files_or_none<T: ThemeFile>(root: &Path, game: &str, only: Opt
     load_theme_files(root, game, only)
 }
 
-/// The theme named `name` of a game under `root`, to refresh, or `new()` when there is none yet.
-pub fn theme_or_new<T: ThemeFile>(root: &Path, game: &str, name: &str, new: impl FnOnce() -> T) -> T {
-    load_theme_files(root, game, Some(name)).ok().and_then(|t| t.into_iter().next()).unwrap_or_else(new)
+/// The theme `calibrate` learns into: its name, under which calibration folder, and whether to start it afresh.
+#[derive(Clone, Debug)]
+pub struct ThemeTarget<'a> {
+    pub root: &'a Path,
+    pub name: &'a str,
+    /// Start the theme afresh even where it exists, keeping the old file as `NAME.toml.bak`.
+    pub replace: bool,
+}
+
+impl ThemeTarget<'_> {
+    /// The theme's file for `game`.
+    pub fn path(&self, game: &str) -> PathBuf {
+        self.root.join(game).join(format!("{}.toml", self.name))
+    }
+}
+
+/// The theme to refresh: `new()` where its file does not exist yet (or with `replace`, after the old file is
+/// kept as `NAME.toml.bak`); the theme as its file has it otherwise. A file that exists but does not load is an
+/// error naming the file and the line, and nothing is written: the user's theme is never replaced unasked.
+pub fn theme_to_refresh<T: ThemeFile>(target: &ThemeTarget, game: &str, new: impl FnOnce() -> T) -> Result<T> {
+    let path = target.path(game);
+    if !path.exists() {
+        return Ok(new());
+    }
+    if target.replace {
+        let backup = path.with_extension("toml.bak");
+        std::fs::rename(&path, &backup).with_context(|| format!("cannot keep {} as {}", path.display(), backup.display()))?;
+        eprintln!("kept the old theme as {}", backup.display());
+        return Ok(new());
+    }
+    load_theme_file(&path).with_context(|| {
+        format!(
+            "theme '{}' exists but cannot be refreshed; it is left as it is (mend it, or start it afresh with --replace, \
+             which keeps the old file as {}.toml.bak)",
+            target.name, target.name
+        )
+    })
 }

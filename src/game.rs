@@ -169,9 +169,10 @@ pub trait ScreenGame: Game + Sized {
     fn reading_text(&self, reading: &Reading<Self::Board, Self::Layout>) -> String {
         reading.board.to_string()
     }
-    /// Learns (or refreshes) theme `theme` under `root` from a screenshot whose truth is known, saves it, and
-    /// says what was learned.
-    fn calibrate(root: &Path, image: &RgbaImage, truth: &Self::Truth, theme: &str) -> anyhow::Result<String>;
+    /// Learns (or refreshes) the theme `target` names from a screenshot whose truth is known, saves it, and says
+    /// what was learned ([`crate::calibration::theme_to_refresh`]: a theme that exists is refreshed, and one
+    /// that does not load is an error, unless `target.replace`).
+    fn calibrate(target: &crate::calibration::ThemeTarget, image: &RgbaImage, truth: &Self::Truth) -> anyhow::Result<String>;
     /// How long to wait for the window to settle after a move. The default suits games that animate their
     /// moves; a game that draws each move at once can wait less. (After the move expected to win, the play loop
     /// always waits the default, so that a victory animation is never read half-way.)
@@ -200,9 +201,10 @@ pub trait ScreenGame: Game + Sized {
     fn first_way(&self, _reading: &Reading<Self::Board, Self::Layout>) -> usize {
         0
     }
-    /// A way other than the usual one has worked (a move made that way changed the board): the game may keep it
-    /// in the calibration that read the board, for the next game, and say what it wrote. Nothing by default.
-    fn remember_way(&self, _reading: &Reading<Self::Board, Self::Layout>, _way: usize) -> anyhow::Result<Option<String>> {
+    /// A way other than the usual one has worked (a move made that way changed the board): where the calibration
+    /// that read the board could keep it for the next game, says so; and with `keep` (`play --learn`, never by
+    /// default: play writes no calibration unasked) keeps it there and says what it wrote. Nothing by default.
+    fn remember_way(&self, _reading: &Reading<Self::Board, Self::Layout>, _way: usize, _keep: bool) -> anyhow::Result<Option<String>> {
         Ok(None)
     }
     /// Whether `seen`, read after only the click of `mv` (made of a click and then keys) on `before`, shows that

@@ -423,3 +423,46 @@ fn a_wayland_session_with_no_xwayland_window_is_told_how_to_start_a_game_under_x
         fails_with(&mut command, "GDK_BACKEND=x11");
     }
 }
+
+/// `calibrate` refreshes a theme that exists and keeps what the user wrote in it besides the values (comments at
+/// the top and above a value); a theme that exists but does not load is refused, naming the file and the line,
+/// and left byte for byte as it was; `--replace` starts it afresh and keeps the old file as NAME.toml.bak.
+#[test]
+fn calibrate_keeps_a_themes_comments_and_never_replaces_one_it_cannot_read_unasked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("calibration");
+    std::fs::create_dir_all(root.join("flood")).unwrap();
+    let theme = root.join("flood/sgt-default.toml");
+    let shipped = std::fs::read_to_string(repo().join("calibration/flood/sgt-default.toml")).unwrap();
+    assert!(shipped.contains("\ntolerance = "), "{shipped}");
+    let commented = format!("# my notes on this theme\n{}", shipped.replacen("\ntolerance = ", "\n# why this tolerance\ntolerance = ", 1));
+    std::fs::write(&theme, &commented).unwrap();
+    let shot = fixture("5x5c3-tile32.png");
+    let id = std::fs::read_to_string(shot.with_extension("id")).unwrap();
+    let calibrate = |extra: &[&str]| {
+        let mut command = autoplay();
+        command.arg("--calibration").arg(&root).args(["calibrate", "flood"]).arg(&shot).args(["--truth", id.trim(), "--theme", "sgt-default", "--symbols", "RYGBOP"]).args(extra);
+        command
+    };
+
+    let out = calibrate(&[]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let refreshed = std::fs::read_to_string(&theme).unwrap();
+    assert!(refreshed.starts_with("# my notes on this theme\n") && refreshed.contains("# why this tolerance\ntolerance = "), "{refreshed}");
+    let out = autoplay().arg("--calibration").arg(&root).args(["read", "flood"]).arg(&shot).output().unwrap();
+    assert!(out.status.success(), "the refreshed theme reads: {}", String::from_utf8_lossy(&out.stderr));
+
+    let broken = format!("{refreshed}this line is not TOML\n");
+    std::fs::write(&theme, &broken).unwrap();
+    let broken_line = broken.lines().count();
+    fails_with(&mut calibrate(&[]), "sgt-default.toml");
+    fails_with(&mut calibrate(&[]), &format!("line {broken_line}"));
+    fails_with(&mut calibrate(&[]), "--replace");
+    assert_eq!(std::fs::read_to_string(&theme).unwrap(), broken, "the theme it could not read was changed");
+
+    let out = calibrate(&["--replace"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(root.join("flood/sgt-default.toml.bak")).unwrap(), broken);
+    let out = autoplay().arg("--calibration").arg(&root).args(["read", "flood"]).arg(&shot).output().unwrap();
+    assert!(out.status.success(), "the theme started afresh reads: {}", String::from_utf8_lossy(&out.stderr));
+}

@@ -257,7 +257,8 @@ fn calibration_with_parlour() -> &'static std::path::Path {
         }
         let shot = repo().join("fixtures/cribbage-parlour/deal30-start.png");
         let truth = cribbage::cli::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap()).unwrap();
-        Cribbage::calibrate(root.path(), &autoplay::imageio::load_image(&shot).unwrap(), &truth, "parlour").unwrap();
+        let target = autoplay::calibration::ThemeTarget { root: root.path(), name: "parlour", replace: false };
+        Cribbage::calibrate(&target, &autoplay::imageio::load_image(&shot).unwrap(), &truth).unwrap();
         root
     })
     .path()

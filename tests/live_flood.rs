@@ -469,7 +469,7 @@ fn a_client_that_takes_no_moves_is_left_after_two_attempts() {
 /// with them.
 #[test]
 fn a_web_client_that_takes_moves_from_colour_buttons_is_won_at_the_optimum() {
-    for (query, calibrated) in [("seed=5", false), ("seed=8", true)] {
+    for (query, calibrated) in [("seed=5", Calibrated::No), ("seed=8", Calibrated::Learning)] {
         let game = play_the_web_client(query, calibrated);
         assert_eq!(game.solved_in, Some(game.optimal), "{}", game.stderr);
     }
@@ -482,13 +482,13 @@ fn a_web_client_that_takes_moves_from_colour_buttons_is_won_at_the_optimum() {
 /// truth that says `start: centre`, the theme keeps it, and the game is won at the optimum from the first plan.
 #[test]
 fn a_web_client_whose_flood_grows_from_the_centre_is_noticed_and_won() {
-    let game = play_the_web_client("seed=11&start=centre", false);
+    let game = play_the_web_client("seed=11&start=centre", Calibrated::No);
     assert!(game.stderr.contains("showed that the flood grows from row 6, column 6"), "{}", game.stderr);
     let solved_in = game.solved_in.unwrap_or_else(|| panic!("not won:\n{}", game.stderr));
     eprintln!("no calibration: won in {solved_in} moves; the optimum from the centre is {}", game.optimal);
     assert!(solved_in <= game.optimal + 1, "{solved_in} moves, optimum {}:\n{}", game.optimal, game.stderr);
 
-    let game = play_the_web_client("seed=12&start=centre", true);
+    let game = play_the_web_client("seed=12&start=centre", Calibrated::ReadOnly);
     assert!(!game.stderr.contains("showed that the flood grows"), "{}", game.stderr);
     assert_eq!(game.solved_in, Some(game.optimal), "{}", game.stderr);
 }
@@ -535,10 +535,38 @@ fn solved_in(title: &str) -> Option<usize> {
     title.strip_prefix("Flood-It (web) — solved in ").and_then(|t| t.strip_suffix(" moves")).and_then(|n| n.parse().ok())
 }
 
-/// Plays the web client with no calibration or calibrated from one labelled shot. Calibrated, the theme keeps
-/// that the client takes moves by its buttons, and a second game (another board) is played by them from its
-/// first move, at the optimum.
-fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
+/// How the web client is played: with no calibration, or calibrated from one labelled shot and then played with
+/// `--learn` (the theme keeps that the client takes moves by its buttons, and a second game is played by them
+/// from its first move, at the optimum) or without it, the calibration made read-only (`chmod -R a-w`): play
+/// writes nothing there, not a byte, and says how `--learn` would keep what it found.
+#[derive(Clone, Copy, PartialEq)]
+enum Calibrated {
+    No,
+    Learning,
+    ReadOnly,
+}
+
+/// Every file under `dir`, with its bytes, sorted by path.
+fn tree_bytes(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_owned()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                files.push((path, bytes));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Plays the web client as `calibrated` says.
+fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
     let (page, board) = web_client_page(query);
     let optimal = proven_optimal_length(&board);
     let mut desktop = Desktop::start();
@@ -552,21 +580,31 @@ fn play_the_web_client(query: &str, calibrated: bool) -> WebGame {
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         out
     };
-    if calibrated {
+    if calibrated != Calibrated::No {
         run(&["capture", "--window", &format!("id:{window}"), "-o", &path_str(&shot)]);
         run(&["calibrate", "flood", &path_str(&shot), "--truth", &path_str(&truth_file), "--theme", "web-buttons"]);
     } else {
         std::fs::create_dir_all(calibration.join("flood")).unwrap();
     }
-    let out = run(&["play", "flood", "--window", &format!("id:{window}"), "--json"]);
+    if calibrated == Calibrated::ReadOnly {
+        assert!(desktop.run("chmod", &["-R", "a-w", &path_str(&calibration)]).status.success());
+    }
+    let calibration_before = tree_bytes(&calibration);
+    let play_args = ["play", "flood", "--window", &format!("id:{window}"), "--json", "--learn"];
+    let out = run(if calibrated == Calibrated::Learning { &play_args } else { &play_args[..5] });
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("making moves another way") && stderr.contains("colour's button"), "{stderr}");
     wait_until(&format!("the page's title to say the game is won; the bot said:\n{stderr}"), Duration::from_secs(20), || {
         solved_in(&title_of(&desktop, &window)).is_some()
     });
     let title = title_of(&desktop, &window);
-    assert_eq!(stderr.contains("found in the picture"), !calibrated, "{stderr}");
-    if calibrated {
+    assert_eq!(stderr.contains("found in the picture"), calibrated == Calibrated::No, "{stderr}");
+    if calibrated == Calibrated::ReadOnly {
+        assert_eq!(tree_bytes(&calibration), calibration_before, "play changed the calibration:\n{stderr}");
+        assert!(stderr.contains("`autoplay play flood --learn` keeps that in theme 'web-buttons'"), "{stderr}");
+        desktop.run("chmod", &["-R", "u+w", &path_str(&calibration)]);
+    }
+    if calibrated == Calibrated::Learning {
         assert!(stderr.contains("kept in theme 'web-buttons'"), "{stderr}");
         let theme = std::fs::read_to_string(calibration.join("flood/web-buttons.toml")).unwrap();
         assert!(theme.contains("moves_by = \"colour-buttons\""), "{theme}");

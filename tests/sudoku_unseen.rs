@@ -156,7 +156,8 @@ fn a_client_calibrated_from_one_shot_of_its_givens_reads_the_digits_typed_later(
     let root = tempfile::tempdir().unwrap();
     std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
     let start = repo().join("fixtures/sudoku-clients/web-seed1.png");
-    Sudoku::calibrate(root.path(), &load_image(&start).unwrap(), &truth_of(&start), "web").unwrap();
+    let target = autoplay::calibration::ThemeTarget { root: root.path(), name: "web", replace: false };
+    Sudoku::calibrate(&target, &load_image(&start).unwrap(), &truth_of(&start)).unwrap();
     let theme = SudokuTheme::load(&root.path().join("sudoku/web.toml")).unwrap();
     assert_eq!(theme.grid, GridCue::Found);
     let themes = [theme];

@@ -9,6 +9,7 @@ use anyhow::Result;
 use clap::Args;
 
 use super::{print, seconds};
+use crate::calibration::ThemeTarget;
 use crate::capture::{Frame, FrameSource, ImageFileSource, WindowSource};
 use crate::game::{Layout, Reading, ScreenGame};
 use crate::imageio::{load_image, save_image};
@@ -62,12 +63,17 @@ pub struct CalibrateArgs {
     /// The theme to create or refresh (default: the game's usual one).
     #[arg(long)]
     pub theme: Option<String>,
+    /// Start the theme afresh even where it exists (the old file is kept as NAME.toml.bak). Without it, a theme
+    /// that exists is refreshed, and one that cannot be read is an error that changes nothing.
+    #[arg(long)]
+    pub replace: bool,
 }
 
 /// Learns a theme from a screenshot whose truth is known, and prints what was learned.
 pub fn calibrate<G: ScreenGame>(root: &Path, args: &CalibrateArgs, truth: &G::Truth) -> Result<()> {
     let image = load_image(&args.shot)?;
-    print(&G::calibrate(root, &image, truth, args.theme.as_deref().unwrap_or(G::DEFAULT_THEME))?)
+    let target = ThemeTarget { root, name: args.theme.as_deref().unwrap_or(G::DEFAULT_THEME), replace: args.replace };
+    print(&G::calibrate(&target, &image, truth)?)
 }
 
 /// Play the game in its window until it is won, checking every move by reading the window again.
@@ -97,6 +103,10 @@ pub struct PlayArgs {
     /// Print the final report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Keep what the game showed about the client (a way of making moves, such as colour buttons) in the
+    /// calibration theme that read it. Without it, play writes no calibration.
+    #[arg(long)]
+    pub learn: bool,
     /// Save the session (every frame, reading and action) in this folder, to replay with `autoplay replay`.
     /// Without it, a game that fails is still recorded, under the cache folder.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["image", "dry_run"])]
@@ -114,6 +124,7 @@ pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
         max_moves: args.max_moves,
         solve_time: args.time_limit.map(seconds).transpose()?,
         move_delay: Duration::from_millis(args.move_delay_ms),
+        learn: args.learn,
         ..PlayOptions::default()
     };
     let mut source: Box<dyn FrameSource> = match (&args.image, &args.window) {

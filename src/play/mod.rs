@@ -50,11 +50,14 @@ pub struct PlayOptions {
     /// How to settle before the first reading and after the winning move; between moves the game's own
     /// [`ScreenGame::settle`] is used.
     pub settle: Settle,
+    /// Keep what the game learns about the client (a way of making moves) in the calibration that read the board
+    /// (`play --learn`). Without it, play writes no calibration.
+    pub learn: bool,
 }
 
 impl Default for PlayOptions {
     fn default() -> Self {
-        PlayOptions { dry_run: false, max_moves: 1000, solve_time: None, move_delay: Duration::ZERO, settle: Settle::default() }
+        PlayOptions { dry_run: false, max_moves: 1000, solve_time: None, move_delay: Duration::ZERO, settle: Settle::default(), learn: false }
     }
 }
 
@@ -173,7 +176,7 @@ pub fn play<'a, G: ScreenGame>(
         last_move_millis: 0,
         millis: 0,
     };
-    let mut ways = Ways::new(game, &reading);
+    let mut ways = Ways::new(game, &reading, options.learn && !options.dry_run);
     let mut plan: VecDeque<G::Move> = VecDeque::new();
     // Whether the board the next move is made on is the one the loop expected (no re-plan since it was read).
     let mut as_expected = true;

@@ -57,6 +57,8 @@ pub struct Ways {
     worked: bool,
     /// Whether the game has been offered the current way to remember.
     kept: bool,
+    /// Whether a way that works is kept in the calibration (`play --learn`), or only reported.
+    keep_ways: bool,
     choosing: Choosing,
     /// Whether a click on a cell shows in the window (the client selects the cell), as the first click-then-keys
     /// move's click did: later moves then type only once their click shows.
@@ -91,9 +93,10 @@ pub fn pointer_verb(action: &Action) -> &'static str {
 
 impl Ways {
     /// The ways at the start of a game: the one the calibration that read the board names, else the usual one.
-    pub fn new<G: ScreenGame>(game: &G, reading: &Reading<G::Board, G::Layout>) -> Ways {
+    /// With `keep_ways`, a way other than the usual one that works is kept in that calibration.
+    pub fn new<G: ScreenGame>(game: &G, reading: &Reading<G::Board, G::Layout>, keep_ways: bool) -> Ways {
         let way = game.first_way(reading);
-        Ways { way, worked: false, kept: way != 0, choosing: Choosing::Unseen, click_shows: false, ignored: None }
+        Ways { way, worked: false, kept: way != 0, keep_ways, choosing: Choosing::Unseen, click_shows: false, ignored: None }
     }
 
     /// Whether the way in use has changed the board in this game.
@@ -199,7 +202,7 @@ impl Ways {
             self.worked |= seen.board != *before;
             if self.way != 0 && self.worked && !self.kept {
                 self.kept = true;
-                match game.remember_way(seen, self.way) {
+                match game.remember_way(seen, self.way, self.keep_ways) {
                     Ok(Some(note)) => log(PlayEvent::Note(&note)),
                     Ok(None) => {}
                     Err(e) => log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}"))),

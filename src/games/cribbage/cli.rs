@@ -71,16 +71,26 @@ pub struct CalibrateArgs {
     /// The screenshot shows numbered deal N before any move.
     #[arg(long, conflicts_with = "truth")]
     pub deal: Option<u64>,
+    /// The window's title when the shot was taken (`autoplay windows` lists it): where it shows the score, the
+    /// theme learns to read the score from the title in play; where it does not, the theme reads no title.
+    #[arg(long)]
+    pub title: Option<String>,
 }
 
 pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
-    let truth = match (&args.truth, args.deal) {
-        (_, Some(n)) => TableTruth { state: State::from(deal(n)), end_stack: None, ends_stacks_itself: false, total_at: None, score_at: None },
+    let mut truth = match (&args.truth, args.deal) {
+        (_, Some(n)) => TableTruth { state: State::from(deal(n)), ..no_points() },
         (Some(text), None) if Path::new(text).is_file() => parse_truth(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a truth"))?,
         (Some(text), None) => parse_truth(&text.replace("\\n", "\n")).context("--truth is neither a file nor a truth")?,
         (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
     };
+    truth.title.clone_from(&args.title);
     screen_cli::calibrate::<Cribbage>(root, &args.common, &truth)
+}
+
+/// A truth of the empty position that names no point and no title.
+fn no_points() -> TableTruth {
+    TableTruth { state: State::default(), end_stack: None, ends_stacks_itself: false, total_at: None, score_at: None, title: None }
 }
 
 /// A calibration truth: state text, and lines naming points in the screenshot (X,Y in its pixels) of what the
@@ -89,7 +99,7 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
 /// where the table prints them as text. `end stack: by itself` says the table ends a stack once no card fits,
 /// with no control.
 pub fn parse_truth(text: &str) -> Result<TableTruth> {
-    let mut truth = TableTruth { state: State::default(), end_stack: None, ends_stacks_itself: false, total_at: None, score_at: None };
+    let mut truth = no_points();
     let mut state_lines = Vec::new();
     for line in text.lines() {
         let lower = line.trim().to_ascii_lowercase();

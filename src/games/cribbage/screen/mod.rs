@@ -19,15 +19,55 @@ pub use theme::{load_themes, TableTheme};
 
 use super::table::{state_text, Cribbage, Table};
 use super::{Deal, Move, State};
-use crate::calibration::theme_or_new;
+use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
 use crate::game::{MoveEvents, Game, Layout, Marks, Reading, ScreenGame};
 use crate::vision::printed_number::NumberReader;
 
-/// The score in a table's window title ("Cribbage Solitaire — deal 30 — score 42"), if it shows one.
-pub fn title_score(title: &str) -> Option<u32> {
-    let rest = &title[title.find("score ")? + "score ".len()..];
-    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+/// The score in a table's window title, after `word` as the table's theme learned it ("score" in "Cribbage
+/// Solitaire — deal 30 — score 42"), if the title shows one: the word (in any case, as a whole word), then
+/// spaces or a colon, then the number.
+pub fn title_score(title: &str, word: &str) -> Option<u32> {
+    let lower = title.to_lowercase();
+    let word = word.to_lowercase();
+    lower.match_indices(&word).find_map(|(at, _)| {
+        let whole_word = !lower[..at].chars().next_back().is_some_and(char::is_alphanumeric);
+        let rest = lower[at + word.len()..].trim_start_matches([' ', ':']);
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if whole_word {
+            digits.parse().ok()
+        } else {
+            None
+        }
+    })
+}
+
+/// The word a title puts before the score `score` (`title_score` reads it back): the title must show the score
+/// as a number once, after a word. An error says why not.
+pub fn learn_score_word(title: &str, score: u32) -> Result<String> {
+    // Each run of digits, with where it starts.
+    let mut numbers: Vec<(usize, String)> = Vec::new();
+    let mut previous_digit = false;
+    for (at, c) in title.char_indices() {
+        match (c.is_ascii_digit(), previous_digit) {
+            (true, true) => numbers.last_mut().expect("a run is open").1.push(c),
+            (true, false) => numbers.push((at, c.to_string())),
+            _ => {}
+        }
+        previous_digit = c.is_ascii_digit();
+    }
+    let shown: Vec<usize> = numbers.iter().filter(|(_, n)| n.parse() == Ok(score)).map(|(at, _)| *at).collect();
+    let at = match shown.as_slice() {
+        [at] => *at,
+        [] => anyhow::bail!("the title '{title}' does not show the score {score}"),
+        _ => anyhow::bail!("the title '{title}' shows {score} more than once: calibrate from a shot whose score differs from the title's other numbers"),
+    };
+    let before = title[..at].trim_end_matches([' ', ':']);
+    let word: Vec<char> = before.chars().rev().take_while(|c| c.is_alphabetic()).collect();
+    if word.is_empty() {
+        anyhow::bail!("the title '{title}' shows the score {score} after no word");
+    }
+    Ok(word.into_iter().rev().collect::<String>().to_lowercase())
 }
 
 impl Layout for TablePoints {
@@ -53,11 +93,13 @@ impl ScreenGame for Cribbage {
         &["Cribbage Solitaire"]
     }
 
-    /// The columns and stack from the picture; the score from the window title, else from the table's printed
-    /// text, when either shows one.
+    /// The columns and stack from the picture; the score from the window title where the table's theme says the
+    /// title shows it, else from the table's printed text, when either shows one.
     fn read(&self, frame: &Frame, _hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
         let reading = reader::read_with_numbers(&frame.image, &self.themes, self.numbers.as_ref())?;
-        let score = frame.title.as_deref().and_then(title_score).or(reading.score);
+        let word = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.score_in_title.as_deref());
+        let from_title = frame.title.as_deref().zip(word).and_then(|(title, word)| title_score(title, word));
+        let score = from_title.or(reading.score);
         // A table that shows no stack (no pile, no small cards) shows an empty one by a total of 0, or by all 52
         // cards still in the columns.
         let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
@@ -86,9 +128,25 @@ impl ScreenGame for Cribbage {
 
     /// Learns the felt, outline darkness and one glyph per rank from a screenshot whose position is known,
     /// checks that the learned theme reads it back, and saves it.
-    fn calibrate(root: &Path, image: &RgbaImage, truth: &reader::TableTruth, theme_name: &str) -> Result<String> {
-        let mut theme = theme_or_new(root, "cribbage", theme_name, || TableTheme::new(theme_name));
+    fn calibrate(target: &ThemeTarget, image: &RgbaImage, truth: &reader::TableTruth) -> Result<String> {
+        let (root, theme_name) = (target.root, target.name);
+        let mut theme = theme_to_refresh(target, "cribbage", || TableTheme::new(theme_name))?;
         let ranks = reader::learn(image, truth, &mut theme)?;
+        // The title, where the truth gives it, says whether (and after which word) it shows the score.
+        let title_note = match &truth.title {
+            Some(title) => match learn_score_word(title, truth.state.score) {
+                Ok(word) => {
+                    let note = format!("the window title shows the score after '{word}'\n");
+                    theme.score_in_title = Some(word);
+                    note
+                }
+                Err(e) => {
+                    theme.score_in_title = None;
+                    format!("no score is read from the window title ({e:#})\n")
+                }
+            },
+            None => String::new(),
+        };
         let numbers = NumberReader::load(root).ok();
         let check = reader::read_with_numbers(image, std::slice::from_ref(&theme), numbers.as_ref())
             .context("the learned theme does not read its own screenshot")?;
@@ -107,7 +165,7 @@ impl ScreenGame for Cribbage {
         }
         let path = theme.save(root)?;
         Ok(format!(
-            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}, {}\nwrote {}\n",
+            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}, {}\n{title_note}wrote {}\n",
             ranks.len(),
             ranks.iter().collect::<String>(),
             theme.felt,
@@ -192,10 +250,38 @@ mod tests {
     use crate::game::{Action, SolveLimits};
 
     #[test]
-    fn the_score_is_read_from_the_title_when_it_shows_one() {
-        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42"), Some(42));
-        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 109 \u{2014} complete"), Some(109));
-        assert_eq!(title_score("Cribbage Solitaire"), None);
+    fn the_score_is_read_from_the_title_after_the_learned_word() {
+        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42", "score"), Some(42));
+        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 109 \u{2014} complete", "score"), Some(109));
+        assert_eq!(title_score("Patience \u{2014} Points: 17", "points"), Some(17));
+        assert_eq!(title_score("Cribbage Solitaire", "score"), None);
+        assert_eq!(title_score("Highscore 90, score 12", "score"), Some(12), "a whole word only");
+    }
+
+    #[test]
+    fn the_word_before_the_score_is_learned_from_a_title_that_shows_it_once() {
+        assert_eq!(learn_score_word("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 0", 0).unwrap(), "score");
+        assert_eq!(learn_score_word("Patience \u{2014} Points: 17", 17).unwrap(), "points");
+        let error = learn_score_word("Cribbage Solitaire \u{2014} deal 30", 0).unwrap_err().to_string();
+        assert!(error.contains("does not show the score 0"), "{error}");
+        let error = learn_score_word("deal 12 \u{2014} score 12", 12).unwrap_err().to_string();
+        assert!(error.contains("more than once"), "{error}");
+    }
+
+    /// A window title with "score 12" in it is read for the score only where the table's theme learned that its
+    /// title shows the score: another program's title (or a table whose title does not) changes nothing.
+    #[test]
+    fn a_title_is_read_for_the_score_only_where_the_theme_says_it_shows_it() {
+        let root = crate::calibration::calibration_root(Some(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration")));
+        let mut game = Cribbage::load(&root, Some("table")).unwrap();
+        let shot = crate::imageio::load_image(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cribbage/deal30-start.png")).unwrap();
+        let frame = |title: &str| Frame { title: Some(title.to_owned()), ..Frame::from_image(shot.clone()) };
+        assert_eq!(game.themes[0].score_in_title.as_deref(), Some("score"), "the shipped table's theme reads its title");
+        let read = game.read(&frame("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42"), None).unwrap();
+        assert_eq!((read.board.score_known, read.board.state.score), (true, 42));
+        game.themes[0].score_in_title = None;
+        let read = game.read(&frame("My notes \u{2014} score 12"), None).unwrap();
+        assert!(!read.board.score_known || read.board.state.score != 12, "{:?}", read.board.state.score);
     }
 
     #[test]

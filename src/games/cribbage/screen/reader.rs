@@ -522,6 +522,9 @@ pub struct TableTruth {
     /// Points on the stack total and the score where the table prints them as text.
     pub total_at: Option<(i32, i32)>,
     pub score_at: Option<(i32, i32)>,
+    /// The window's title when the shot was taken, where it is known: a title that shows the score teaches
+    /// the word before it.
+    pub title: Option<String>,
 }
 
 /// How many of a picture's commonest colours are tried as the felt.

@@ -87,6 +87,11 @@ pub struct TableTheme {
     pub total_at: Option<[f64; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score_at: Option<[f64; 2]>,
+    /// The word the table's window title puts before the score ("score" in "Cribbage Solitaire — deal 30 —
+    /// score 42"), where its title shows the score: learned by `calibrate` from the shot's title. Absent, no
+    /// title is read for a score (another program's title may hold those words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_in_title: Option<String>,
     #[serde(rename = "glyph", default)]
     pub glyphs: Vec<RankTemplate>,
 }
@@ -110,6 +115,7 @@ impl TableTheme {
             card_face: None,
             total_at: None,
             score_at: None,
+            score_in_title: None,
             glyphs: Vec::new(),
         }
     }

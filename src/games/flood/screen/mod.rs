@@ -15,7 +15,7 @@ use image::RgbaImage;
 
 use super::sgt_id::SgtFloodId;
 use super::{ColourMove, Flood, FloodBoard};
-use crate::calibration::{format_rgb, theme_or_new};
+use crate::calibration::{format_rgb, theme_to_refresh, ThemeTarget};
 use crate::capture::Frame;
 use crate::game::{Action, CellLayout, MoveEvents, Reading, ScreenGame};
 use crate::imageio::read_text;
@@ -134,8 +134,9 @@ impl ScreenGame for Flood {
 
     /// Learns the colour of each symbol of the truth without any palette (see [`reader::learn_palette`]) and
     /// merges them into the theme, which is created when new.
-    fn calibrate(root: &Path, image: &RgbaImage, truth: &FloodTruth, theme_name: &str) -> Result<String> {
-        let mut theme = theme_or_new(root, "flood", theme_name, || PaletteTheme {
+    fn calibrate(target: &ThemeTarget, image: &RgbaImage, truth: &FloodTruth) -> Result<String> {
+        let (root, theme_name) = (target.root, target.name);
+        let mut theme = theme_to_refresh(target, "flood", || PaletteTheme {
             game: "flood".into(),
             theme: theme_name.into(),
             description: String::new(),
@@ -144,7 +145,7 @@ impl ScreenGame for Flood {
             start: None,
             moves_by: None,
             colours: Vec::new(),
-        });
+        })?;
         let board = &truth.board;
         theme.start = match board.start {
             0 => None,
@@ -198,12 +199,18 @@ impl ScreenGame for Flood {
         }
     }
 
-    /// Colour buttons worked: the calibrated theme that read the board keeps it (`moves_by`), so that the next
-    /// game starts with them. Colours found in the picture have no theme to keep it in.
-    fn remember_way(&self, reading: &Reading<FloodBoard>, way: usize) -> Result<Option<String>> {
+    /// Colour buttons worked: the calibrated theme that read the board can keep it (`moves_by`), so that the next
+    /// game starts with them; with `keep` it does. Colours found in the picture have no theme to keep it in.
+    fn remember_way(&self, reading: &Reading<FloodBoard>, way: usize, keep: bool) -> Result<Option<String>> {
         let (Some(root), 1) = (&self.calibration_root, way) else { return Ok(None) };
         let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by.is_none()) else { return Ok(None) };
-        let mut theme = theme_or_new(root, "flood", &theme.theme, || theme.clone());
+        if !keep {
+            return Ok(Some(format!(
+                "this client takes moves by its colour buttons; `autoplay play flood --learn` keeps that in theme '{}'",
+                theme.theme
+            )));
+        }
+        let mut theme = theme.clone();
         theme.moves_by = Some(MovesBy::ColourButtons);
         let path = theme.save(root)?;
         Ok(Some(format!("kept in theme '{}' ({}): this client takes moves by its colour buttons", theme.theme, path.display())))

@@ -24,7 +24,7 @@ pub use reader::{read, read_any, SudokuReading};
 pub use theme::SudokuTheme;
 
 use super::{Entry, Sudoku, SudokuGrid};
-use crate::calibration::theme_or_new;
+use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
 use crate::game::{Action, CellLayout, Layout, Marks, MoveEvents, Reading, ScreenGame};
 
@@ -91,8 +91,9 @@ impl ScreenGame for Sudoku {
     }
 
     /// Learns ink colours and glyph templates from a screenshot whose grid is known, and saves the theme.
-    fn calibrate(root: &Path, image: &RgbaImage, truth: &SudokuGrid, theme_name: &str) -> Result<String> {
-        let mut theme = theme_or_new(root, "sudoku", theme_name, || SudokuTheme::new(theme_name));
+    fn calibrate(target: &ThemeTarget, image: &RgbaImage, truth: &SudokuGrid) -> Result<String> {
+        let (root, theme_name) = (target.root, target.name);
+        let mut theme = theme_to_refresh(target, "sudoku", || SudokuTheme::new(theme_name))?;
         let learned = reader::learn(image, truth, &mut theme)?;
         theme.validate("the learned theme")?;
         let path = theme.save(root)?;
