@@ -59,7 +59,8 @@ pub fn first_reading<T: ThemeFile, R>(themes: &[T], what: &str, mut read: impl F
             }
         }
     }
-    Err(first_error.unwrap_or_else(|| anyhow::anyhow!("no calibration theme to read {what} with (see `autoplay calibrate`)")))
+    Err(first_error
+        .unwrap_or_else(|| anyhow::anyhow!("no calibration theme to read {what} with (see `autoplay calibrate`)")))
 }
 
 /// Loads and validates one theme file.
@@ -95,7 +96,8 @@ pub fn save_theme_file<T: ThemeFile>(theme: &T, root: &Path, game: &str) -> Resu
 /// (with the comments around it), a nested table is merged the same way, anything else (an array of tables) is
 /// taken whole; keys `fresh` lacks are dropped, and new ones added at the end.
 fn merge_values(kept: &mut toml_edit::Table, fresh: &toml_edit::Table) {
-    let gone: Vec<String> = kept.iter().map(|(key, _)| key.to_string()).filter(|key| !fresh.contains_key(key)).collect();
+    let gone: Vec<String> =
+        kept.iter().map(|(key, _)| key.to_string()).filter(|key| !fresh.contains_key(key)).collect();
     for key in gone {
         kept.remove(&key);
     }
@@ -118,8 +120,9 @@ fn merge_values(kept: &mut toml_edit::Table, fresh: &toml_edit::Table) {
 /// Every theme of a game under `root`, sorted by name, or only the one named; an error when there are none.
 pub fn load_theme_files<T: ThemeFile>(root: &Path, game: &str, only: Option<&str>) -> Result<Vec<T>> {
     let dir = root.join(game);
-    let entries = std::fs::read_dir(&dir)
-        .with_context(|| format!("no calibration for {game}: cannot read {} (see `autoplay calibrate`)", dir.display()))?;
+    let entries = std::fs::read_dir(&dir).with_context(|| {
+        format!("no calibration for {game}: cannot read {} (see `autoplay calibrate`)", dir.display())
+    })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -177,7 +180,8 @@ pub fn theme_to_refresh<T: ThemeFile>(target: &ThemeTarget, game: &str, new: imp
     }
     if target.replace {
         let backup = path.with_extension("toml.bak");
-        std::fs::rename(&path, &backup).with_context(|| format!("cannot keep {} as {}", path.display(), backup.display()))?;
+        std::fs::rename(&path, &backup)
+            .with_context(|| format!("cannot keep {} as {}", path.display(), backup.display()))?;
         eprintln!("kept the old theme as {}", backup.display());
         return Ok(new());
     }

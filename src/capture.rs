@@ -30,14 +30,18 @@ impl Frame {
 
     /// Whether two frames show the same: the same picture at the same place under the same title.
     pub fn same_as(&self, other: &Frame) -> bool {
-        self.image == other.image && (self.origin_x, self.origin_y) == (other.origin_x, other.origin_y) && self.title == other.title
+        self.image == other.image
+            && (self.origin_x, self.origin_y) == (other.origin_x, other.origin_y)
+            && self.title == other.title
     }
 
     /// Whether the pictures agree inside `region` (image pixels; the whole picture when `None`, with the
     /// frames' places and titles). The play loop settles on the board's region, so that a part of the window
     /// that never stops moving (a clock, an animated title) does not keep it waiting.
     pub fn same_in(&self, other: &Frame, region: Option<Region>) -> bool {
-        let Some(region) = region.and_then(|r| r.within(self.image.width(), self.image.height())) else { return self.same_as(other) };
+        let Some(region) = region.and_then(|r| r.within(self.image.width(), self.image.height())) else {
+            return self.same_as(other);
+        };
         if self.image.dimensions() != other.image.dimensions() {
             return false;
         }
@@ -75,7 +79,12 @@ impl Region {
         let top = boxes.iter().map(|b| b.1).min()?.max(0);
         let right = boxes.iter().map(|b| b.0 + b.2 as i32).max()?;
         let bottom = boxes.iter().map(|b| b.1 + b.3 as i32).max()?;
-        (right > left && bottom > top).then(|| Region { x: left as u32, y: top as u32, width: (right - left) as u32, height: (bottom - top) as u32 })
+        (right > left && bottom > top).then(|| Region {
+            x: left as u32,
+            y: top as u32,
+            width: (right - left) as u32,
+            height: (bottom - top) as u32,
+        })
     }
 
     /// The part of the region inside a picture of this size; `None` when nothing of it is.
@@ -150,7 +159,9 @@ fn info_of(window: &xcap::Window) -> Result<WindowInfo> {
 }
 
 fn all_windows() -> Result<Vec<xcap::Window>> {
-    xcap::Window::all().map_err(|e| anyhow!("cannot list windows: {e} (is DISPLAY set, and is an EWMH window manager such as openbox running?)"))
+    xcap::Window::all().map_err(|e| {
+        anyhow!("cannot list windows: {e} (is DISPLAY set, and is an EWMH window manager such as openbox running?)")
+    })
 }
 
 /// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`.
@@ -163,7 +174,8 @@ pub fn session_env() -> [(&'static str, Option<String>); 2] {
 /// windows are not seen at all. `None` on an X11 session.
 pub fn wayland_note(env: &[(&str, Option<String>)]) -> Option<String> {
     let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
-    let wayland = value("WAYLAND_DISPLAY").is_some() || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
+    let wayland = value("WAYLAND_DISPLAY").is_some()
+        || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
     wayland.then(|| {
         "this is a Wayland session: autoplay sees, captures and plays only windows of programs running under XWayland \
          (as on X11); native Wayland windows are not listed and cannot be played. Start a GTK game under XWayland \
@@ -188,7 +200,10 @@ fn describe_window(w: &WindowInfo) -> String {
 pub fn find_window(title: &str) -> Result<WindowInfo> {
     let windows = list_windows()?;
     if let Some(id) = title.strip_prefix("id:") {
-        let id: u32 = id.trim().parse().with_context(|| format!("'{title}' is not a window id (id:N, from `autoplay windows`)"))?;
+        let id: u32 = id
+            .trim()
+            .parse()
+            .with_context(|| format!("'{title}' is not a window id (id:N, from `autoplay windows`)"))?;
         return windows.into_iter().find(|w| w.id == id).with_context(|| format!("no window has id {id}"));
     }
     let exact: Vec<&WindowInfo> = windows.iter().filter(|w| w.title == title && !w.minimized).collect();
@@ -207,11 +222,17 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
         [one] => Ok((*one).clone()),
         [] => {
             let titles: Vec<String> = windows.iter().map(|w| format!("'{}'", w.title)).collect();
-            bail!("no window titled '{title}' (windows: {})", if titles.is_empty() { "none".into() } else { titles.join(", ") })
+            bail!(
+                "no window titled '{title}' (windows: {})",
+                if titles.is_empty() { "none".into() } else { titles.join(", ") }
+            )
         }
         many => {
             let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
-            bail!("several windows match '{title}': {}; give the exact title, or name one with --window id:N", listed.join(", "))
+            bail!(
+                "several windows match '{title}': {}; give the exact title, or name one with --window id:N",
+                listed.join(", ")
+            )
         }
     }
 }
@@ -284,16 +305,25 @@ impl WindowSource {
         match window_shown(id) {
             Ok(Shown::Gone) => return anyhow!("window '{}' is gone: it was closed", self.title),
             Ok(Shown::Hidden) => {
-                return anyhow!("window '{}' is minimised (or hidden), so it cannot be seen; restore it and run the command again", self.title)
+                return anyhow!(
+                    "window '{}' is minimised (or hidden), so it cannot be seen; restore it and run the command again",
+                    self.title
+                )
             }
             Ok(Shown::Mapped) | Err(_) => {}
         }
         let Some(info) = list_windows().ok().and_then(|ws| ws.into_iter().find(|w| w.id == id)) else {
             return anyhow!("window '{}' cannot be captured ({error})", self.title);
         };
-        let screen = xcap::Monitor::all().ok().and_then(|ms| ms.into_iter().next()).and_then(|m| Some((m.x().ok()?, m.y().ok()?, m.width().ok()?, m.height().ok()?)));
+        let screen = xcap::Monitor::all()
+            .ok()
+            .and_then(|ms| ms.into_iter().next())
+            .and_then(|m| Some((m.x().ok()?, m.y().ok()?, m.width().ok()?, m.height().ok()?)));
         if let Some((sx, sy, sw, sh)) = screen {
-            let inside = info.x >= sx && info.y >= sy && info.x + info.width as i32 <= sx + sw as i32 && info.y + info.height as i32 <= sy + sh as i32;
+            let inside = info.x >= sx
+                && info.y >= sy
+                && info.x + info.width as i32 <= sx + sw as i32
+                && info.y + info.height as i32 <= sy + sh as i32;
             if !inside {
                 return anyhow!(
                     "window '{}' is partly off the screen (at {},{}, {}x{}, on a {sw}x{sh} screen) and cannot be captured; move it back onto the screen",
@@ -353,9 +383,13 @@ impl FrameSource for WindowSource {
         let Some(at) = windows.iter().position(|w| w.id == id) else { return Ok(Vec::new()) };
         let ours = &windows[at];
         let overlaps = |w: &WindowInfo| {
-            w.x < ours.x + ours.width as i32 && ours.x < w.x + w.width as i32 && w.y < ours.y + ours.height as i32 && ours.y < w.y + w.height as i32
+            w.x < ours.x + ours.width as i32
+                && ours.x < w.x + w.width as i32
+                && w.y < ours.y + ours.height as i32
+                && ours.y < w.y + w.height as i32
         };
-        let covering: Vec<String> = windows[..at].iter().filter(|w| !w.minimized && overlaps(w)).map(describe_window).collect();
+        let covering: Vec<String> =
+            windows[..at].iter().filter(|w| !w.minimized && overlaps(w)).map(describe_window).collect();
         if !covering.is_empty() {
             activate(id)?;
         }
@@ -368,8 +402,11 @@ impl FrameSource for WindowSource {
 
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         let Ok(pid) = self.window.pid() else { return Ok(Vec::new()) };
-        let opened = windows_of(&all_windows()?, pid).into_iter().filter(|(id, _)| !self.siblings_at_start.contains(id));
-        Ok(opened.map(|(_, title)| if title.is_empty() { "(untitled)".to_string() } else { format!("'{title}'") }).collect())
+        let opened =
+            windows_of(&all_windows()?, pid).into_iter().filter(|(id, _)| !self.siblings_at_start.contains(id));
+        Ok(opened
+            .map(|(_, title)| if title.is_empty() { "(untitled)".to_string() } else { format!("'{title}'") })
+            .collect())
     }
 }
 
@@ -472,7 +509,11 @@ pub struct Settle {
 
 impl Default for Settle {
     fn default() -> Self {
-        Settle { interval: Duration::from_millis(25), quiet: Duration::from_millis(120), after_click: Duration::from_millis(40) }
+        Settle {
+            interval: Duration::from_millis(25),
+            quiet: Duration::from_millis(120),
+            after_click: Duration::from_millis(40),
+        }
     }
 }
 
@@ -482,12 +523,21 @@ mod tests {
 
     #[test]
     fn a_wayland_session_is_told_what_works_and_how_to_start_a_game_under_xwayland() {
-        let env = |wayland: Option<&str>, kind: Option<&str>| [("WAYLAND_DISPLAY", wayland.map(String::from)), ("XDG_SESSION_TYPE", kind.map(String::from))];
+        let env = |wayland: Option<&str>, kind: Option<&str>| {
+            [("WAYLAND_DISPLAY", wayland.map(String::from)), ("XDG_SESSION_TYPE", kind.map(String::from))]
+        };
         assert_eq!(wayland_note(&env(None, None)), None);
         assert_eq!(wayland_note(&env(None, Some("x11"))), None);
-        for session in [env(Some("wayland-0"), None), env(None, Some("wayland")), env(Some("wayland-1"), Some("wayland"))] {
+        for session in
+            [env(Some("wayland-0"), None), env(None, Some("wayland")), env(Some("wayland-1"), Some("wayland"))]
+        {
             let note = wayland_note(&session).expect("a Wayland session");
-            assert!(note.contains("XWayland") && note.contains("GDK_BACKEND=x11") && note.contains("native Wayland windows"), "{note}");
+            assert!(
+                note.contains("XWayland")
+                    && note.contains("GDK_BACKEND=x11")
+                    && note.contains("native Wayland windows"),
+                "{note}"
+            );
         }
     }
 

@@ -88,9 +88,15 @@ pub struct Reading<B, L = CellLayout> {
 /// One input event, in image coordinates of the frame the move was planned on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    Click { x: i32, y: i32 },
+    Click {
+        x: i32,
+        y: i32,
+    },
     /// Move the pointer there without clicking (a client whose cursor follows the pointer).
-    Point { x: i32, y: i32 },
+    Point {
+        x: i32,
+        y: i32,
+    },
     Type(char),
 }
 
@@ -172,7 +178,11 @@ pub trait ScreenGame: Game + Sized {
     /// Learns (or refreshes) the theme `target` names from a screenshot whose truth is known, saves it, and says
     /// what was learned ([`crate::calibration::theme_to_refresh`]: a theme that exists is refreshed, and one
     /// that does not load is an error, unless `target.replace`).
-    fn calibrate(target: &crate::calibration::ThemeTarget, image: &RgbaImage, truth: &Self::Truth) -> anyhow::Result<String>;
+    fn calibrate(
+        target: &crate::calibration::ThemeTarget,
+        image: &RgbaImage,
+        truth: &Self::Truth,
+    ) -> anyhow::Result<String>;
     /// How long to wait for the window to settle after a move. The default suits games that animate their
     /// moves; a game that draws each move at once can wait less. (After the move expected to win, the play loop
     /// always waits the default, so that a victory animation is never read half-way.)
@@ -204,7 +214,12 @@ pub trait ScreenGame: Game + Sized {
     /// A way other than the usual one has worked (a move made that way changed the board): where the calibration
     /// that read the board could keep it for the next game, says so; and with `keep` (`play --learn`, never by
     /// default: play writes no calibration unasked) keeps it there and says what it wrote. Nothing by default.
-    fn remember_way(&self, _reading: &Reading<Self::Board, Self::Layout>, _way: usize, _keep: bool) -> anyhow::Result<Option<String>> {
+    fn remember_way(
+        &self,
+        _reading: &Reading<Self::Board, Self::Layout>,
+        _way: usize,
+        _keep: bool,
+    ) -> anyhow::Result<Option<String>> {
         Ok(None)
     }
     /// Whether `seen`, read after only the click of `mv` (made of a click and then keys) on `before`, shows that
@@ -223,7 +238,12 @@ pub trait ScreenGame: Game + Sized {
     /// `before`) is explained by a variant of the rules that the reading could not tell (a Flood-It whose flood
     /// grows from the centre, not the corner), the game keeps to that variant for the rest of the game and
     /// returns `seen` under it, with a few words saying what it learned. None by default.
-    fn learn_from_move(&self, _before: &Self::Board, _mv: &Self::Move, _seen: &Self::Board) -> Option<(Self::Board, String)> {
+    fn learn_from_move(
+        &self,
+        _before: &Self::Board,
+        _mv: &Self::Move,
+        _seen: &Self::Board,
+    ) -> Option<(Self::Board, String)> {
         None
     }
     /// A board just read, completed with what the bot already knew (`known`: the board it expected) where the

@@ -105,8 +105,13 @@ pub fn write_output(bytes: &[u8], path: &Path) -> Result<()> {
     let target = resolve_links(path)?;
     match std::fs::metadata(&target) {
         Ok(meta) if !meta.is_file() && !meta.is_dir() => {
-            let mut file = std::fs::OpenOptions::new().write(true).open(&target).with_context(|| format!("cannot open {}", target.display()))?;
-            file.write_all(bytes).and_then(|()| file.flush()).with_context(|| format!("cannot write {}", target.display()))
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&target)
+                .with_context(|| format!("cannot open {}", target.display()))?;
+            file.write_all(bytes)
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", target.display()))
         }
         Ok(meta) if meta.is_dir() => bail!("{} is a folder, not a file", target.display()),
         existing => replace_file(bytes, &target, existing.ok().map(|m| m.permissions())),
@@ -119,7 +124,8 @@ fn resolve_links(path: &Path) -> Result<std::path::PathBuf> {
     for _ in 0..40 {
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let next = std::fs::read_link(&current).with_context(|| format!("cannot read the link {}", current.display()))?;
+                let next = std::fs::read_link(&current)
+                    .with_context(|| format!("cannot read the link {}", current.display()))?;
                 current = match current.parent() {
                     Some(dir) if next.is_relative() => dir.join(next),
                     _ => next,
@@ -211,8 +217,13 @@ mod tests {
     /// one (the tests run as root); the real one where nodes cannot be made.
     fn device(dir: &Path, name: &str, minor: &str) -> std::path::PathBuf {
         let path = dir.join(name);
-        let made = std::process::Command::new("mknod").arg(&path).args(["c", "1", minor]).status().is_ok_and(|s| s.success());
-        if made { path } else { Path::new("/dev").join(name) }
+        let made =
+            std::process::Command::new("mknod").arg(&path).args(["c", "1", minor]).status().is_ok_and(|s| s.success());
+        if made {
+            path
+        } else {
+            Path::new("/dev").join(name)
+        }
     }
 
     #[test]

@@ -22,7 +22,8 @@ impl DesktopInput {
         // No artificial delay between events: GTK registers them without it, and the play loop waits for the
         // window to settle after every move anyway.
         let settings = Settings { linux_delay: 0, ..Settings::default() };
-        let enigo = Enigo::new(&settings).map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?;
+        let enigo =
+            Enigo::new(&settings).map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?;
         Ok(DesktopInput { enigo })
     }
 }

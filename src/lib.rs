@@ -13,8 +13,8 @@
 
 pub mod bench;
 pub mod calibration;
-pub mod cli;
 pub mod capture;
+pub mod cli;
 pub mod game;
 pub mod games;
 pub mod imageio;

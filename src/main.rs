@@ -7,7 +7,9 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 use autoplay::cli::{self, screen};
-use autoplay::games::{cribbage, cribbage::Cribbage, dandelions, flood, flood::Flood, lunar, sudoku, sudoku::Sudoku, sudoku_duel};
+use autoplay::games::{
+    cribbage, cribbage::Cribbage, dandelions, flood, flood::Flood, lunar, sudoku, sudoku::Sudoku, sudoku_duel,
+};
 
 #[global_allocator] // mimalloc: with glibc's, the two-player Sudoku endgame's threads waited on each other.
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -87,27 +89,45 @@ enum Play {
 #[derive(Subcommand)]
 enum Bench {
     Flood(flood::cli::BenchArgs),
-    #[command(about = "Card 39 (13 slides) and the enumerations for 1 to 5 helpers")] Lunar,
-    #[command(about = "Time and peak memory to prove the 5×5 start and to check all 25 first moves")] Dandelions,
+    #[command(about = "Card 39 (13 slides) and the enumerations for 1 to 5 helpers")]
+    Lunar,
+    #[command(about = "Time and peak memory to prove the 5×5 start and to check all 25 first moves")]
+    Dandelions,
     Sudoku(sudoku::cli::BenchArgs),
-    #[command(about = "Win rate against random play, self-play faults, and endgame solve times")] SudokuDuel,
-    #[command(about = "Deals 1-2000 on all cores, and the slowest deal")] Cribbage,
+    #[command(about = "Win rate against random play, self-play faults, and endgame solve times")]
+    SudokuDuel,
+    #[command(about = "Deals 1-2000 on all cores, and the slowest deal")]
+    Cribbage,
 }
 #[derive(Subcommand)]
-enum Duel { Sudoku(sudoku_duel::cli::DuelArgs) }
+enum Duel {
+    Sudoku(sudoku_duel::cli::DuelArgs),
+}
 #[derive(Subcommand)]
-enum Referee { Sudoku(sudoku_duel::cli::RefereeArgs) }
+enum Referee {
+    Sudoku(sudoku_duel::cli::RefereeArgs),
+}
 #[derive(Subcommand)]
-enum Deal { Cribbage(cribbage::cli::DealArgs) }
+enum Deal {
+    Cribbage(cribbage::cli::DealArgs),
+}
 #[derive(Subcommand)]
-enum Enumerate { Lunar(lunar::cli::EnumerateArgs) }
+enum Enumerate {
+    Lunar(lunar::cli::EnumerateArgs),
+}
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,enigo=error")).init();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of our output went away (`| head`): stop quietly, as other Unix tools do.
-        Err(error) if error.chain().any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)) => ExitCode::SUCCESS,
+        Err(error)
+            if error.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("autoplay: error: {error:#}");
             ExitCode::FAILURE

@@ -44,15 +44,35 @@ pub const VERSION: u32 = 1;
 pub enum Event {
     /// A capture: the file holding its picture, the CRC-32 of the picture's RGB bytes, where it was on the
     /// screen, and the window's title.
-    Frame { file: String, crc: u32, origin: (i32, i32), title: Option<String> },
-    GrabError { message: String },
-    Now { ms: f64 },
-    Sleep { ms: f64 },
-    WindowsOpened { titles: Vec<String> },
-    Uncover { covering: Vec<String> },
+    Frame {
+        file: String,
+        crc: u32,
+        origin: (i32, i32),
+        title: Option<String>,
+    },
+    GrabError {
+        message: String,
+    },
+    Now {
+        ms: f64,
+    },
+    Sleep {
+        ms: f64,
+    },
+    WindowsOpened {
+        titles: Vec<String>,
+    },
+    Uncover {
+        covering: Vec<String>,
+    },
     /// Whether the game's window had the input focus (`None`: the source cannot tell).
-    Focus { focused: Option<bool> },
-    Pointer { x: i32, y: i32 },
+    Focus {
+        focused: Option<bool>,
+    },
+    Pointer {
+        x: i32,
+        y: i32,
+    },
     /// A pointer move to screen point (x, y); `window` is the same point in the window (the last frame's
     /// picture), for people reading the recording.
     MoveTo {
@@ -62,9 +82,16 @@ pub enum Event {
         window: Option<(i32, i32)>,
     },
     Click,
-    Type { ch: char },
-    Reading { board: String, layout: serde_json::Value },
-    Note { text: String },
+    Type {
+        ch: char,
+    },
+    Reading {
+        board: String,
+        layout: serde_json::Value,
+    },
+    Note {
+        text: String,
+    },
 }
 
 /// The play options a session ran with (replay runs with the same).
@@ -93,7 +120,8 @@ impl Manifest {
     pub fn load(dir: &Path) -> Result<Manifest> {
         let path = dir.join("session.json");
         let text = crate::imageio::read_text(&path)?;
-        let manifest: Manifest = serde_json::from_str(&text).with_context(|| format!("{} is not a session manifest", path.display()))?;
+        let manifest: Manifest =
+            serde_json::from_str(&text).with_context(|| format!("{} is not a session manifest", path.display()))?;
         if manifest.version != VERSION {
             bail!("{} has format version {}; this autoplay reads version {VERSION}", path.display(), manifest.version);
         }
@@ -140,7 +168,13 @@ pub struct Recorder {
 impl Recorder {
     /// Starts a recording in `dir`: a new or empty folder, or one holding an earlier recording (which is
     /// replaced); any other folder is refused, so that nothing of the user's is removed.
-    pub fn create(dir: &Path, game: &str, window: &str, theme: Option<&str>, options: SessionOptions) -> Result<Rc<RefCell<Recorder>>> {
+    pub fn create(
+        dir: &Path,
+        game: &str,
+        window: &str,
+        theme: Option<&str>,
+        options: SessionOptions,
+    ) -> Result<Rc<RefCell<Recorder>>> {
         check_folder(dir)?;
         let frames = dir.join("frames");
         if frames.is_dir() {
@@ -163,7 +197,14 @@ impl Recorder {
             outcome: None,
             events: Vec::new(),
         };
-        Ok(Rc::new(RefCell::new(Recorder { dir: dir.to_owned(), manifest, last_frame: None, origin: None, frames_written: 0, writer: Some(FrameWriter { sender, thread }) })))
+        Ok(Rc::new(RefCell::new(Recorder {
+            dir: dir.to_owned(),
+            manifest,
+            last_frame: None,
+            origin: None,
+            frames_written: 0,
+            writer: Some(FrameWriter { sender, thread }),
+        })))
     }
 
     pub fn dir(&self) -> &Path {
@@ -198,7 +239,9 @@ impl Recorder {
     pub fn play_event(&mut self, event: &PlayEvent<'_>) {
         match event {
             PlayEvent::Note(text) => self.push(Event::Note { text: text.to_string() }),
-            PlayEvent::Reading { board, layout } => self.push(Event::Reading { board: board.clone(), layout: layout.clone() }),
+            PlayEvent::Reading { board, layout } => {
+                self.push(Event::Reading { board: board.clone(), layout: layout.clone() })
+            }
         }
     }
 
@@ -231,8 +274,12 @@ fn save_frame(image: &RgbaImage, path: &Path) -> Result<()> {
     use image::ImageEncoder;
     let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
     let mut bytes = Vec::new();
-    PngEncoder::new_with_quality(&mut bytes, CompressionType::Best, FilterType::Adaptive)
-        .write_image(rgb.as_raw(), rgb.width(), rgb.height(), image::ExtendedColorType::Rgb8)?;
+    PngEncoder::new_with_quality(&mut bytes, CompressionType::Best, FilterType::Adaptive).write_image(
+        rgb.as_raw(),
+        rgb.width(),
+        rgb.height(),
+        image::ExtendedColorType::Rgb8,
+    )?;
     crate::imageio::write_output(&bytes, path)
 }
 
@@ -332,7 +379,13 @@ pub struct Replay {
 
 impl Replay {
     pub fn open(dir: &Path, manifest: &Manifest) -> Rc<RefCell<Replay>> {
-        Rc::new(RefCell::new(Replay { dir: dir.to_owned(), events: manifest.events.clone(), next: 0, frame: None, divergence: None }))
+        Rc::new(RefCell::new(Replay {
+            dir: dir.to_owned(),
+            events: manifest.events.clone(),
+            next: 0,
+            frame: None,
+            divergence: None,
+        }))
     }
 
     /// Where the replay is, for messages: the event number and the last frame served.
@@ -373,7 +426,9 @@ impl Replay {
             self.next += 1;
         }
         match self.events.get(self.next).cloned() {
-            Some(event) => Err(self.diverge(format!("the loop has ended, but the recording goes on with {}", describe(&event)))),
+            Some(event) => {
+                Err(self.diverge(format!("the loop has ended, but the recording goes on with {}", describe(&event))))
+            }
             None => Ok(()),
         }
     }
@@ -437,7 +492,9 @@ impl FrameSource for ReplaySource {
                         let image = crate::imageio::load_image(&replay.dir.join(&file))?;
                         if picture_crc(&image) != crc {
                             replay.frame = Some(file.clone());
-                            return Err(replay.diverge(format!("{file} is not the picture that was recorded (its checksum differs)")));
+                            return Err(replay.diverge(format!(
+                                "{file} is not the picture that was recorded (its checksum differs)"
+                            )));
                         }
                         self.pictures.insert(file.clone(), image.clone());
                         image
@@ -447,7 +504,9 @@ impl FrameSource for ReplaySource {
                 Ok(Frame { image, origin_x: origin.0, origin_y: origin.1, title })
             }
             Event::GrabError { message } => Err(anyhow!(message)),
-            other => Err(replay.diverge(format!("the loop captures the window, but the recording has {}", describe(&other)))),
+            other => {
+                Err(replay.diverge(format!("the loop captures the window, but the recording has {}", describe(&other))))
+            }
         }
     }
 
@@ -459,7 +518,8 @@ impl FrameSource for ReplaySource {
         let mut replay = self.replay.borrow_mut();
         match replay.take("the game's windows")? {
             Event::WindowsOpened { titles } => Ok(titles),
-            other => Err(replay.diverge(format!("the loop looks at the game's windows, but the recording has {}", describe(&other)))),
+            other => Err(replay
+                .diverge(format!("the loop looks at the game's windows, but the recording has {}", describe(&other)))),
         }
     }
 
@@ -467,7 +527,10 @@ impl FrameSource for ReplaySource {
         let mut replay = self.replay.borrow_mut();
         match replay.take("what covers the window")? {
             Event::Uncover { covering } => Ok(covering),
-            other => Err(replay.diverge(format!("the loop looks at what covers the window, but the recording has {}", describe(&other)))),
+            other => Err(replay.diverge(format!(
+                "the loop looks at what covers the window, but the recording has {}",
+                describe(&other)
+            ))),
         }
     }
 
@@ -475,7 +538,8 @@ impl FrameSource for ReplaySource {
         let mut replay = self.replay.borrow_mut();
         match replay.take("the input focus")? {
             Event::Focus { focused } => Ok(focused),
-            other => Err(replay.diverge(format!("the loop looks at the input focus, but the recording has {}", describe(&other)))),
+            other => Err(replay
+                .diverge(format!("the loop looks at the input focus, but the recording has {}", describe(&other)))),
         }
     }
 
@@ -553,7 +617,10 @@ impl InputDevice for ReplayInput {
                 Some((recorded, replayed)) if recorded == (x, y) => replayed,
                 _ => (x, y),
             }),
-            other => Err(replay.diverge(format!("the loop looks at the pointer, but the recording has {}", describe(&other)))),
+            other => {
+                Err(replay
+                    .diverge(format!("the loop looks at the pointer, but the recording has {}", describe(&other))))
+            }
         }
     }
 }

@@ -89,7 +89,8 @@ fn read_names_a_cell_of_unknown_colour_with_its_pixel_and_colour() {
     // Asked to learn it, the reader adds the colour to the theme (in a scratch calibration folder).
     let calibration = dir.path().join("calibration");
     std::fs::create_dir_all(calibration.join("flood")).unwrap();
-    std::fs::copy(repo().join("calibration/flood/sgt-default.toml"), calibration.join("flood/sgt-default.toml")).unwrap();
+    std::fs::copy(repo().join("calibration/flood/sgt-default.toml"), calibration.join("flood/sgt-default.toml"))
+        .unwrap();
     let out = autoplay()
         .arg("--calibration")
         .arg(&calibration)
@@ -112,20 +113,36 @@ fn read_refuses_a_one_colour_board_it_cannot_size() {
     let palette = [[0xffu8, 0, 0], [0xff, 0xff, 0], [0, 0xff, 0]];
     let uniform = RgbaImage::from_fn(image.width(), image.height(), |x, y| {
         let p = *image.get_pixel(x, y);
-        if palette.contains(&[p[0], p[1], p[2]]) { Rgba([0xff, 0, 0, 255]) } else { p }
+        if palette.contains(&[p[0], p[1], p[2]]) {
+            Rgba([0xff, 0, 0, 255])
+        } else {
+            p
+        }
     });
-    fails_with(autoplay().args(["read", "flood"]).arg(save(&uniform, dir.path(), "uniform.png")), "one colour everywhere");
+    fails_with(
+        autoplay().args(["read", "flood"]).arg(save(&uniform, dir.path(), "uniform.png")),
+        "one colour everywhere",
+    );
 }
 
 #[test]
 fn solve_refuses_malformed_board_text_clearly() {
-    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RGB\nRG\nRGB\n"), "line 2: the row has 2 cells but the first row has 3");
+    fails_with(
+        autoplay().args(["solve", "flood", "-"]).write_stdin("RGB\nRG\nRGB\n"),
+        "line 2: the row has 2 cells but the first row has 3",
+    );
     fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin(""), "no rows");
     fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("# just a comment\n"), "no rows");
-    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG\nR\u{e9}\n"), "line 2: '\u{e9}' is not a colour symbol");
+    fails_with(
+        autoplay().args(["solve", "flood", "-"]).write_stdin("RG\nR\u{e9}\n"),
+        "line 2: '\u{e9}' is not a colour symbol",
+    );
     fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin(vec![0xffu8, 0xfe, 0x00]), "not UTF-8");
     fails_with(autoplay().args(["solve", "flood", "/no/such/board.txt"]), "cannot read");
-    fails_with(autoplay().args(["solve", "flood", "--time-limit=-1"]).write_stdin("RG\n"), "not a valid number of seconds");
+    fails_with(
+        autoplay().args(["solve", "flood", "--time-limit=-1"]).write_stdin("RG\n"),
+        "not a valid number of seconds",
+    );
 }
 
 /// Boards whose flood starts in the centre: the answer solves the board from there and has the true minimum
@@ -134,7 +151,10 @@ fn solve_refuses_malformed_board_text_clearly() {
 fn a_board_with_a_centre_start_is_solved_optimally_from_the_centre() {
     let mut differs = 0;
     for (size, colours, seed) in [(5, 4, 1), (5, 4, 2), (5, 5, 3), (7, 3, 4), (7, 4, 5), (6, 4, 6)] {
-        let cells: Vec<u8> = autoplay::games::flood::solver::random_board(size, size, colours, seed).iter().map(|c| b"RYGBOP"[*c as usize]).collect();
+        let cells: Vec<u8> = autoplay::games::flood::solver::random_board(size, size, colours, seed)
+            .iter()
+            .map(|c| b"RYGBOP"[*c as usize])
+            .collect();
         let corner = FloodBoard { width: size, height: size, cells, start: 0 };
         let text = format!("{corner}start: centre\n");
         let board = FloodBoard::parse(&text).unwrap();
@@ -145,8 +165,15 @@ fn a_board_with_a_centre_start_is_solved_optimally_from_the_centre() {
         let moves: String = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
         let minimum = brute_force_minimum(&board);
         assert!(solves(&board, moves.as_bytes()), "{size}x{size} seed {seed}: {moves}");
-        assert_eq!((moves.len(), v["optimal"].as_bool()), (minimum, Some(true)), "{size}x{size} c{colours} seed {seed}");
-        eprintln!("{size}x{size} c{colours} seed {seed}: {minimum} moves from the centre, {} from the corner", brute_force_minimum(&corner));
+        assert_eq!(
+            (moves.len(), v["optimal"].as_bool()),
+            (minimum, Some(true)),
+            "{size}x{size} c{colours} seed {seed}"
+        );
+        eprintln!(
+            "{size}x{size} c{colours} seed {seed}: {minimum} moves from the centre, {} from the corner",
+            brute_force_minimum(&corner)
+        );
         differs += usize::from(minimum != brute_force_minimum(&corner));
     }
     assert!(differs > 0, "no board where the start matters: the test shows nothing");
@@ -186,10 +213,17 @@ fn a_time_limit_gives_a_valid_solution_and_says_whether_it_is_proven() {
     let board = FloodBoard {
         width: 22,
         height: 22,
-        cells: autoplay::games::flood::solver::random_board(22, 22, 6, 99).iter().map(|c| b"RYGBOP"[*c as usize]).collect(),
+        cells: autoplay::games::flood::solver::random_board(22, 22, 6, 99)
+            .iter()
+            .map(|c| b"RYGBOP"[*c as usize])
+            .collect(),
         start: 0,
     };
-    let out = autoplay().args(["solve", "flood", "--json", "--time-limit", "0", "-"]).write_stdin(board.to_string()).output().unwrap();
+    let out = autoplay()
+        .args(["solve", "flood", "--json", "--time-limit", "0", "-"])
+        .write_stdin(board.to_string())
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let moves: String = v["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
@@ -201,7 +235,12 @@ fn a_time_limit_gives_a_valid_solution_and_says_whether_it_is_proven() {
 fn read_can_save_the_lattice_it_found() {
     let dir = tempfile::tempdir().unwrap();
     let marked = dir.path().join("found.png");
-    let out = autoplay().args(["read", "flood", "--annotate"]).arg(&marked).arg(fixture("2x2c3-tile32.png")).output().unwrap();
+    let out = autoplay()
+        .args(["read", "flood", "--annotate"])
+        .arg(&marked)
+        .arg(fixture("2x2c3-tile32.png"))
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let original = image::open(fixture("2x2c3-tile32.png")).unwrap().to_rgba8();
     let annotated = image::open(&marked).unwrap().to_rgba8();
@@ -272,16 +311,25 @@ fn calibrate_learns_the_checked_in_palette_again_and_refuses_a_wrong_truth() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let learned = autoplay::games::flood::screen::theme::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
+    let learned =
+        autoplay::games::flood::screen::theme::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
     let checked_in = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
     for colour in &checked_in.colours {
         let twin = learned.colours.iter().find(|c| c.symbol == colour.symbol).unwrap();
-        assert_eq!((twin.rgb.as_str(), twin.marked, twin.game_index), (colour.rgb.as_str(), colour.marked, colour.game_index));
+        assert_eq!(
+            (twin.rgb.as_str(), twin.marked, twin.game_index),
+            (colour.rgb.as_str(), colour.marked, colour.game_index)
+        );
     }
     // The truth of another board does not fit this picture.
     let wrong = std::fs::read_to_string(fixture("5x5c3-tile32.id")).unwrap();
     fails_with(
-        autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "flood"]).arg(&shot).args(["--truth", wrong.trim()]),
+        autoplay()
+            .arg("--calibration")
+            .arg(dir.path())
+            .args(["calibrate", "flood"])
+            .arg(&shot)
+            .args(["--truth", wrong.trim()]),
         "cannot find a 5×5 board matching the truth",
     );
 }
@@ -290,7 +338,10 @@ fn calibrate_learns_the_checked_in_palette_again_and_refuses_a_wrong_truth() {
 fn lunar_and_dandelions_refuse_bad_positions_clearly() {
     fails_with(autoplay().args(["solve", "lunar", "-"]).write_stdin("X..\n..\n"), "line 2");
     fails_with(autoplay().args(["solve", "lunar", "-"]).write_stdin("X....\n.....\n..+..\n"), "no solution");
-    fails_with(autoplay().args(["solve", "dandelions", "-"]).write_stdin("*****\n.....\n.....\n.....\n.....\nwind: N\n"), "impossible position");
+    fails_with(
+        autoplay().args(["solve", "dandelions", "-"]).write_stdin("*****\n.....\n.....\n.....\n.....\nwind: N\n"),
+        "impossible position",
+    );
     fails_with(autoplay().args(["play", "dandelions"]), "--as wind or --as dandelions");
     let out = autoplay().args(["solve", "dandelions", "--json"]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -321,14 +372,17 @@ fn a_flag_of_another_game_is_a_usage_error_naming_it() {
     // The flags a game does take still work.
     let out = autoplay().args(["solve", "lunar", "-", "--target", "2,2"]).write_stdin(lunar).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = autoplay().args(["solve", "sudoku", "-", "--box", "3x3", "--count"]).write_stdin(sudoku).output().unwrap();
+    let out =
+        autoplay().args(["solve", "sudoku", "-", "--box", "3x3", "--count"]).write_stdin(sudoku).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
 fn every_screen_game_can_annotate_what_it_read() {
     let dir = tempfile::tempdir().unwrap();
-    for (game, shot) in [("sudoku", "fixtures/sudoku/2x3-tile40-mixed.png"), ("cribbage", "fixtures/cribbage/deal30-mid.png")] {
+    for (game, shot) in
+        [("sudoku", "fixtures/sudoku/2x3-tile40-mixed.png"), ("cribbage", "fixtures/cribbage/deal30-mid.png")]
+    {
         let marked = dir.path().join(format!("{game}.png"));
         let out = autoplay().args(["read", game, "--annotate"]).arg(&marked).arg(repo().join(shot)).output().unwrap();
         assert!(out.status.success(), "{game}: {}", String::from_utf8_lossy(&out.stderr));
@@ -348,7 +402,10 @@ fn an_output_that_is_a_device_is_written_through_not_replaced() {
     let full = dir.path().join("full");
     let made = std::process::Command::new("mknod").arg(&full).args(["c", "1", "7"]).status().unwrap();
     assert!(made.success(), "mknod (the tests run as root)");
-    fails_with(autoplay().args(["read", "flood", "--annotate"]).arg(&full).arg(fixture("2x2c3-tile32.png")), "No space left on device");
+    fails_with(
+        autoplay().args(["read", "flood", "--annotate"]).arg(&full).arg(fixture("2x2c3-tile32.png")),
+        "No space left on device",
+    );
     assert!(std::fs::metadata(&full).unwrap().file_type().is_char_device(), "the device is still a device");
 }
 
@@ -360,20 +417,28 @@ fn odd_numbers_and_texts_get_short_clear_messages() {
     // An absurd time limit is named briefly, not as a 309-digit number.
     let out = autoplay().args(["solve", "flood", "--time-limit", "1e308", "-"]).write_stdin("RG\n").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("1e308 is not a valid number of seconds") && stderr.len() < 200, "{stderr}");
+    assert!(
+        !out.status.success() && stderr.contains("1e308 is not a valid number of seconds") && stderr.len() < 200,
+        "{stderr}"
+    );
     // A score too large is too large, not "not a whole number".
     fails_with(autoplay().args(["solve", "cribbage", "-"]).write_stdin("A_2_3_4\nscore: 99999999999\n"), "too large");
     // Counting up to no solutions at all is refused.
     refuses_flag(&["solve", "sudoku", "-", "--count", "--count-limit", "0"], "", "--count-limit");
     // A solved Lunar Lockout board says so.
-    let out = autoplay().args(["solve", "lunar", "-"]).write_stdin("o.o.o\n.....\no.x..\n.....\no....\n").output().unwrap();
+    let out =
+        autoplay().args(["solve", "lunar", "-"]).write_stdin("o.o.o\n.....\no.x..\n.....\no....\n").output().unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no slide is needed"));
     // A huge bad line is quoted briefly.
     let line = format!("{}5\n", "A".repeat(100_000));
     let out = autoplay().args(["duel", "sudoku"]).write_stdin(line).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("100001 characters in all") && stderr.len() < 400, "{}", &stderr[..stderr.len().min(400)]);
+    assert!(
+        !out.status.success() && stderr.contains("100001 characters in all") && stderr.len() < 400,
+        "{}",
+        &stderr[..stderr.len().min(400)]
+    );
 }
 
 #[test]
@@ -385,8 +450,14 @@ fn huge_inputs_are_refused_before_any_work() {
     fails_with(autoplay().args(["read", "flood"]).arg(&path), "is 12000×12000 pixels");
     fails_with(autoplay().args(["play", "flood", "--image"]).arg(&path), "is 12000×12000 pixels");
     // A board past the size limit is refused at once, naming the limit.
-    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG".repeat(50_001)), "at most 10000 are supported");
-    fails_with(autoplay().args(["solve", "flood", "-"]).write_stdin("RG\n".repeat(300 * 300 / 2)), "at most 10000 are supported");
+    fails_with(
+        autoplay().args(["solve", "flood", "-"]).write_stdin("RG".repeat(50_001)),
+        "at most 10000 are supported",
+    );
+    fails_with(
+        autoplay().args(["solve", "flood", "-"]).write_stdin("RG\n".repeat(300 * 300 / 2)),
+        "at most 10000 are supported",
+    );
 }
 
 /// A theme that says its client takes moves by colour buttons, reading a picture with no buttons (sgt-flood):
@@ -407,7 +478,10 @@ fn a_theme_s_way_of_moving_that_the_window_does_not_show_falls_back_to_clicking_
         .unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("the window shows no way 1 to make moves (the calibration's); making them the usual way"), "{stderr}");
+    assert!(
+        stderr.contains("the window shows no way 1 to make moves (the calibration's); making them the usual way"),
+        "{stderr}"
+    );
     assert!(stdout.lines().next().is_some_and(|l| l.starts_with("click ")), "{stdout}");
 }
 
@@ -415,7 +489,8 @@ fn a_theme_s_way_of_moving_that_the_window_does_not_show_falls_back_to_clicking_
 /// there (programs under XWayland) and how to start a GTK game under it, instead of only that X is missing.
 #[test]
 fn a_wayland_session_with_no_xwayland_window_is_told_how_to_start_a_game_under_xwayland() {
-    let commands: [&[&str]; 3] = [&["windows"], &["capture", "--window", "Flood", "-o", "/dev/null"], &["play", "flood"]];
+    let commands: [&[&str]; 3] =
+        [&["windows"], &["capture", "--window", "Flood", "-o", "/dev/null"], &["play", "flood"]];
     for args in commands {
         let mut command = autoplay();
         command.args(args).env_remove("DISPLAY").env("WAYLAND_DISPLAY", "wayland-0").env("XDG_SESSION_TYPE", "wayland");
@@ -435,20 +510,32 @@ fn calibrate_keeps_a_themes_comments_and_never_replaces_one_it_cannot_read_unask
     let theme = root.join("flood/sgt-default.toml");
     let shipped = std::fs::read_to_string(repo().join("calibration/flood/sgt-default.toml")).unwrap();
     assert!(shipped.contains("\ntolerance = "), "{shipped}");
-    let commented = format!("# my notes on this theme\n{}", shipped.replacen("\ntolerance = ", "\n# why this tolerance\ntolerance = ", 1));
+    let commented = format!(
+        "# my notes on this theme\n{}",
+        shipped.replacen("\ntolerance = ", "\n# why this tolerance\ntolerance = ", 1)
+    );
     std::fs::write(&theme, &commented).unwrap();
     let shot = fixture("5x5c3-tile32.png");
     let id = std::fs::read_to_string(shot.with_extension("id")).unwrap();
     let calibrate = |extra: &[&str]| {
         let mut command = autoplay();
-        command.arg("--calibration").arg(&root).args(["calibrate", "flood"]).arg(&shot).args(["--truth", id.trim(), "--theme", "sgt-default", "--symbols", "RYGBOP"]).args(extra);
+        command
+            .arg("--calibration")
+            .arg(&root)
+            .args(["calibrate", "flood"])
+            .arg(&shot)
+            .args(["--truth", id.trim(), "--theme", "sgt-default", "--symbols", "RYGBOP"])
+            .args(extra);
         command
     };
 
     let out = calibrate(&[]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let refreshed = std::fs::read_to_string(&theme).unwrap();
-    assert!(refreshed.starts_with("# my notes on this theme\n") && refreshed.contains("# why this tolerance\ntolerance = "), "{refreshed}");
+    assert!(
+        refreshed.starts_with("# my notes on this theme\n") && refreshed.contains("# why this tolerance\ntolerance = "),
+        "{refreshed}"
+    );
     let out = autoplay().arg("--calibration").arg(&root).args(["read", "flood"]).arg(&shot).output().unwrap();
     assert!(out.status.success(), "the refreshed theme reads: {}", String::from_utf8_lossy(&out.stderr));
 

@@ -9,8 +9,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use autoplay::games::cribbage::screen::{self, load_themes, TableTheme};
 use autoplay::games::cribbage::commands::parse_state;
+use autoplay::games::cribbage::screen::{self, load_themes, TableTheme};
 use autoplay::games::cribbage::{deal, solve, State};
 use autoplay::imageio::load_image;
 use common::desktop::Desktop;
@@ -24,7 +24,14 @@ fn autoplay(calibration: &Path) -> Command {
 
 /// Calibrates theme `parlour` into `root` from `shot` and its truth file; returns the command's output.
 fn calibrate(root: &Path, shot: &Path, truth: &Path) -> std::process::Output {
-    autoplay(root).args(["calibrate", "cribbage"]).arg(shot).arg("--truth").arg(truth).args(["--theme", "parlour"]).output().unwrap()
+    autoplay(root)
+        .args(["calibrate", "cribbage"])
+        .arg(shot)
+        .arg("--truth")
+        .arg(truth)
+        .args(["--theme", "parlour"])
+        .output()
+        .unwrap()
 }
 
 /// The theme learned from the opening of deal 30 (fixtures/cribbage-parlour/deal30-start.*).
@@ -92,8 +99,16 @@ fn the_parlour_table_is_learned_from_one_shot_and_played_to_the_optimum() {
     for (n, size, by_itself) in [(969u64, "1000,720", false), (1031, "1100,760", false), (30, "1000,720", true)] {
         let mut desktop = Desktop::start();
         let profile = tempfile::tempdir().unwrap();
-        let page = format!("file://{}?deal={n}&auto={}", repo().join("fixtures/tables/cribbage-parlour.html").display(), by_itself as u8);
-        let (profile_arg, size_arg, app_arg) = (format!("--user-data-dir={}", profile.path().display()), format!("--window-size={size}"), format!("--app={page}"));
+        let page = format!(
+            "file://{}?deal={n}&auto={}",
+            repo().join("fixtures/tables/cribbage-parlour.html").display(),
+            by_itself as u8
+        );
+        let (profile_arg, size_arg, app_arg) = (
+            format!("--user-data-dir={}", profile.path().display()),
+            format!("--window-size={size}"),
+            format!("--app={page}"),
+        );
         let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
         args.extend([profile_arg.as_str(), &size_arg, &app_arg]);
         desktop.spawn("chromium", &args, &[]);
@@ -101,19 +116,35 @@ fn the_parlour_table_is_learned_from_one_shot_and_played_to_the_optimum() {
         let root = tempfile::tempdir().unwrap();
         std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
         let shot = root.path().join("opening.png");
-        let capture = autoplay(root.path()).args(["capture", "--window", &format!("id:{window}"), "-o"]).arg(&shot).env("DISPLAY", &desktop.display).output().unwrap();
+        let capture = autoplay(root.path())
+            .args(["capture", "--window", &format!("id:{window}"), "-o"])
+            .arg(&shot)
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
         assert!(capture.status.success(), "{}", String::from_utf8_lossy(&capture.stderr));
         // The label, where the page lays things out from the felt's corner (as in the opening fixture, whose felt
         // is at 265,104): the button at 688,147, the 0s of the printed total and score at 163,346 and 121,378.
         let (fx, fy) = felt_corner(&shot);
         let end_stack = if by_itself { "by itself".to_owned() } else { format!("{},{}", fx + 423, fy + 43) };
-        let label = format!("{}\nstack:\nend stack: {end_stack}\ntotal at: {},{}\nscore at: {},{}\n", deal(n).notation(), fx - 102, fy + 242, fx - 144, fy + 274);
+        let label = format!(
+            "{}\nstack:\nend stack: {end_stack}\ntotal at: {},{}\nscore at: {},{}\n",
+            deal(n).notation(),
+            fx - 102,
+            fy + 242,
+            fx - 144,
+            fy + 274
+        );
         let truth = root.path().join("opening.truth");
         std::fs::write(&truth, label).unwrap();
         let out = calibrate(root.path(), &shot, &truth);
         assert!(out.status.success(), "deal {n}: {}", String::from_utf8_lossy(&out.stderr));
 
-        let out = autoplay(root.path()).args(["play", "cribbage", "--theme", "parlour", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let out = autoplay(root.path())
+            .args(["play", "cribbage", "--theme", "parlour", "--json"])
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "deal {n}: {stderr}");
         let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -136,7 +167,11 @@ fn an_empty_felt_is_a_finished_table_only_in_the_felt_s_shape() {
     let felt = |w: u32, h: u32| {
         image::RgbaImage::from_fn(1000, 720, |x, y| {
             let on = (100..100 + w).contains(&x) && (60..60 + h).contains(&y);
-            if on { image::Rgba([0x1d, 0x4d, 0x33, 255]) } else { image::Rgba([0x10, 0x16, 0x1c, 255]) }
+            if on {
+                image::Rgba([0x1d, 0x4d, 0x33, 255])
+            } else {
+                image::Rgba([0x10, 0x16, 0x1c, 255])
+            }
         })
     };
     let finished = screen::read(&felt(470, 560), std::slice::from_ref(&theme)).unwrap();

@@ -23,7 +23,14 @@ fn autoplay() -> Command {
 /// The truth of a shot from NAME.params: deal N after line L, replayed by the rules engine.
 fn truth_of(png: &Path) -> State {
     let params = std::fs::read_to_string(png.with_extension("params")).unwrap();
-    let field = |key: &str| params.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("{key} in {}", png.display())).trim().to_owned();
+    let field = |key: &str| {
+        params
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("{key} in {}", png.display()))
+            .trim()
+            .to_owned()
+    };
     let n: u64 = field("deal ").parse().unwrap();
     replay(&State::from(deal(n)), &field("line")).unwrap()
 }
@@ -53,10 +60,14 @@ fn the_fixtures_cover_starts_middles_ends_window_sizes_and_the_whole_screen() {
     let shots = fixture_shots("cribbage");
     let truths: Vec<State> = shots.iter().map(|(_, png)| truth_of(png)).collect();
     assert!(truths.iter().any(|t| t.cards_left() == 52), "a deal before any move");
-    assert!(truths.iter().any(|t| t.cards_left() > 0 && t.cards_left() < 52 && !t.stack.is_empty()), "a deal part-played");
+    assert!(
+        truths.iter().any(|t| t.cards_left() > 0 && t.cards_left() < 52 && !t.stack.is_empty()),
+        "a deal part-played"
+    );
     assert!(truths.iter().any(|t| t.columns.iter().any(Vec::is_empty) && t.cards_left() > 0), "an emptied column");
     assert!(truths.iter().any(|t| t.is_over()), "a finished deal");
-    let widths: std::collections::BTreeSet<u32> = shots.iter().map(|(_, png)| load_image(png).unwrap().width()).collect();
+    let widths: std::collections::BTreeSet<u32> =
+        shots.iter().map(|(_, png)| load_image(png).unwrap().width()).collect();
     assert!(widths.len() >= 3, "window sizes: {widths:?}");
     assert!(widths.contains(&1280), "a whole-screen shot (the window off-centre on the 1280x1024 screen): {widths:?}");
 }
@@ -65,7 +76,14 @@ fn the_fixtures_cover_starts_middles_ends_window_sizes_and_the_whole_screen() {
 fn calibration_from_one_known_deal_reads_every_fixture() {
     let dir = tempfile::tempdir().unwrap();
     let shot = repo().join("fixtures/cribbage/deal30-start.png");
-    let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&shot).args(["--deal", "30", "--theme", "mine"]).output().unwrap();
+    let out = autoplay()
+        .arg("--calibration")
+        .arg(dir.path())
+        .args(["calibrate", "cribbage"])
+        .arg(&shot)
+        .args(["--deal", "30", "--theme", "mine"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let themes = load_themes(dir.path(), None).unwrap();
     assert_eq!(themes[0].glyphs.len(), 13, "every rank learned");
@@ -76,10 +94,24 @@ fn calibration_from_one_known_deal_reads_every_fixture() {
     let columns = autoplay::games::cribbage::Deal { columns: truth.columns.clone() }.notation();
     let stack: String = truth.stack.iter().map(|c| c.to_string()).collect();
     let text = format!("{columns}\\nstack: {stack}");
-    let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&mid).args(["--truth", &text, "--theme", "mid"]).output().unwrap();
+    let out = autoplay()
+        .arg("--calibration")
+        .arg(dir.path())
+        .args(["calibrate", "cribbage"])
+        .arg(&mid)
+        .args(["--truth", &text, "--theme", "mid"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{text}: {}", String::from_utf8_lossy(&out.stderr));
     // A wrong truth is refused, and nothing is written for it.
-    let out = autoplay().arg("--calibration").arg(dir.path()).args(["calibrate", "cribbage"]).arg(&shot).args(["--deal", "31", "--theme", "wrong"]).output().unwrap();
+    let out = autoplay()
+        .arg("--calibration")
+        .arg(dir.path())
+        .args(["calibrate", "cribbage"])
+        .arg(&shot)
+        .args(["--deal", "31", "--theme", "wrong"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(!dir.path().join("cribbage/wrong.toml").exists());
 }
@@ -91,7 +123,12 @@ fn the_read_command_feeds_the_solver() {
     assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
     let text = String::from_utf8(read.stdout).unwrap();
     assert!(text.contains("stack: ") && text.contains("# total "), "{text}");
-    let mut solve_cmd = autoplay().args(["solve", "cribbage", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let mut solve_cmd = autoplay()
+        .args(["solve", "cribbage", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     use std::io::Write;
     solve_cmd.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
     let solved = solve_cmd.wait_with_output().unwrap();
@@ -99,18 +136,25 @@ fn the_read_command_feeds_the_solver() {
     // The best continuation from the picture equals the solver's from the true position.
     let truth = truth_of(&shot);
     let best = solve(&State { score: 0, ..truth }).score;
-    assert!(String::from_utf8_lossy(&solved.stdout).contains(&best.to_string()), "{}", String::from_utf8_lossy(&solved.stdout));
+    assert!(
+        String::from_utf8_lossy(&solved.stdout).contains(&best.to_string()),
+        "{}",
+        String::from_utf8_lossy(&solved.stdout)
+    );
 }
 
 #[test]
 fn pictures_that_are_not_a_table_are_refused_clearly() {
-    for other in ["fixtures/flood/12x12c6-tile32.png", "fixtures/sudoku/3x3-tile48.png", "fixtures/sudoku-gnome/easy-1.png"] {
+    for other in
+        ["fixtures/flood/12x12c6-tile32.png", "fixtures/sudoku/3x3-tile48.png", "fixtures/sudoku-gnome/easy-1.png"]
+    {
         let out = autoplay().args(["read", "cribbage"]).arg(repo().join(other)).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success() && stderr.contains("error") && !stderr.contains("panicked"), "{other}: {stderr}");
     }
     let felt = image::RgbaImage::from_pixel(400, 300, image::Rgba([0x1f, 0x5f, 0x3a, 255]));
-    let error = format!("{:#}", screen::read(&felt, &load_themes(&repo().join("calibration"), None).unwrap()).unwrap_err());
+    let error =
+        format!("{:#}", screen::read(&felt, &load_themes(&repo().join("calibration"), None).unwrap()).unwrap_err());
     assert!(error.contains("no card pile"), "{error}");
 }
 
@@ -130,10 +174,23 @@ fn plays_whole_deals_in_chromium_to_the_proven_optimum() {
         let app_arg = format!("--app={page}");
         desktop.spawn(
             "chromium",
-            &["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", &profile_arg, &size_arg, "--window-position=60,40", &app_arg],
+            &[
+                "--no-sandbox",
+                "--test-type",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                &profile_arg,
+                &size_arg,
+                "--window-position=60,40",
+                &app_arg,
+            ],
             &[],
         );
-        let window = desktop.wait_for_window(&format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {}", start.score));
+        let window =
+            desktop.wait_for_window(&format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {}", start.score));
         let out = autoplay().args(["play", "cribbage", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "deal {n}: {stderr}");
@@ -142,6 +199,10 @@ fn plays_whole_deals_in_chromium_to_the_proven_optimum() {
         assert_eq!(report["replans"], 0, "{stderr}");
         let optimum = solve(&start).score;
         let title = String::from_utf8(desktop.run("xdotool", &["getwindowname", &window]).stdout).unwrap();
-        assert_eq!(title.trim(), format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {optimum} \u{2014} complete"), "deal {n}");
+        assert_eq!(
+            title.trim(),
+            format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {optimum} \u{2014} complete"),
+            "deal {n}"
+        );
     }
 }

@@ -49,7 +49,10 @@ fn a_solver_line_replayed_on_the_table_scores_the_optimum() {
         let dom = dump_dom(&format!("deal={n}&line={}", solution.line));
         assert!(!dom.contains("data-replay-error"), "the table refused the solver's line for deal {n}");
         let title = between(&dom, "<title>", "</title>");
-        assert_eq!(title, format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {} \u{2014} complete", solution.score));
+        assert_eq!(
+            title,
+            format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {} \u{2014} complete", solution.score)
+        );
     }
 }
 
@@ -75,7 +78,10 @@ fn the_parlour_table_deals_plays_and_refuses_by_the_same_rules() {
         let solution = solve(&State::from(deal(n)));
         let dom = dump_table_dom("cribbage-parlour.html", &format!("deal={n}&line={}", solution.line));
         assert!(!dom.contains("data-replay-stopped=\""), "the table refused the solver's line for deal {n}");
-        assert_eq!(between(&dom, "<title>", "</title>"), format!("Cribbage Solitaire \u{2014} final score {}", solution.score));
+        assert_eq!(
+            between(&dom, "<title>", "</title>"),
+            format!("Cribbage Solitaire \u{2014} final score {}", solution.score)
+        );
     }
     let dom = dump_table_dom("cribbage-parlour.html", "deal=30&line=_1");
     assert!(dom.contains("data-replay-stopped=\"step 1 '_'\""), "a stack ended before any card");

@@ -96,7 +96,10 @@ fn same_up_to_symbols(a: &autoplay::games::flood::FloodBoard, b: &autoplay::game
     let mut forward = std::collections::HashMap::new();
     let mut backward = std::collections::HashMap::new();
     (a.width, a.height) == (b.width, b.height)
-        && a.cells.iter().zip(&b.cells).all(|(x, y)| *forward.entry(*x).or_insert(*y) == *y && *backward.entry(*y).or_insert(*x) == *x)
+        && a.cells
+            .iter()
+            .zip(&b.cells)
+            .all(|(x, y)| *forward.entry(*x).or_insert(*y) == *y && *backward.entry(*y).or_insert(*x) == *x)
 }
 
 /// With no calibration at all, every sgt-flood screenshot and every other client's (sgt-flood recoloured with
@@ -108,7 +111,9 @@ fn every_screenshot_reads_with_no_calibration() {
     let themes = flood_themes();
     let mut shots: Vec<(String, std::path::PathBuf, autoplay::games::flood::FloodBoard)> = Vec::new();
     for fixture in flood_fixtures() {
-        let theme = themes.iter().find(|t| t.theme == if fixture.name.contains("recoloured") { "recoloured-example" } else { "sgt-default" });
+        let theme = themes.iter().find(|t| {
+            t.theme == if fixture.name.contains("recoloured") { "recoloured-example" } else { "sgt-default" }
+        });
         let truth = fixture.id.to_board(theme.unwrap()).unwrap();
         shots.push((fixture.name, fixture.png, truth));
     }
@@ -116,7 +121,12 @@ fn every_screenshot_reads_with_no_calibration() {
     for (name, png) in fixture_shots("flood-clients") {
         let truth = match std::fs::read_to_string(png.with_extension("txt")) {
             Ok(text) => autoplay::games::flood::FloodBoard::parse(&text).unwrap(),
-            Err(_) => autoplay::games::flood::sgt_id::SgtFloodId::parse(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap().to_board(default).unwrap(),
+            Err(_) => autoplay::games::flood::sgt_id::SgtFloodId::parse(
+                &std::fs::read_to_string(png.with_extension("id")).unwrap(),
+            )
+            .unwrap()
+            .to_board(default)
+            .unwrap(),
         };
         shots.push((name, png, truth));
     }
@@ -124,8 +134,16 @@ fn every_screenshot_reads_with_no_calibration() {
     for (name, png, truth) in &shots {
         let image = load_image(png).unwrap();
         let reading = reader::read(&image, &[], None).unwrap_or_else(|e| panic!("{name}, no calibration: {e:#}"));
-        assert!(same_up_to_symbols(&reading.board, truth), "{name}, no calibration: read\n{}truth\n{truth}", reading.board);
+        assert!(
+            same_up_to_symbols(&reading.board, truth),
+            "{name}, no calibration: read\n{}truth\n{truth}",
+            reading.board
+        );
         let reading = reader::read(&image, &themes, None).unwrap_or_else(|e| panic!("{name}, shipped themes: {e:#}"));
-        assert!(same_up_to_symbols(&reading.board, truth), "{name}, shipped themes: read\n{}truth\n{truth}", reading.board);
+        assert!(
+            same_up_to_symbols(&reading.board, truth),
+            "{name}, shipped themes: read\n{}truth\n{truth}",
+            reading.board
+        );
     }
 }

@@ -81,7 +81,12 @@ fn run_for_budget<S: Strategy>(name: &str, strategy: S, batch: u32, check: impl 
     let mut seed = 0u64;
     while start.elapsed() < budget {
         seed += 1;
-        let config = Config { cases: batch, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(seed), ..Config::default() };
+        let config = Config {
+            cases: batch,
+            failure_persistence: None,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+            ..Config::default()
+        };
         match TestRunner::new(config).run(&strategy, timed) {
             Ok(()) => executions += u64::from(batch),
             Err(TestError::Fail(why, input)) => panic!("{name}: {why} on input {input:?}"),
@@ -96,7 +101,12 @@ fn fuzz(name: &str, samples: Vec<Vec<u8>>, regressions: &[&[u8]], check: impl Fn
     for input in regressions {
         let start = Instant::now();
         check(input);
-        assert!(start.elapsed() < SLOW, "{name}: regression input {:?} took {:?}", String::from_utf8_lossy(input), start.elapsed());
+        assert!(
+            start.elapsed() < SLOW,
+            "{name}: regression input {:?} took {:?}",
+            String::from_utf8_lossy(input),
+            start.elapsed()
+        );
     }
     run_for_budget(name, inputs(samples), 256, |input| check(&input));
 }
@@ -106,7 +116,11 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn files(dir: &str, ext: &str) -> Vec<Vec<u8>> {
-    let mut paths: Vec<_> = std::fs::read_dir(repo().join(dir)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(repo().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
     paths.sort();
     paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
 }
@@ -117,7 +131,8 @@ fn samples(texts: &[&str]) -> Vec<Vec<u8>> {
 
 #[test]
 fn fuzz_flood_board_text() {
-    let seeds = samples(&["RGB\nGGB\nBRR\n", "# c\nYGRGR\nRYRYG\nRGGRR\nGRRGG\nRGGRY\n", "R G\nG R\n", "ABCDEFGH\nHGFEDCBA\n"]);
+    let seeds =
+        samples(&["RGB\nGGB\nBRR\n", "# c\nYGRGR\nRYRYG\nRGGRR\nGRRGG\nRGGRY\n", "R G\nG R\n", "ABCDEFGH\nHGFEDCBA\n"]);
     fuzz("flood board text", seeds, &[b"\xef\xbb\xbfRG\n"], |bytes| {
         if let Ok(board) = FloodBoard::parse(&text(bytes)) {
             if board.cells.len() <= 64 {
@@ -132,7 +147,8 @@ fn fuzz_flood_board_text() {
 
 #[test]
 fn fuzz_lunar_board_text() {
-    let seeds = samples(&[lunar::CARD_39, "X....\n.....\n..+..\n.....\no...o\n", "x.\n..\n", "#o.X\n..+.\n....\n.o..\n"]);
+    let seeds =
+        samples(&[lunar::CARD_39, "X....\n.....\n..+..\n.....\no...o\n", "x.\n..\n", "#o.X\n..+.\n....\n.o..\n"]);
     fuzz("lunar board text", seeds, &[], |bytes| {
         if let Ok(board) = lunar::Board::parse(&text(bytes), None) {
             let _ = lunar::solve_with_limit(&board, 200_000);
@@ -142,7 +158,10 @@ fn fuzz_lunar_board_text() {
 
 #[test]
 fn fuzz_dandelions_position_text() {
-    let seeds = samples(&["*....\n.~...\n.....\n.....\n.....\nwind: N NE E\n", ".....\n.....\n.....\n.....\n.....\nwind: N NE E SE S SW W NW\n"]);
+    let seeds = samples(&[
+        "*....\n.~...\n.....\n.....\n.....\nwind: N NE E\n",
+        ".....\n.....\n.....\n.....\n.....\nwind: N NE E SE S SW W NW\n",
+    ]);
     fuzz("dandelions position text", seeds, &[], |bytes| {
         let _ = dandelions::Position::parse(&text(bytes));
     });
@@ -175,7 +194,14 @@ fn fuzz_sudoku_grid_text_and_game_ids() {
 fn fuzz_cribbage_state_text_and_lines() {
     let deal = cribbage::deal(30).notation();
     let truth = format!("{deal}\nstack:\nend stack: 688,147\ntotal at: 163,346\nscore at: 121,378\n");
-    let seeds = samples(&[&deal, "T2AA753K_44K5_6387656_22T9A32K\nstack: 8 8 9\nscore: 12\n", "A_2_3_4\n", "2_421_14213114_332334", &truth, "A_2_3_4\nend stack: by itself\n"]);
+    let seeds = samples(&[
+        &deal,
+        "T2AA753K_44K5_6387656_22T9A32K\nstack: 8 8 9\nscore: 12\n",
+        "A_2_3_4\n",
+        "2_421_14213114_332334",
+        &truth,
+        "A_2_3_4\nend stack: by itself\n",
+    ]);
     fuzz("cribbage state text and lines", seeds, &[b"A_2_3_4\nscore: 99999999999\n"], |bytes| {
         let text = text(bytes);
         if let Ok(state) = cribbage::commands::parse_state(&text) {
@@ -200,7 +226,8 @@ fn fuzz_flood_truth_game_ids() {
 fn fuzz_calibration_themes() {
     let mut seeds = Vec::new();
     for game in ["flood", "sudoku", "cribbage"] {
-        seeds.extend(files(&format!("calibration/{game}"), "toml").into_iter().map(|t| t[..t.len().min(6000)].to_vec()));
+        seeds
+            .extend(files(&format!("calibration/{game}"), "toml").into_iter().map(|t| t[..t.len().min(6000)].to_vec()));
     }
     // A table learned from a shot of another drawing (the fields the shipped theme leaves out).
     seeds.push(
@@ -256,7 +283,8 @@ fn calibration_with_parlour() -> &'static std::path::Path {
             }
         }
         let shot = repo().join("fixtures/cribbage-parlour/deal30-start.png");
-        let truth = cribbage::cli::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap()).unwrap();
+        let truth =
+            cribbage::cli::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap()).unwrap();
         let target = autoplay::calibration::ThemeTarget { root: root.path(), name: "parlour", replace: false };
         Cribbage::calibrate(&target, &autoplay::imageio::load_image(&shot).unwrap(), &truth).unwrap();
         root
@@ -299,7 +327,11 @@ fn fuzz_image_decoding_and_readers_on_mutated_pictures() {
 #[test]
 fn fuzz_readers_on_random_pictures() {
     // Pictures of random size made of random flat blocks, lines and noise: what a reader meets on a desktop.
-    let pictures = (1u32..96, 1u32..96, proptest::collection::vec((any::<u32>(), any::<u32>(), any::<u32>(), any::<[u8; 3]>()), 0..24));
+    let pictures = (
+        1u32..96,
+        1u32..96,
+        proptest::collection::vec((any::<u32>(), any::<u32>(), any::<u32>(), any::<[u8; 3]>()), 0..24),
+    );
     run_for_budget("readers on random pictures", pictures, 64, |(w, h, shapes)| {
         let (w, h) = (w * 4, h * 4);
         let mut image = image::RgbaImage::from_pixel(w, h, image::Rgba([240, 240, 240, 255]));

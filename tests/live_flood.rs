@@ -37,7 +37,10 @@ fn autoplay() -> Command {
 
 /// The game ID for parameters and seed, from sgt-flood itself.
 fn generate(params_and_seed: &str) -> SgtFloodId {
-    let out = Command::new(SGT_FLOOD).args(["--generate", "1", params_and_seed]).output().expect("sgt-flood must be installed");
+    let out = Command::new(SGT_FLOOD)
+        .args(["--generate", "1", params_and_seed])
+        .output()
+        .expect("sgt-flood must be installed");
     assert!(out.status.success());
     SgtFloodId::parse(&String::from_utf8_lossy(&out.stdout)).unwrap()
 }
@@ -89,9 +92,11 @@ fn play_to_the_end(params_and_seed: &str, env: &[(&str, &str)]) {
     assert_eq!(report["won"], true);
 
     // Independently: the window now shows exactly one of the game's colours.
-    wait_until(&format!("{params_and_seed}: the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
-        colours_shown(&desktop, &window) == 1
-    });
+    wait_until(
+        &format!("{params_and_seed}: the window to show one colour; the bot said:\n{stderr}"),
+        Duration::from_secs(20),
+        || colours_shown(&desktop, &window) == 1,
+    );
     let after = palette_counts(&desktop, &window);
     let shown: Vec<usize> = (0..10).filter(|&i| after[i] > 0).collect();
     assert_eq!(shown.len(), 1, "{params_and_seed}: the window still shows colours {shown:?}:\n{stderr}");
@@ -149,7 +154,8 @@ fn captures_windows_and_screens_that_read_back_as_the_truth() {
     for source in [&["--window", "Flood"][..], &["--screen"][..]] {
         let capture = autoplay().arg("capture").args(source).env("DISPLAY", &desktop.display).output().unwrap();
         assert!(capture.status.success());
-        let mut read = autoplay().args(["read", "flood", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut read =
+            autoplay().args(["read", "flood", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         use std::io::Write;
         read.stdin.take().unwrap().write_all(&capture.stdout).unwrap();
         let out = read.wait_with_output().unwrap();
@@ -159,7 +165,12 @@ fn captures_windows_and_screens_that_read_back_as_the_truth() {
     // PNM by the file name's extension.
     let dir = tempfile::tempdir().unwrap();
     let pnm = dir.path().join("flood.pnm");
-    let capture = autoplay().args(["capture", "--window", "Flood", "-o"]).arg(&pnm).env("DISPLAY", &desktop.display).output().unwrap();
+    let capture = autoplay()
+        .args(["capture", "--window", "Flood", "-o"])
+        .arg(&pnm)
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .unwrap();
     assert!(capture.status.success());
     assert!(std::fs::read(&pnm).unwrap().starts_with(b"P6"), "a binary PPM");
     let out = autoplay().args(["read", "flood"]).arg(&pnm).output().unwrap();
@@ -247,7 +258,9 @@ fn plans_again_when_the_game_changes_behind_its_back() {
     });
     assert!(succeeded, "{log}");
     assert!(log.contains("planning again"), "the bot did not notice the change:\n{log}");
-    wait_until(&format!("the window to show one colour; the bot said:\n{log}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
+    wait_until(&format!("the window to show one colour; the bot said:\n{log}"), Duration::from_secs(20), || {
+        colours_shown(&desktop, &window) == 1
+    });
     let after = palette_counts(&desktop, &window);
     assert_eq!(after.iter().filter(|&&n| n > 0).count(), 1, "not won:\n{log}");
 }
@@ -260,7 +273,8 @@ fn a_recorded_game_replays_without_a_display_and_a_failed_game_keeps_its_recordi
     let (window, _) = open_game(&mut desktop, "7x7c4m0#live-record", &[]);
     let recording = tempfile::tempdir().unwrap();
     let dir = recording.path().join("session");
-    let out = autoplay().args(["play", "flood", "--record"]).arg(&dir).env("DISPLAY", &desktop.display).output().unwrap();
+    let out =
+        autoplay().args(["play", "flood", "--record"]).arg(&dir).env("DISPLAY", &desktop.display).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     wait_until("the window to show one colour", Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
     assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "the game is won");
@@ -269,7 +283,9 @@ fn a_recorded_game_replays_without_a_display_and_a_failed_game_keeps_its_recordi
 
     // A second game stopped by its move limit: the recording is kept in the cache and named.
     desktop.run("xdotool", &["windowkill", &window]);
-    wait_until("the first game's window to close", Duration::from_secs(20), || !desktop.visible_windows("Flood").contains(&window));
+    wait_until("the first game's window to close", Duration::from_secs(20), || {
+        !desktop.visible_windows("Flood").contains(&window)
+    });
     let (_, _) = open_game(&mut desktop, "7x7c4m0#live-record-fail", &[]);
     let cache = tempfile::tempdir().unwrap();
     let out = autoplay()
@@ -280,12 +296,19 @@ fn a_recorded_game_replays_without_a_display_and_a_failed_game_keeps_its_recordi
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && stderr.contains("move limit"), "{stderr}");
-    let kept = stderr.lines().find_map(|l| l.strip_prefix("the recording of this game is in ")).expect("where the recording is");
+    let kept = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("the recording of this game is in "))
+        .expect("where the recording is");
     let kept = kept.split(" (replay it").next().unwrap();
     assert!(kept.starts_with(&cache.path().display().to_string()), "{kept}");
     let replay = autoplay().arg("replay").arg(kept).env_remove("DISPLAY").output().unwrap();
     let replayed = String::from_utf8_lossy(&replay.stdout);
-    assert!(replay.status.success() && replayed.contains("move limit"), "{replayed}{}", String::from_utf8_lossy(&replay.stderr));
+    assert!(
+        replay.status.success() && replayed.contains("move limit"),
+        "{replayed}{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
 }
 
 /// Two windows with the game's title: the bot names both (with their ids) instead of picking one, and plays the
@@ -315,11 +338,20 @@ fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
     let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "played one of two windows without being told which");
-    assert!(stderr.contains("several windows are titled 'Flood'") && stderr.contains(&first) && stderr.contains(&second), "{stderr}");
+    assert!(
+        stderr.contains("several windows are titled 'Flood'") && stderr.contains(&first) && stderr.contains(&second),
+        "{stderr}"
+    );
 
-    let out = autoplay().args(["play", "flood", "--window", &format!("id:{second}")]).env("DISPLAY", &desktop.display).output().unwrap();
+    let out = autoplay()
+        .args(["play", "flood", "--window", &format!("id:{second}")])
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    wait_until("the named window to show one colour", Duration::from_secs(20), || colours_shown(&desktop, &second) == 1);
+    wait_until("the named window to show one colour", Duration::from_secs(20), || {
+        colours_shown(&desktop, &second) == 1
+    });
     assert_eq!(palette_counts(&desktop, &second).iter().filter(|&&n| n > 0).count(), 1, "the named window is won");
     assert_eq!(palette_counts(&desktop, &first), before_first, "the other window is left as it was");
 }
@@ -332,20 +364,32 @@ fn a_covered_game_window_is_brought_to_the_front_and_won() {
     desktop.spawn("/usr/games/sgt-solo", &["3x3#cover"], &[]);
     let cover = desktop.wait_for_window("Solo");
     let (_, _, uncovered) = desktop.window_pixels(&window);
-    let geometry = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowgeometry", &window]).stdout).into_owned();
-    let at = geometry.lines().find_map(|l| l.trim().strip_prefix("Position: ")).unwrap().split(' ').next().unwrap().to_owned();
+    let geometry =
+        String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowgeometry", &window]).stdout).into_owned();
+    let at = geometry
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Position: "))
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_owned();
     let (x, y) = at.split_once(',').unwrap();
     desktop.run("xdotool", &["windowmove", "--sync", &cover, x, y]);
     desktop.run("xdotool", &["windowactivate", "--sync", &cover]);
     // The cover shows over the game: the game window's picture changes, then settles.
-    wait_until("the cover to show over the game window", Duration::from_secs(20), || desktop.window_pixels(&window).2 != uncovered);
+    wait_until("the cover to show over the game window", Duration::from_secs(20), || {
+        desktop.window_pixels(&window).2 != uncovered
+    });
     desktop.wait_for_still_picture(&window);
 
     let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("covered by 'Solo'"), "{stderr}");
-    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
+    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        colours_shown(&desktop, &window) == 1
+    });
     assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "not won:\n{stderr}");
 }
 
@@ -390,7 +434,11 @@ fn survives_the_window_moved_or_resized_an_undo_and_a_new_game() {
             _ => log.contains("planning again"),
         };
         assert_eq!(noticed, replans, "{fault}: {log}");
-        wait_until(&format!("{fault}: the window to show one colour; the bot said:\n{log}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
+        wait_until(
+            &format!("{fault}: the window to show one colour; the bot said:\n{log}"),
+            Duration::from_secs(20),
+            || colours_shown(&desktop, &window) == 1,
+        );
         assert_eq!(colours_shown(&desktop, &window), 1, "{fault}: not won:\n{log}");
     }
 }
@@ -427,12 +475,16 @@ fn a_keyboard_cursor_outline_on_a_cell_is_read_through() {
     let (_, _, plain) = desktop.wait_for_still_picture(&window);
     desktop.run("xdotool", &["key", "--delay", "30", "Right", "Down", "Right", "Down"]);
     // The outline is drawn: the picture changes, then settles.
-    wait_until("the keyboard cursor's outline to be drawn", Duration::from_secs(20), || desktop.window_pixels(&window).2 != plain);
+    wait_until("the keyboard cursor's outline to be drawn", Duration::from_secs(20), || {
+        desktop.window_pixels(&window).2 != plain
+    });
     desktop.wait_for_still_picture(&window);
     let out = autoplay().args(["play", "flood"]).env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
+    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        colours_shown(&desktop, &window) == 1
+    });
     assert_eq!(colours_shown(&desktop, &window), 1, "not won:\n{stderr}");
 }
 
@@ -453,10 +505,17 @@ fn a_client_that_takes_no_moves_is_left_after_two_attempts() {
     let before = desktop.window_pixels(&window);
 
     let started = Instant::now();
-    let out = autoplay().args(["play", "flood", "--window", "12x12c6-tile20.png"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let out = autoplay()
+        .args(["play", "flood", "--window", "12x12c6-tile20.png"])
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
-    assert!(stderr.contains("the game does not take moves this way: moves 1 (") && stderr.contains(") and 2 ("), "{stderr}");
+    assert!(
+        stderr.contains("the game does not take moves this way: moves 1 (") && stderr.contains(") and 2 ("),
+        "{stderr}"
+    );
     assert!(!stderr.contains("move 3:"), "a third move was tried:\n{stderr}");
     assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
     assert_eq!(desktop.window_pixels(&window), before, "the page changed");
@@ -520,7 +579,11 @@ fn open_web_client(desktop: &mut Desktop, page: &str) -> (String, tempfile::Temp
 /// Starts Chromium showing `page` as an app window of `size` ("W,H"); returns the profile it keeps.
 fn spawn_chromium_app(desktop: &mut Desktop, page: &str, size: &str) -> tempfile::TempDir {
     let profile = tempfile::tempdir().unwrap();
-    let (profile_arg, app, size) = (format!("--user-data-dir={}", profile.path().display()), format!("--app={page}"), format!("--window-size={size}"));
+    let (profile_arg, app, size) = (
+        format!("--user-data-dir={}", profile.path().display()),
+        format!("--app={page}"),
+        format!("--window-size={size}"),
+    );
     let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
     args.extend([size.as_str(), &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
@@ -532,7 +595,10 @@ fn title_of(desktop: &Desktop, window: &str) -> String {
 }
 
 fn solved_in(title: &str) -> Option<usize> {
-    title.strip_prefix("Flood-It (web) — solved in ").and_then(|t| t.strip_suffix(" moves")).and_then(|n| n.parse().ok())
+    title
+        .strip_prefix("Flood-It (web) — solved in ")
+        .and_then(|t| t.strip_suffix(" moves"))
+        .and_then(|n| n.parse().ok())
 }
 
 /// How the web client is played: with no calibration, or calibrated from one labelled shot and then played with
@@ -572,11 +638,13 @@ fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
     let mut desktop = Desktop::start();
     let (window, _profile) = open_web_client(&mut desktop, &page);
     let work = tempfile::tempdir().unwrap();
-    let (shot, truth_file, calibration) = (work.path().join("shot.png"), work.path().join("truth.txt"), work.path().join("calibration"));
+    let (shot, truth_file, calibration) =
+        (work.path().join("shot.png"), work.path().join("truth.txt"), work.path().join("calibration"));
     std::fs::write(&truth_file, board.to_string()).unwrap();
     let display = desktop.display.clone();
     let run = |args: &[&str]| {
-        let out = autoplay().args(args).arg("--calibration").arg(&calibration).env("DISPLAY", &display).output().unwrap();
+        let out =
+            autoplay().args(args).arg("--calibration").arg(&calibration).env("DISPLAY", &display).output().unwrap();
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         out
     };
@@ -594,9 +662,11 @@ fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
     let out = run(if calibrated == Calibrated::Learning { &play_args } else { &play_args[..5] });
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("making moves another way") && stderr.contains("colour's button"), "{stderr}");
-    wait_until(&format!("the page's title to say the game is won; the bot said:\n{stderr}"), Duration::from_secs(20), || {
-        solved_in(&title_of(&desktop, &window)).is_some()
-    });
+    wait_until(
+        &format!("the page's title to say the game is won; the bot said:\n{stderr}"),
+        Duration::from_secs(20),
+        || solved_in(&title_of(&desktop, &window)).is_some(),
+    );
     let title = title_of(&desktop, &window);
     assert_eq!(stderr.contains("found in the picture"), calibrated == Calibrated::No, "{stderr}");
     if calibrated == Calibrated::ReadOnly {
@@ -612,10 +682,15 @@ fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
         let (next, _next_profile) = open_web_client(&mut desktop, &next_page);
         let out = run(&["play", "flood", "--window", &format!("id:{next}"), "--json"]);
         let next_stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!next_stderr.contains("making moves another way") && next_stderr.contains("colour's button"), "{next_stderr}");
-        wait_until(&format!("the next page's title to say the game is won; the bot said:\n{next_stderr}"), Duration::from_secs(20), || {
-            solved_in(&title_of(&desktop, &next)).is_some()
-        });
+        assert!(
+            !next_stderr.contains("making moves another way") && next_stderr.contains("colour's button"),
+            "{next_stderr}"
+        );
+        wait_until(
+            &format!("the next page's title to say the game is won; the bot said:\n{next_stderr}"),
+            Duration::from_secs(20),
+            || solved_in(&title_of(&desktop, &next)).is_some(),
+        );
         assert_eq!(solved_in(&title_of(&desktop, &next)), Some(proven_optimal_length(&next_board)), "{next_stderr}");
     }
     WebGame { solved_in: solved_in(&title), optimal, stderr: stderr.into_owned() }
@@ -632,9 +707,19 @@ fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_op
         let game = play_the_fade_client(query);
         assert!(game.succeeded, "{query}: play failed:\n{}", game.stderr);
         assert_eq!(game.report["won"], true, "{query}: {}\n{}", game.report, game.stderr);
-        assert_eq!(game.report["moves"].as_u64(), Some(game.optimal as u64), "{query}: the optimum is {}\n{}", game.optimal, game.stderr);
+        assert_eq!(
+            game.report["moves"].as_u64(),
+            Some(game.optimal as u64),
+            "{query}: the optimum is {}\n{}",
+            game.optimal,
+            game.stderr
+        );
         assert_eq!(game.title, format!("{FADE_TITLE} — solved in {} moves", game.optimal), "{query}:\n{}", game.stderr);
-        assert!(game.stderr.contains("the game has covered its board: taken as its report of the win"), "{query}:\n{}", game.stderr);
+        assert!(
+            game.stderr.contains("the game has covered its board: taken as its report of the win"),
+            "{query}:\n{}",
+            game.stderr
+        );
         if query.contains("hover") {
             assert!(game.stderr.contains("moved the pointer off the board"), "{query}:\n{}", game.stderr);
         }
@@ -648,9 +733,19 @@ fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_op
 fn a_client_that_handles_clicks_late_and_loses_one_is_won_at_the_optimum() {
     let game = play_the_fade_client("seed=4&fade=300&lag=700&drop=6");
     assert!(game.succeeded, "play failed:\n{}", game.stderr);
-    assert_eq!(game.report["moves"].as_u64(), Some(game.optimal as u64), "the optimum is {}\n{}", game.optimal, game.stderr);
+    assert_eq!(
+        game.report["moves"].as_u64(),
+        Some(game.optimal as u64),
+        "the optimum is {}\n{}",
+        game.optimal,
+        game.stderr
+    );
     assert_eq!(game.title, format!("{FADE_TITLE} — solved in {} moves", game.optimal), "{}", game.stderr);
-    assert!(game.stderr.contains("move 6 has not shown after") && game.stderr.contains("made 2 times"), "{}", game.stderr);
+    assert!(
+        game.stderr.contains("move 6 has not shown after") && game.stderr.contains("made 2 times"),
+        "{}",
+        game.stderr
+    );
 }
 
 /// The client covers its board when its move limit runs out (here 3 moves, far from a win): the bot names that
@@ -697,10 +792,13 @@ fn play_the_fade_client(query: &str) -> FadeGame {
     // The clock and the dot keep the picture changing: wait for the window, then for every colour of the board
     // to be drawn.
     let window = desktop.wait_for_window_shown(r"Flood-It \(fade\)");
-    let letters: Vec<[u8; 3]> = FADE_PALETTE.iter().filter(|(letter, _)| truth.contains(*letter)).map(|&(_, rgb)| rgb).collect();
+    let letters: Vec<[u8; 3]> =
+        FADE_PALETTE.iter().filter(|(letter, _)| truth.contains(*letter)).map(|&(_, rgb)| rgb).collect();
     wait_until(&format!("{query}: the page to draw its board"), Duration::from_secs(20), || {
         let (_, _, rgb) = desktop.window_pixels(&window);
-        letters.iter().all(|c| rgb.chunks(3).filter(|p| p.iter().zip(c).all(|(a, b)| a.abs_diff(*b) <= 4)).count() >= 500)
+        letters
+            .iter()
+            .all(|c| rgb.chunks(3).filter(|p| p.iter().zip(c).all(|(a, b)| a.abs_diff(*b) <= 4)).count() >= 500)
     });
     assert_eq!(title_of(&desktop, &window), FADE_TITLE);
 
@@ -716,9 +814,11 @@ fn play_the_fade_client(query: &str) -> FadeGame {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
     // The page's own verdict, shown once the last fade has ended.
-    wait_until(&format!("{query}: the page's title to say the game is over; the bot said:\n{stderr}"), Duration::from_secs(30), || {
-        title_of(&desktop, &window) != FADE_TITLE
-    });
+    wait_until(
+        &format!("{query}: the page's title to say the game is over; the bot said:\n{stderr}"),
+        Duration::from_secs(30),
+        || title_of(&desktop, &window) != FADE_TITLE,
+    );
     FadeGame { succeeded: out.status.success(), stderr, report, optimal, title: title_of(&desktop, &window) }
 }
 
@@ -732,7 +832,8 @@ fn a_recoloured_sgt_flood_is_won_at_the_optimum_with_no_calibration() {
     let (window, board) = open_game(&mut desktop, "12x12c6m0#recoloured-live", &env);
     let optimal = proven_optimal_length(&board);
     // The six cell colours as drawn: sgt-flood's, with the two replaced.
-    let cell_colours: [[u8; 3]; 6] = [[0xff, 0, 0], [0, 0xa0, 0xa0], [0, 0xff, 0], [0xff, 0xff, 0xff], [0xff, 0x80, 0], [0x80, 0, 0xb3]];
+    let cell_colours: [[u8; 3]; 6] =
+        [[0xff, 0, 0], [0, 0xa0, 0xa0], [0, 0xff, 0], [0xff, 0xff, 0xff], [0xff, 0x80, 0], [0x80, 0, 0xb3]];
     let counts = |desktop: &Desktop| {
         let (_, _, rgb) = desktop.window_pixels(&window);
         cell_colours.map(|c| rgb.chunks(3).filter(|p| *p == c).count())
@@ -748,7 +849,9 @@ fn a_recoloured_sgt_flood_is_won_at_the_optimum_with_no_calibration() {
     assert_eq!((report["won"].as_bool(), report["moves"].as_u64()), (Some(true), Some(optimal as u64)), "{stderr}");
     // Independently: one cell colour fills the board (white's frame highlight aside).
     let filled = |after: &[usize; 6]| *after.iter().max().unwrap() * 100 > after.iter().sum::<usize>() * 98;
-    wait_until(&format!("one cell colour to fill the board; the bot said:\n{stderr}"), Duration::from_secs(20), || filled(&counts(&desktop)));
+    wait_until(&format!("one cell colour to fill the board; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        filled(&counts(&desktop))
+    });
     let after = counts(&desktop);
     let total: usize = after.iter().sum();
     assert!(*after.iter().max().unwrap() * 100 > total * 98, "not won: {after:?}\n{stderr}");

@@ -32,7 +32,8 @@ fn window_image(desktop: &Desktop, window: &str) -> RgbaImage {
 }
 
 fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
-    let out = Command::new(SGT_SOLO).args(["--generate", "1", params_and_seed]).output().expect("sgt-solo must be installed");
+    let out =
+        Command::new(SGT_SOLO).args(["--generate", "1", params_and_seed]).output().expect("sgt-solo must be installed");
     let truth = SudokuGrid::parse_givens(&String::from_utf8_lossy(&out.stdout)).unwrap();
     let solution = solve_givens(&truth).unwrap();
     let mut desktop = Desktop::start();
@@ -64,9 +65,11 @@ fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
     assert_eq!(report["replans"], 0, "{stderr}");
 
     // The bot's last digit is drawn, and the game's flash at the end is over.
-    wait_until(&format!("{params_and_seed}: the window to show the solution; the bot said:\n{stderr}"), Duration::from_secs(20), || {
-        read(&window_image(&desktop, &window), &themes).is_ok_and(|r| r.grid.cells == solution)
-    });
+    wait_until(
+        &format!("{params_and_seed}: the window to show the solution; the bot said:\n{stderr}"),
+        Duration::from_secs(20),
+        || read(&window_image(&desktop, &window), &themes).is_ok_and(|r| r.grid.cells == solution),
+    );
     desktop.wait_for_still_picture(&window);
     let image = window_image(&desktop, &window);
     let after = read(&image, &themes).unwrap();
@@ -127,7 +130,12 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
     };
     assert_eq!(start.theme, "gnome");
     let puzzle = autoplay::games::sudoku::Grid::from_cells(3, 3, start.grid.cells.clone()).unwrap();
-    assert_eq!(autoplay::games::sudoku::count_solutions(&puzzle, 2), 1, "the puzzle as read has one solution:\n{}", start.grid);
+    assert_eq!(
+        autoplay::games::sudoku::count_solutions(&puzzle, 2),
+        1,
+        "the puzzle as read has one solution:\n{}",
+        start.grid
+    );
     let solution = solve_givens(&start.grid).unwrap();
 
     // The player types a wrong digit into the first empty cell (the number picker opens and closes again).
@@ -156,7 +164,11 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
     assert_eq!(report["won"], true);
     assert_eq!(report["replans"], 0, "{stderr}");
     let empty_at_start = start.grid.cells.iter().filter(|&&v| v == 0).count();
-    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell, the wrong one included");
+    assert_eq!(
+        report["moves"].as_u64().unwrap() as usize,
+        empty_at_start,
+        "one entry per empty cell, the wrong one included"
+    );
 
     // The game's own verdict: a second window (its dialog) and the board greyed out, no white cell left.
     let greyed = |image: &RgbaImage| {
@@ -166,9 +178,11 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
             p[0] < 128 && p[1] < 128 && p[2] < 128
         })
     };
-    wait_until(&format!("the game's 'well done' dialog and its greyed-out board; the bot said:\n{stderr}"), Duration::from_secs(20), || {
-        gnome_sudoku_windows(&desktop).len() >= 2 && greyed(&window_image(&desktop, &window))
-    });
+    wait_until(
+        &format!("the game's 'well done' dialog and its greyed-out board; the bot said:\n{stderr}"),
+        Duration::from_secs(20),
+        || gnome_sudoku_windows(&desktop).len() >= 2 && greyed(&window_image(&desktop, &window)),
+    );
     let windows = gnome_sudoku_windows(&desktop);
     assert_eq!(windows.len(), 2, "the game should have opened its 'well done' dialog: {windows:?}");
     let image = window_image(&desktop, &window);
@@ -195,7 +209,8 @@ fn spawn_web_sudoku(desktop: &mut Desktop, page: &str, profile: &std::path::Path
 }
 
 fn spawn_web_sudoku_sized(desktop: &mut Desktop, page: &str, profile: &std::path::Path, size: &str) {
-    let (profile_arg, app, size) = (format!("--user-data-dir={}", profile.display()), format!("--app={page}"), format!("--window-size={size}"));
+    let (profile_arg, app, size) =
+        (format!("--user-data-dir={}", profile.display()), format!("--app={page}"), format!("--window-size={size}"));
     let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
     args.extend([size.as_str(), &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
@@ -221,7 +236,8 @@ fn open_web_sudoku(query: &str, size: &str) -> WebSudoku {
 
 /// `autoplay play sudoku ARGS --json` on `desktop`: the report and what it said on standard error.
 fn play_json(desktop: &Desktop, mut command: Command, args: &[&str]) -> (serde_json::Value, String) {
-    let out = command.args(["play", "sudoku"]).args(args).arg("--json").env("DISPLAY", &desktop.display).output().unwrap();
+    let out =
+        command.args(["play", "sudoku"]).args(args).arg("--json").env("DISPLAY", &desktop.display).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     (serde_json::from_slice(&out.stdout).unwrap(), stderr)
@@ -231,7 +247,8 @@ fn play_json(desktop: &Desktop, mut command: Command, args: &[&str]) -> (serde_j
 fn page_title(desktop: &Desktop, window: &str) -> String {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
-        let title = String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", window]).stdout).trim().to_owned();
+        let title =
+            String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", window]).stdout).trim().to_owned();
         if title.ends_with("solved") || std::time::Instant::now() > deadline {
             return title;
         }
@@ -250,7 +267,12 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
     let work = tempfile::tempdir().unwrap();
     let shot = work.path().join("shot.png");
     let read_window = |desktop: &Desktop| {
-        let capture = autoplay().args(["capture", "--window", &format!("id:{window}"), "-o"]).arg(&shot).env("DISPLAY", &desktop.display).output().unwrap();
+        let capture = autoplay()
+            .args(["capture", "--window", &format!("id:{window}"), "-o"])
+            .arg(&shot)
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
         assert!(capture.status.success(), "{}", String::from_utf8_lossy(&capture.stderr));
         let out = autoplay().args(["read", "sudoku", "--json"]).arg(&shot).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -307,7 +329,10 @@ fn a_web_sudoku_that_takes_no_keys_is_won_with_its_number_pad() {
     let solution = solve_givens(&truth).unwrap();
     let (report, stderr) = play_json(&desktop, autoplay(), &["--window", &format!("id:{window}")]);
     assert_eq!(report["won"], true, "{stderr}");
-    assert!(stderr.contains("making moves another way") && stderr.contains("its cell, then the number pad"), "{stderr}");
+    assert!(
+        stderr.contains("making moves another way") && stderr.contains("its cell, then the number pad"),
+        "{stderr}"
+    );
     let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
     // The first entry (typed) was not taken; every other is one move.
     assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start + 1, "{stderr}");
@@ -328,7 +353,9 @@ fn ksudoku_windows(desktop: &Desktop, name: &str) -> Vec<String> {
     let out = desktop.run("xdotool", &["search", "--onlyvisible", "--class", "ksudoku"]);
     String::from_utf8_lossy(&out.stdout)
         .lines()
-        .filter(|id| String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", id]).stdout).trim_end().starts_with(name))
+        .filter(|id| {
+            String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", id]).stdout).trim_end().starts_with(name)
+        })
         .map(str::to_owned)
         .collect()
 }
@@ -348,7 +375,9 @@ fn wait_for_ksudoku_window(desktop: &Desktop, name: &str) -> String {
 fn dismiss_ksudoku_dialog(desktop: &Desktop, name: &str) {
     let dialog = wait_for_ksudoku_window(desktop, name);
     desktop.run("xdotool", &["windowactivate", "--sync", &dialog]);
-    wait_until(&format!("KSudoku's dialog '{name}' to take the keyboard"), Duration::from_secs(20), || desktop.focused_window() == dialog);
+    wait_until(&format!("KSudoku's dialog '{name}' to take the keyboard"), Duration::from_secs(20), || {
+        desktop.focused_window() == dialog
+    });
     desktop.run("xdotool", &["key", "Return"]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !ksudoku_windows(desktop, name).is_empty() {
@@ -369,7 +398,9 @@ struct SavedKsudoku {
 /// `b`..`j` for 1..9; each `<simple-event index=".." value=".."/>` of the history sets a cell (same order).
 fn parse_saved_ksudoku(xml: &str) -> SavedKsudoku {
     let element = |name: &str| {
-        let start = xml.find(&format!("<{name}>")).unwrap_or_else(|| panic!("no <{name}> in the saved game:\n{xml}")) + name.len() + 2;
+        let start = xml.find(&format!("<{name}>")).unwrap_or_else(|| panic!("no <{name}> in the saved game:\n{xml}"))
+            + name.len()
+            + 2;
         xml[start..start + 81].to_owned()
     };
     let by_rows = |symbols: &str| -> Vec<u8> {
@@ -392,7 +423,9 @@ fn parse_saved_ksudoku(xml: &str) -> SavedKsudoku {
 /// Game > Save As (it has no shortcut) into `path`, typed into the file dialog; returns the saved game.
 fn save_ksudoku(desktop: &Desktop, main: &str, path: &std::path::Path) -> SavedKsudoku {
     desktop.run("xdotool", &["windowactivate", "--sync", main]);
-    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == main);
+    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || {
+        desktop.focused_window() == main
+    });
     let (_, _, closed) = desktop.wait_for_still_picture(main);
     let windows_before = ksudoku_windows(desktop, "").len();
     desktop.run("xdotool", &["key", "alt+g"]);
@@ -403,7 +436,9 @@ fn save_ksudoku(desktop: &Desktop, main: &str, path: &std::path::Path) -> SavedK
     desktop.run("xdotool", &["key", "a"]);
     let dialog = wait_for_ksudoku_window(desktop, "Save As");
     desktop.run("xdotool", &["windowactivate", "--sync", &dialog]);
-    wait_until("KSudoku's 'Save As' dialog to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == dialog);
+    wait_until("KSudoku's 'Save As' dialog to take the keyboard", Duration::from_secs(20), || {
+        desktop.focused_window() == dialog
+    });
     let (_, _, untyped) = desktop.wait_for_still_picture(&dialog);
     desktop.run("xdotool", &["key", "ctrl+a"]);
     desktop.run("xdotool", &["type", "--delay", "5", path.to_str().unwrap()]);
@@ -466,7 +501,9 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
     desktop.wait_for_still_picture(&main);
     desktop.run("xdotool", &["windowmove", "--sync", &main, "0", "0"]);
     desktop.run("xdotool", &["windowactivate", "--sync", &main]);
-    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == main);
+    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || {
+        desktop.focused_window() == main
+    });
     desktop.wait_for_still_picture(&main);
     desktop.run("xdotool", &["key", "alt+a"]); // "Generate A Puzzle" on the start screen
     dismiss_ksudoku_dialog(&desktop, "Difficulty Level");
@@ -475,7 +512,9 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
     let puzzle = autoplay::games::sudoku::Grid::from_cells(3, 3, start.givens.clone()).unwrap();
     assert_eq!(autoplay::games::sudoku::count_solutions(&puzzle, 2), 1);
     desktop.run("xdotool", &["windowactivate", "--sync", &main]);
-    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || desktop.focused_window() == main);
+    wait_until("KSudoku's main window to take the keyboard", Duration::from_secs(20), || {
+        desktop.focused_window() == main
+    });
     desktop.wait_for_still_picture(&main);
 
     let (report, stderr) = play_json(&desktop, autoplay(), &[]);

@@ -18,7 +18,8 @@ use common::desktop::{parse_ppm, wait_until};
 const NOBODY: u32 = 65534;
 
 /// sgt-flood's six default cell colours as published (desktop.md).
-const SGT_COLOURS: [[u8; 3]; 6] = [[0xff, 0, 0], [0xff, 0xff, 0], [0, 0xff, 0], [0x33, 0x4c, 0xff], [0xff, 0x80, 0], [0x80, 0, 0xb3]];
+const SGT_COLOURS: [[u8; 3]; 6] =
+    [[0xff, 0, 0], [0xff, 0xff, 0], [0, 0xff, 0], [0x33, 0x4c, 0xff], [0xff, 0x80, 0], [0x80, 0, 0xb3]];
 
 /// What runs inside the session: the game under XWayland, then the bot, leaving their outputs in the folder.
 const SESSION_SCRIPT: &str = r#"#!/bin/sh
@@ -60,7 +61,11 @@ fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
     let copied = Command::new("cp").arg("-r").arg(common::repo().join("calibration")).arg(dir).status().unwrap();
     assert!(copied.success(), "cannot copy the calibration");
     if root {
-        let owned = Command::new("chown").args(["-R", &format!("{NOBODY}:{NOBODY}")]).arg(dir.join("calibration")).status().unwrap();
+        let owned = Command::new("chown")
+            .args(["-R", &format!("{NOBODY}:{NOBODY}")])
+            .arg(dir.join("calibration"))
+            .status()
+            .unwrap();
         assert!(owned.success());
     }
     let script = dir.join("session.sh");
@@ -70,7 +75,11 @@ fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
         give(file, root);
     }
     let as_session_user = |command: &mut Command| {
-        command.env_clear().envs([("XDG_RUNTIME_DIR", runtime.as_os_str()), ("HOME", dir.as_os_str()), ("PATH", "/usr/bin:/bin".as_ref())]);
+        command.env_clear().envs([
+            ("XDG_RUNTIME_DIR", runtime.as_os_str()),
+            ("HOME", dir.as_os_str()),
+            ("PATH", "/usr/bin:/bin".as_ref()),
+        ]);
         if root {
             command.uid(NOBODY).gid(NOBODY);
         }
@@ -88,10 +97,16 @@ fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
         .spawn()
         .expect("sway (packages sway and xwayland) must be installed");
     let socket = || {
-        std::fs::read_dir(&runtime).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.to_string_lossy().contains("sway-ipc."))
+        std::fs::read_dir(&runtime)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .find(|p| p.to_string_lossy().contains("sway-ipc."))
     };
     let log = || std::fs::read_to_string(dir.join("sway.log")).unwrap_or_default();
-    wait_until("sway's IPC socket", Duration::from_secs(30), || socket().is_some() || sway.try_wait().unwrap().is_some());
+    wait_until("sway's IPC socket", Duration::from_secs(30), || {
+        socket().is_some() || sway.try_wait().unwrap().is_some()
+    });
     let socket = socket().unwrap_or_else(|| panic!("sway did not start:\n{}", log()));
 
     let mut exec = Command::new("swaymsg");
@@ -106,7 +121,12 @@ fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
     }
     let _ = Command::new("kill").args(["-TERM", "--", &format!("-{}", sway.id())]).status();
     wait_until("the Wayland session to end", Duration::from_secs(20), || sway.try_wait().unwrap().is_some());
-    assert!(finished.exists(), "the session's script did not finish within 180 s:\nplay: {}\nsway: {}", read("play.err"), log());
+    assert!(
+        finished.exists(),
+        "the session's script did not finish within 180 s:\nplay: {}\nsway: {}",
+        read("play.err"),
+        log()
+    );
 
     let (windows, note, stderr) = (read("windows.txt"), read("windows.err"), read("play.err"));
     assert!(note.contains("this is a Wayland session") && note.contains("XWayland"), "{note}");

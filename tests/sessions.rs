@@ -58,7 +58,8 @@ fn copy_session(from: &Path, to: &Path) {
 #[test]
 fn a_session_with_a_frame_swapped_for_an_earlier_one_fails_naming_the_frame() {
     let original = repo().join("fixtures/sessions/flood-sgt-flood");
-    let mut frames: Vec<PathBuf> = std::fs::read_dir(original.join("frames")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut frames: Vec<PathBuf> =
+        std::fs::read_dir(original.join("frames")).unwrap().map(|e| e.unwrap().path()).collect();
     frames.sort();
     assert!(frames.len() >= 6);
     for swapped in [frames.len() / 2, frames.len() - 1] {
@@ -68,7 +69,11 @@ fn a_session_with_a_frame_swapped_for_an_earlier_one_fails_naming_the_frame() {
         std::fs::copy(&frames[swapped - 2], dir.path().join("frames").join(&name)).unwrap();
         let out = replay(dir.path());
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "a session with {name} swapped replayed: {}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            !out.status.success(),
+            "a session with {name} swapped replayed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         assert!(stderr.contains(&format!("frames/{name}")), "the message should name frames/{name}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
@@ -82,7 +87,11 @@ fn a_broken_session_folder_gets_a_clear_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("session.json"));
     std::fs::write(dir.path().join("session.json"), "{\"version\": 1, \"game\": \"flood\"").unwrap();
     let out = replay(dir.path());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a session manifest"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is not a session manifest"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A session cut short (its last events lost) ends differently from its recorded outcome.
     let cut = tempfile::tempdir().unwrap();
     copy_session(&repo().join("fixtures/sessions/flood-sgt-flood"), cut.path());

@@ -77,7 +77,8 @@ fn every_fixture_reads_exactly_its_truth() {
 #[test]
 fn the_special_fixtures_exist_and_show_what_they_claim() {
     let all = fixtures();
-    let get = |part: &str| all.iter().find(|f| f.name.contains(part)).unwrap_or_else(|| panic!("no fixture named *{part}*"));
+    let get =
+        |part: &str| all.iter().find(|f| f.name.contains(part)).unwrap_or_else(|| panic!("no fixture named *{part}*"));
     for shape in ["2x2", "2x3", "3x3", "3x4", "4x4"] {
         get(shape);
     }
@@ -112,7 +113,8 @@ fn pictures_that_are_not_a_sudoku_are_refused_clearly() {
 fn calibration_relearns_templates_that_read_every_fixture() {
     let dir = tempfile::tempdir().unwrap();
     let mut theme = SudokuTheme::new("sgt-default");
-    let shots: Vec<PathBuf> = fixtures().into_iter().filter(|f| f.name.starts_with("calibrate-")).map(|f| f.png).collect();
+    let shots: Vec<PathBuf> =
+        fixtures().into_iter().filter(|f| f.name.starts_with("calibrate-")).map(|f| f.png).collect();
     assert!(shots.len() >= 8);
     for png in shots {
         let mut truth = parse_id(&std::fs::read_to_string(png.with_extension("id")).unwrap()).unwrap();
@@ -130,7 +132,8 @@ fn calibration_relearns_templates_that_read_every_fixture() {
 #[test]
 fn read_time_of_a_9x9_window() {
     let image = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
-    let game = <autoplay::games::sudoku::Sudoku as autoplay::game::ScreenGame>::load(&repo().join("calibration"), None).unwrap();
+    let game = <autoplay::games::sudoku::Sudoku as autoplay::game::ScreenGame>::load(&repo().join("calibration"), None)
+        .unwrap();
     let window = screen::bench::bench_read(&image, &game, 50).unwrap();
     println!(
         "sudoku read: {}x{} window (9x9, tile 48): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
@@ -246,7 +249,11 @@ fn the_read_command_refuses_non_boards_clearly() {
     // A Flood-It board is a lattice of cells, but no Sudoku: no grid of lines, and no digit in its cells.
     let named = stderr.contains("no grid found") || stderr.contains("no Sudoku found");
     assert!(!out.status.success() && named && !stderr.contains("panicked"), "{stderr}");
-    let out = autoplay().args(["read", "sudoku", "--theme", "nope"]).arg(repo().join("fixtures/sudoku/2x2-tile48.png")).output().unwrap();
+    let out = autoplay()
+        .args(["read", "sudoku", "--theme", "nope"])
+        .arg(repo().join("fixtures/sudoku/2x2-tile48.png"))
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("no theme 'nope'"));
 }
 
@@ -255,13 +262,33 @@ fn the_calibrate_command_learns_a_theme_that_reads() {
     let dir = tempfile::tempdir().unwrap();
     let shot = repo().join("fixtures/sudoku/calibrate-4x4-tile48.png");
     let id = std::fs::read_to_string(shot.with_extension("id")).unwrap();
-    let out = autoplay().args(["--calibration"]).arg(dir.path()).args(["calibrate", "sudoku"]).arg(&shot).args(["--truth", id.trim(), "--theme", "mine"]).output().unwrap();
+    let out = autoplay()
+        .args(["--calibration"])
+        .arg(dir.path())
+        .args(["calibrate", "sudoku"])
+        .arg(&shot)
+        .args(["--truth", id.trim(), "--theme", "mine"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(dir.path().join("sudoku/mine.toml").exists());
-    let out = autoplay().args(["--calibration"]).arg(dir.path()).args(["read", "sudoku"]).arg(repo().join("fixtures/sudoku/4x4-tile56.png")).output().unwrap();
+    let out = autoplay()
+        .args(["--calibration"])
+        .arg(dir.path())
+        .args(["read", "sudoku"])
+        .arg(repo().join("fixtures/sudoku/4x4-tile56.png"))
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // A wrong truth is refused.
-    let out = autoplay().args(["--calibration"]).arg(dir.path()).args(["calibrate", "sudoku"]).arg(&shot).args(["--truth", "3x3:a"]).output().unwrap();
+    let out = autoplay()
+        .args(["--calibration"])
+        .arg(dir.path())
+        .args(["calibrate", "sudoku"])
+        .arg(&shot)
+        .args(["--truth", "3x3:a"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
 }
 
@@ -270,12 +297,15 @@ fn the_calibrate_command_learns_a_theme_that_reads() {
 #[test]
 fn live_windows_at_unseen_tile_sizes_read_as_their_truth() {
     let mut desktop = common::desktop::Desktop::start();
-    for (params, tile) in [("3x3#live-a", "44"), ("2x3#live-b", "30"), ("3x4#live-c", "52"), ("4x4#live-d", "33"), ("2x2#live-e", "60")] {
+    for (params, tile) in
+        [("3x3#live-a", "44"), ("2x3#live-b", "30"), ("3x4#live-c", "52"), ("4x4#live-d", "33"), ("2x2#live-e", "60")]
+    {
         let id = std::process::Command::new("/usr/games/sgt-solo").args(["--generate", "1", params]).output().unwrap();
         let truth = parse_id(&String::from_utf8(id.stdout).unwrap()).unwrap();
         desktop.spawn("/usr/games/sgt-solo", &[params], &[("SOLO_TILESIZE", tile)]);
         let window = desktop.wait_for_window("Solo");
-        let capture = autoplay().args(["capture", "--window", "Solo"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let capture =
+            autoplay().args(["capture", "--window", "Solo"]).env("DISPLAY", &desktop.display).output().unwrap();
         assert!(capture.status.success(), "{}", String::from_utf8_lossy(&capture.stderr));
         let out = autoplay().args(["read", "sudoku", "-", "--json"]).write_stdin(capture.stdout).output().unwrap();
         assert!(out.status.success(), "{params} tile {tile}: {}", String::from_utf8_lossy(&out.stderr));

@@ -30,7 +30,10 @@ fn truth_of(png: &Path) -> SudokuGrid {
 }
 
 fn fixtures() -> Vec<Fixture> {
-    let found: Vec<Fixture> = fixture_shots("sudoku-gnome").into_iter().map(|(name, png)| Fixture { name, truth: truth_of(&png), png }).collect();
+    let found: Vec<Fixture> = fixture_shots("sudoku-gnome")
+        .into_iter()
+        .map(|(name, png)| Fixture { name, truth: truth_of(&png), png })
+        .collect();
     assert!(found.len() >= 6, "expected the GNOME Sudoku fixtures, found {}", found.len());
     found
 }
@@ -45,12 +48,14 @@ fn gnome_theme() -> SudokuTheme {
 
 fn check_all(themes: &[SudokuTheme]) {
     for f in fixtures() {
-        let reading = screen::read(&load_image(&f.png).unwrap(), themes).unwrap_or_else(|e| panic!("{}: {e:#}", f.name));
+        let reading =
+            screen::read(&load_image(&f.png).unwrap(), themes).unwrap_or_else(|e| panic!("{}: {e:#}", f.name));
         assert_eq!(reading.theme, "gnome", "{}", f.name);
         assert_eq!(reading.grid.board_text(), f.truth.board_text(), "{}: board", f.name);
         assert_eq!(reading.grid.givens_text(), f.truth.givens_text(), "{}: givens", f.name);
         assert_eq!(reading.grid.entered_text(), f.truth.entered_text(), "{}: entered", f.name);
-        let expected: Vec<(usize, usize)> = f.truth.clashes().into_iter().filter(|&(r, c)| !f.truth.given[r * 9 + c]).collect();
+        let expected: Vec<(usize, usize)> =
+            f.truth.clashes().into_iter().filter(|&(r, c)| !f.truth.given[r * 9 + c]).collect();
         assert_eq!(reading.clashes, expected, "{}: clashes", f.name);
         if f.name.contains("played") {
             // Pencil marks in r5c5 and r9c8; the cross in r3c1 reads as an empty cell without pencil marks.
@@ -67,7 +72,8 @@ fn every_gnome_fixture_reads_exactly_its_truth() {
 #[test]
 fn the_fixtures_show_what_they_claim() {
     let all = fixtures();
-    let get = |part: &str| all.iter().find(|f| f.name.ends_with(part)).unwrap_or_else(|| panic!("no fixture named *{part}"));
+    let get =
+        |part: &str| all.iter().find(|f| f.name.ends_with(part)).unwrap_or_else(|| panic!("no fixture named *{part}"));
     // The labelled givens have exactly one solution (a strong check of a hand-labelled truth).
     for f in &all {
         let givens: Vec<u8> = f.truth.cells.iter().zip(&f.truth.given).map(|(&v, &g)| if g { v } else { 0 }).collect();
@@ -123,10 +129,16 @@ fn calibration_from_two_shots_relearns_a_theme_that_reads_every_fixture() {
         screen::reader::learn(&load_image(&png).unwrap(), &truth_of(&png), &mut theme).unwrap();
     }
     let stored = gnome_theme();
-    assert_eq!(theme.dark_max, stored.dark_max, "the light thin lines need a lighter line threshold, found from the picture");
+    assert_eq!(
+        theme.dark_max, stored.dark_max,
+        "the light thin lines need a lighter line threshold, found from the picture"
+    );
     assert_eq!(theme.given_background.as_deref(), Some("#cccccc"), "givens are told by their grey cells");
     assert!(theme.pencil_max_height.is_some() && theme.ink.pencil.is_none(), "pencil marks share the digits' ink");
-    assert!(theme.glyphs.iter().any(|g| g.symbol == '.'), "the cross over a hopeless cell is learned as a mark of an empty cell");
+    assert!(
+        theme.glyphs.iter().any(|g| g.symbol == '.'),
+        "the cross over a hopeless cell is learned as a mark of an empty cell"
+    );
     theme.save(dir.path()).unwrap();
     check_all(&load_themes(dir.path(), None).unwrap());
 }
@@ -137,8 +149,24 @@ fn recognition_has_headroom() {
     let theme = gnome_theme();
     for f in fixtures() {
         for m in screen::reader::match_scores(&load_image(&f.png).unwrap(), &theme).unwrap() {
-            assert!(m.best <= 0.75 * theme.max_distance, "{} ({}, {}) '{}': distance {:.4}", f.name, m.row, m.col, m.symbol, m.best);
-            assert!(m.next - m.best >= 3.0 * theme.min_margin, "{} ({}, {}) '{}': margin {:.4}", f.name, m.row, m.col, m.symbol, m.next - m.best);
+            assert!(
+                m.best <= 0.75 * theme.max_distance,
+                "{} ({}, {}) '{}': distance {:.4}",
+                f.name,
+                m.row,
+                m.col,
+                m.symbol,
+                m.best
+            );
+            assert!(
+                m.next - m.best >= 3.0 * theme.min_margin,
+                "{} ({}, {}) '{}': margin {:.4}",
+                f.name,
+                m.row,
+                m.col,
+                m.symbol,
+                m.next - m.best
+            );
         }
     }
 }

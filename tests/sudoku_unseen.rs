@@ -14,7 +14,9 @@ use common::{fixture_shots, repo};
 /// The truth of a shot: its givens (an sgt-solo game ID in NAME.id, or board text in NAME.truth) and the
 /// player's digits (NAME.entered, if any).
 fn truth_of(png: &Path) -> SudokuGrid {
-    let givens = std::fs::read_to_string(png.with_extension("id")).or_else(|_| std::fs::read_to_string(png.with_extension("truth"))).unwrap();
+    let givens = std::fs::read_to_string(png.with_extension("id"))
+        .or_else(|_| std::fs::read_to_string(png.with_extension("truth")))
+        .unwrap();
     let mut truth = SudokuGrid::parse_givens(&givens).unwrap();
     if let Ok(text) = std::fs::read_to_string(png.with_extension("entered")) {
         truth.enter(&text).unwrap_or_else(|e| panic!("{}: {e:#}", png.display()));
@@ -39,7 +41,8 @@ fn every_screenshot_up_to_9x9_reads_with_no_calibration() {
         let tiny = name.contains("tile15") || name.contains("tile17");
         if truth.size > 9 || tiny {
             let error = format!("{:#}", reading.err().unwrap_or_else(|| panic!("{name}: read with no calibration")));
-            let why = if truth.size > 9 { "symbols beyond 9" } else { "without a calibration theme learned at their size" };
+            let why =
+                if truth.size > 9 { "symbols beyond 9" } else { "without a calibration theme learned at their size" };
             assert!(error.contains(why), "{name}: {error}");
             refused += 1;
             continue;
@@ -90,13 +93,22 @@ fn a_tinted_board_keeps_the_givens_of_the_first_reading() {
     use autoplay::game::ScreenGame;
     use autoplay::games::sudoku::Sudoku;
     let game = Sudoku::load(&repo().join("calibration"), None).unwrap();
-    let first = game.read(&Frame::from_image(load_image(&repo().join("fixtures/sudoku-clients/ksudoku-typed-800x700.png")).unwrap()), None).unwrap();
+    let first = game
+        .read(
+            &Frame::from_image(load_image(&repo().join("fixtures/sudoku-clients/ksudoku-typed-800x700.png")).unwrap()),
+            None,
+        )
+        .unwrap();
     let png = repo().join("fixtures/sudoku-clients/tinted/ksudoku-typed-tinted-800x700.png");
     let truth = truth_of(&png);
     let tinted = Frame::from_image(load_image(&png).unwrap());
     let alone = game.read(&tinted, None).unwrap();
     assert_eq!(alone.board.board_text(), truth.board_text(), "the digits");
-    assert_ne!(alone.board.givens_text(), truth.givens_text(), "the picture alone no longer tells the givens (else this test shows nothing)");
+    assert_ne!(
+        alone.board.givens_text(),
+        truth.givens_text(),
+        "the picture alone no longer tells the givens (else this test shows nothing)"
+    );
     let in_play = game.read(&tinted, Some(&first.layout)).unwrap();
     assert_eq!(in_play.board.board_text(), truth.board_text());
     assert_eq!(in_play.board.givens_text(), truth.givens_text());
@@ -127,7 +139,10 @@ fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
         let reading = discover::read(&image, &shapes).unwrap();
         number_pad::find(&image, &reading.layout, reading.grid.size, &shapes)
     };
-    for shot in ["fixtures/sudoku-clients/ksudoku-generated-800x700.png", "fixtures/sudoku-clients/ksudoku-generated-900x800.png"] {
+    for shot in [
+        "fixtures/sudoku-clients/ksudoku-generated-800x700.png",
+        "fixtures/sudoku-clients/ksudoku-generated-900x800.png",
+    ] {
         let pad = pad_of(shot).unwrap_or_else(|| panic!("{shot}: no number pad found"));
         let points: Vec<(i32, i32)> = (1..=9).map(|d| pad.button(d).unwrap()).collect();
         assert!(points.iter().all(|&(x, _)| (10..=68).contains(&x)), "{shot}: {points:?}");
@@ -138,7 +153,11 @@ fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
     let at = |d: u8| pad.button(d).unwrap();
     assert!(at(7).0 < at(8).0 && at(8).0 < at(9).0 && at(7).1 < at(4).1 && at(4).1 < at(1).1, "{pad:?}");
     assert!(at(1).0 > 500 && (at(5).0 - at(1).0 - (at(9).0 - at(5).0)).abs() <= 4, "{pad:?}");
-    for shot in ["fixtures/sudoku/3x3-tile48.png", "fixtures/sudoku-gnome/easy-2-played.png", "fixtures/sudoku-clients/web-seed1.png"] {
+    for shot in [
+        "fixtures/sudoku/3x3-tile48.png",
+        "fixtures/sudoku-gnome/easy-2-played.png",
+        "fixtures/sudoku-clients/web-seed1.png",
+    ] {
         assert_eq!(pad_of(shot), None, "{shot}");
     }
 }
@@ -150,9 +169,9 @@ fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
 /// the fonts, which read it exactly: the calibration does not stand in the way of the bot's own digits.
 #[test]
 fn a_client_calibrated_from_one_shot_of_its_givens_reads_the_digits_typed_later() {
+    use autoplay::game::ScreenGame;
     use autoplay::games::sudoku::screen::{read, read_any, theme::GridCue, SudokuTheme};
     use autoplay::games::sudoku::Sudoku;
-    use autoplay::game::ScreenGame;
     let root = tempfile::tempdir().unwrap();
     std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
     let start = repo().join("fixtures/sudoku-clients/web-seed1.png");

@@ -44,7 +44,12 @@ pub fn read<G: ScreenGame>(root: &Path, args: &ReadArgs) -> Result<()> {
 }
 
 /// Prints a reading as `read` does (text or JSON), and saves the annotated picture when asked.
-pub fn print_reading<G: ScreenGame>(game: &G, image: &image::RgbaImage, reading: &Reading<G::Board, G::Layout>, args: &ReadArgs) -> Result<()> {
+pub fn print_reading<G: ScreenGame>(
+    game: &G,
+    image: &image::RgbaImage,
+    reading: &Reading<G::Board, G::Layout>,
+    args: &ReadArgs,
+) -> Result<()> {
     if let Some(path) = &args.annotate {
         save_image(&annotate(image, &reading.layout.marks(), image::Rgba([255, 0, 255, 255])), path)?;
     }
@@ -169,12 +174,19 @@ fn print_note(event: PlayEvent<'_>) {
 
 /// The closed loop on a live window, recorded: in `--record DIR`, else in a folder of the cache that is removed
 /// after a win and kept (and named) after a failure, so that a failed game can be replayed and reported.
-fn play_recorded<G: ScreenGame>(game: &G, source: &mut dyn FrameSource, input: &mut dyn InputDevice, options: &PlayOptions, args: &PlayArgs) -> Result<PlayReport> {
+fn play_recorded<G: ScreenGame>(
+    game: &G,
+    source: &mut dyn FrameSource,
+    input: &mut dyn InputDevice,
+    options: &PlayOptions,
+    args: &PlayArgs,
+) -> Result<PlayReport> {
     let dir = match &args.record {
         Some(dir) => dir.clone(),
         None => failure_folder(game.name()),
     };
-    let settings = SessionOptions { max_moves: args.max_moves, move_delay_ms: args.move_delay_ms, time_limit: args.time_limit };
+    let settings =
+        SessionOptions { max_moves: args.max_moves, move_delay_ms: args.move_delay_ms, time_limit: args.time_limit };
     let recorder = Recorder::create(&dir, game.name(), &source.describe(), args.theme.as_deref(), settings)?;
     let mut recording_source = RecordingSource { inner: source, recorder: recorder.clone() };
     let mut recording_input = RecordingInput { inner: input, recorder: recorder.clone() };
@@ -193,7 +205,11 @@ fn play_recorded<G: ScreenGame>(game: &G, source: &mut dyn FrameSource, input: &
             let _ = std::fs::remove_dir_all(&dir);
         }
         (Err(_), _) if saved.is_ok() => {
-            eprintln!("the recording of this game is in {} (replay it with `autoplay replay {}`)", dir.display(), dir.display())
+            eprintln!(
+                "the recording of this game is in {} (replay it with `autoplay replay {}`)",
+                dir.display(),
+                dir.display()
+            )
         }
         _ => {}
     }

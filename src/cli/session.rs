@@ -46,8 +46,15 @@ pub fn replay_game<G: ScreenGame>(root: &Path, dir: &Path, manifest: &Manifest) 
     };
     let recorded = manifest.outcome.as_deref().unwrap_or("(no outcome: the recording was cut short)");
     if ended != recorded {
-        return Err(anyhow!("the replay ended differently: the recording ended with '{recorded}', the replay with '{ended}'"));
+        return Err(anyhow!(
+            "the replay ended differently: the recording ended with '{recorded}', the replay with '{ended}'"
+        ));
     }
     replay.finish()?;
-    print(&format!("{}: {} session reproduced ({} events, ended: {ended})", dir.display(), game.name(), manifest.events.len()))
+    print(&format!(
+        "{}: {} session reproduced ({} events, ended: {ended})",
+        dir.display(),
+        game.name(),
+        manifest.events.len()
+    ))
 }

@@ -57,7 +57,14 @@ pub struct PlayOptions {
 
 impl Default for PlayOptions {
     fn default() -> Self {
-        PlayOptions { dry_run: false, max_moves: 1000, solve_time: None, move_delay: Duration::ZERO, settle: Settle::default(), learn: false }
+        PlayOptions {
+            dry_run: false,
+            max_moves: 1000,
+            solve_time: None,
+            move_delay: Duration::ZERO,
+            settle: Settle::default(),
+            learn: false,
+        }
     }
 }
 
@@ -69,7 +76,10 @@ pub enum PlayEvent<'a> {
 
 /// The reading the loop acts on, as a [`PlayEvent`].
 fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent<'static> {
-    PlayEvent::Reading { board: reading.board.to_string(), layout: serde_json::to_value(&reading.layout).unwrap_or_default() }
+    PlayEvent::Reading {
+        board: reading.board.to_string(),
+        layout: serde_json::to_value(&reading.layout).unwrap_or_default(),
+    }
 }
 
 /// What a game of play came to.
@@ -108,7 +118,6 @@ fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result
     }
     Ok(())
 }
-
 
 /// Where to leave the pointer so that it is off the board but inside the window: the middle of the widest
 /// margin between the board's region and the window's edge; `None` when the board fills the window.
@@ -164,7 +173,17 @@ pub fn play<'a, G: ScreenGame>(
     log: &'a mut dyn FnMut(PlayEvent<'_>),
 ) -> Result<PlayReport> {
     let start = source.now();
-    let mut player = Player { game, source, input, options, log, left_at: None, pace: Pace::default(), waited: Vec::new(), parks_pointer: false };
+    let mut player = Player {
+        game,
+        source,
+        input,
+        options,
+        log,
+        left_at: None,
+        pace: Pace::default(),
+        waited: Vec::new(),
+        parks_pointer: false,
+    };
     let (mut frame, mut reading) = player.observe_first()?;
     let mut report = PlayReport {
         won: false,
@@ -214,7 +233,16 @@ pub fn play<'a, G: ScreenGame>(
         report.last_move_millis = player.source.now().saturating_sub(start).as_millis();
         player.source.sleep(options.move_delay);
         player.check_pointer()?;
-        let seen = match player.verify(&frame, &reading.layout, &move_input, &before, &expected, &settle, ways.proven(), number)? {
+        let seen = match player.verify(
+            &frame,
+            &reading.layout,
+            &move_input,
+            &before,
+            &expected,
+            &settle,
+            ways.proven(),
+            number,
+        )? {
             Verdict::Read(seen) => seen,
             Verdict::Unreadable(shown, error) => {
                 if winning && as_expected {
@@ -226,7 +254,9 @@ pub fn play<'a, G: ScreenGame>(
                 // Another window over the game's is brought to the front; a window of another size keeps its
                 // reader's error as it is (shrunk too far, say); in one of the same size the game covered its board.
                 let error = if shown.image.dimensions() == frame.image.dimensions() {
-                    error.context(format!("the game covered its board after move {number} (its window shows no board that can be read)"))
+                    error.context(format!(
+                        "the game covered its board after move {number} (its window shows no board that can be read)"
+                    ))
                 } else {
                     error
                 };
@@ -259,12 +289,23 @@ pub fn play<'a, G: ScreenGame>(
                 pace::RETRIES + 1
             );
         }
-        ways.learn(game, &(frame.clone(), reading.clone()), &mv, &move_input, &before, &expected, number, &mut *player.log)?;
+        ways.learn(
+            game,
+            &(frame.clone(), reading.clone()),
+            &mv,
+            &move_input,
+            &before,
+            &expected,
+            number,
+            &mut *player.log,
+        )?;
         as_expected = reading.board == expected;
         if !as_expected {
             report.replans += 1;
             plan.clear();
-            player.note(&format!("the board differs from the expected one after move {number}; planning again from what is shown"));
+            player.note(&format!(
+                "the board differs from the expected one after move {number}; planning again from what is shown"
+            ));
         }
         // What the window does not show is carried over from what the bot knew.
         // (From the board before the move where the window shows the move was not taken.)
@@ -288,12 +329,14 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
     fn observe_first(&mut self) -> Result<Seen<G>> {
         let settle = self.options.settle.clone();
-        let (frame, read) = watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, read) =
+            watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,
         };
-        let note = format!("read the board (theme '{}') from {}:\n{}", reading.theme, self.source.describe(), reading.board);
+        let note =
+            format!("read the board (theme '{}') from {}:\n{}", reading.theme, self.source.describe(), reading.board);
         self.note(&note);
         (self.log)(reading_event(&reading));
         self.game.check_playable(&reading)?;
@@ -310,10 +353,13 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         let covering = covering.join(", ");
         self.note(&format!("the game's window was covered by {covering}: brought it to the front"));
         let settle = self.game.settle();
-        let (frame, read) = watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, read) =
+            watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
         match read {
             Ok(reading) => Ok((frame, reading)),
-            Err(e) => Err(e.context(format!("the game's window was covered by {covering}, and cannot be read after it was brought to the front"))),
+            Err(e) => Err(e.context(format!(
+                "the game's window was covered by {covering}, and cannot be read after it was brought to the front"
+            ))),
         }
     }
 
@@ -349,9 +395,17 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         if ways.probes_click(move_input) {
             self.perform(&move_input.actions[..1], frame, settle.after_click)?;
             let start = self.source.now();
-            let shows = watch::next_change(&mut *self.source, settle, frame, region, start, self.pace.wait(0, false))?.is_some();
+            let shows = watch::next_change(&mut *self.source, settle, frame, region, start, self.pace.wait(0, false))?
+                .is_some();
             let entered = shows
-                && match watch::observe(self.game, &mut *self.source, settle, Some(&reading.layout), settle.quiet, pace::HOLD_STILL_BOUND)? {
+                && match watch::observe(
+                    self.game,
+                    &mut *self.source,
+                    settle,
+                    Some(&reading.layout),
+                    settle.quiet,
+                    pace::HOLD_STILL_BOUND,
+                )? {
                     (_, Ok(seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
                     (_, Err(_)) => false,
                 };
@@ -363,7 +417,10 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             self.perform(&move_input.actions[..1], frame, settle.after_click)?;
             let (start, bound) = (self.source.now(), self.pace.wait(0, true));
             if watch::next_change(&mut *self.source, settle, frame, region, start, bound)?.is_none() {
-                self.note(&format!("the click of move {number} did not show within {:.1} s; typing anyway", bound.as_secs_f64()));
+                self.note(&format!(
+                    "the click of move {number} did not show within {:.1} s; typing anyway",
+                    bound.as_secs_f64()
+                ));
             }
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
         } else {
@@ -403,7 +460,12 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 return Err(PointerMoved { left_x, left_y, found_x: found.0, found_y: found.1 }.into());
             }
             if self.source.now().saturating_sub(start) > POINTER_BOUND {
-                bail!("the pointer was moved to ({x}, {y}) but is still reported at ({}, {}) after {:.1} s", found.0, found.1, POINTER_BOUND.as_secs_f64());
+                bail!(
+                    "the pointer was moved to ({x}, {y}) but is still reported at ({}, {}) after {:.1} s",
+                    found.0,
+                    found.1,
+                    POINTER_BOUND.as_secs_f64()
+                );
             }
             self.source.sleep(interval.max(Duration::from_millis(2)));
         }
@@ -415,7 +477,10 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     fn pointer_over_board(&self, frame: &Frame, layout: &G::Layout) -> bool {
         let (Some((x, y)), Some(region)) = (self.left_at, layout.region()) else { return false };
         let (x, y) = (x - frame.origin_x, y - frame.origin_y);
-        x >= region.x as i32 && y >= region.y as i32 && x < (region.x + region.width) as i32 && y < (region.y + region.height) as i32
+        x >= region.x as i32
+            && y >= region.y as i32
+            && x < (region.x + region.width) as i32
+            && y < (region.y + region.height) as i32
     }
 
     /// The board does not read as expected, and the pointer is over it: a client that previews the move under
@@ -442,7 +507,9 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                     let ((sx, sy), clamped) = frame.screen_point(x, y);
                     if clamped {
                         let verb = pointer_verb(action);
-                        self.note(&format!("warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"));
+                        self.note(&format!(
+                            "warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"
+                        ));
                     }
                     self.move_pointer(sx, sy, after_click)?;
                     if let Action::Click { .. } = action {
@@ -504,11 +571,20 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         loop {
             let bound = self.pace.wait(attempt, proven);
             self.waited.push(bound);
-            if let Some(seen) = watch::await_expected(self.game, &mut *self.source, settle, frame, layout, expected, bound)? {
+            if let Some(seen) =
+                watch::await_expected(self.game, &mut *self.source, settle, frame, layout, expected, bound)?
+            {
                 return Ok(Verdict::Read(self.shown(seen, acted_at, attempt, number)));
             }
             self.check_pointer()?;
-            let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+            let (shown, read) = watch::observe(
+                self.game,
+                &mut *self.source,
+                settle,
+                Some(layout),
+                settle.quiet,
+                pace::HOLD_STILL_BOUND,
+            )?;
             let reading = match read {
                 Ok(reading) => reading,
                 // (After the winning move a board that does not read is the game's end screen: see `play`.)
@@ -535,9 +611,12 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
             // it counts only once it has held still for longer.
             let doubt = self.pace.doubt();
-            let (shown, read) = watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
+            let (shown, read) =
+                watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
             return Ok(match read {
-                Ok(reading) if reading.board == *expected => Verdict::Read(self.shown((shown, reading), acted_at, attempt, number)),
+                Ok(reading) if reading.board == *expected => {
+                    Verdict::Read(self.shown((shown, reading), acted_at, attempt, number))
+                }
                 Ok(reading) => Verdict::Read((shown, reading)),
                 Err(error) => Verdict::Unreadable(shown, error),
             });
@@ -569,7 +648,8 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// or banner in its window, or a window of its own). The board before the move was the expected one.
     fn end_screen(&mut self, number: usize, error: &anyhow::Error) -> Result<()> {
         let opened = self.source.windows_opened()?;
-        let how = if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
+        let how =
+            if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
         self.note(&format!(
             "after the winning move {number} the board cannot be read ({error:#}) and the game has {how}: taken as its report of the win"
         ));

@@ -79,7 +79,11 @@ pub fn observe<G: ScreenGame>(
             }
             match hold_still(source, settle.interval, quiet, bound, latest, latest_at, region)? {
                 Some(frame) => frame,
-                None => bail!("{} did not hold still within {:.1} s (its picture kept changing)", source.describe(), bound.as_secs_f64()),
+                None => bail!(
+                    "{} did not hold still within {:.1} s (its picture kept changing)",
+                    source.describe(),
+                    bound.as_secs_f64()
+                ),
             }
         }
         None => bail!(
@@ -133,7 +137,16 @@ pub fn await_expected<G: ScreenGame>(
             continue;
         }
         // Seen: it counts once the board holds still (at least one more capture agrees).
-        let Some(confirmed) = hold_still(source, settle.interval, settle.quiet, super::pace::HOLD_STILL_BOUND, frame.clone(), grabbed_at, region)? else {
+        let Some(confirmed) = hold_still(
+            source,
+            settle.interval,
+            settle.quiet,
+            super::pace::HOLD_STILL_BOUND,
+            frame.clone(),
+            grabbed_at,
+            region,
+        )?
+        else {
             continue;
         };
         if confirmed.same_in(&frame, region) {
@@ -180,7 +193,16 @@ mod tests {
     fn still(source: &mut Animation, region: Option<Region>) -> Option<Frame> {
         let first = source.grab().unwrap();
         let at = source.now();
-        hold_still(source, Duration::from_millis(1), Duration::from_millis(20), Duration::from_millis(150), first, at, region).unwrap()
+        hold_still(
+            source,
+            Duration::from_millis(1),
+            Duration::from_millis(20),
+            Duration::from_millis(150),
+            first,
+            at,
+            region,
+        )
+        .unwrap()
     }
 
     #[test]

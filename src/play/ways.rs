@@ -96,7 +96,15 @@ impl Ways {
     /// With `keep_ways`, a way other than the usual one that works is kept in that calibration.
     pub fn new<G: ScreenGame>(game: &G, reading: &Reading<G::Board, G::Layout>, keep_ways: bool) -> Ways {
         let way = game.first_way(reading);
-        Ways { way, worked: false, kept: way != 0, keep_ways, choosing: Choosing::Unseen, click_shows: false, ignored: None }
+        Ways {
+            way,
+            worked: false,
+            kept: way != 0,
+            keep_ways,
+            choosing: Choosing::Unseen,
+            click_shows: false,
+            ignored: None,
+        }
     }
 
     /// Whether the way in use has changed the board in this game.
@@ -123,10 +131,14 @@ impl Ways {
                     self.way
                 )));
                 self.way = 0;
-                game.actions(frame, reading, mv, 0)?.with_context(|| format!("move {number}: {mv} has no usual way to be made"))?
+                game.actions(frame, reading, mv, 0)?
+                    .with_context(|| format!("move {number}: {mv} has no usual way to be made"))?
             }
             None if self.way == 0 => bail!("move {number}: {mv} has no usual way to be made"),
-            None => bail!("move {number}: {mv} cannot be made the way that worked so far (way {}): the window no longer shows it", self.way),
+            None => bail!(
+                "move {number}: {mv} cannot be made the way that worked so far (way {}): the window no longer shows it",
+                self.way
+            ),
         };
         let described = describe_actions(&events.actions, frame);
         let how = match &events.way {
@@ -135,7 +147,11 @@ impl Ways {
         };
         let mut input = MoveInput { actions: events.actions, how };
         if self.choosing == Choosing::ByPointing && input.clicks_then_types() {
-            input.actions = input.actions.into_iter().map(|a| if let Action::Click { x, y } = a { Action::Point { x, y } } else { a }).collect();
+            input.actions = input
+                .actions
+                .into_iter()
+                .map(|a| if let Action::Click { x, y } = a { Action::Point { x, y } } else { a })
+                .collect();
             input.how = describe_actions(&input.actions, frame);
         }
         Ok(input)
@@ -189,7 +205,10 @@ impl Ways {
             if another {
                 self.way += 1;
                 self.worked = false;
-                log(PlayEvent::Note(&format!("move {number} ({}) left the board as it was; making moves another way", input.how)));
+                log(PlayEvent::Note(&format!(
+                    "move {number} ({}) left the board as it was; making moves another way",
+                    input.how
+                )));
             } else if let Some((previous, previous_how)) = previous {
                 bail!(
                     "the game does not take moves this way: moves {previous} ({previous_how}) and {number} ({}) both left the \
@@ -205,13 +224,18 @@ impl Ways {
                 match game.remember_way(seen, self.way, self.keep_ways) {
                     Ok(Some(note)) => log(PlayEvent::Note(&note)),
                     Ok(None) => {}
-                    Err(e) => log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}"))),
+                    Err(e) => {
+                        log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}")))
+                    }
                 }
             }
         }
         if seen.board != *expected && input.pointed() && self.choosing == Choosing::ByPointing {
             self.choosing = Choosing::ByClick;
-            log(PlayEvent::Note(&format!("move {number} ({}) did not go as expected; choosing cells by clicking again", input.how)));
+            log(PlayEvent::Note(&format!(
+                "move {number} ({}) did not go as expected; choosing cells by clicking again",
+                input.how
+            )));
         }
         Ok(())
     }

@@ -46,7 +46,11 @@ fn profile(light: &[u8], width: usize, height: usize, vertical: bool, range: (us
     let mut out = vec![0.0; along];
     for other in range.0..range.1 {
         for (i, total) in out.iter_mut().enumerate().take(along.saturating_sub(1)) {
-            let (a, b) = if vertical { (i * width + other, (i + 1) * width + other) } else { (other * width + i, other * width + i + 1) };
+            let (a, b) = if vertical {
+                (i * width + other, (i + 1) * width + other)
+            } else {
+                (other * width + i, other * width + i + 1)
+            };
             *total += light[a].abs_diff(light[b]) as f64;
         }
     }
@@ -56,7 +60,12 @@ fn profile(light: &[u8], width: usize, height: usize, vertical: bool, range: (us
 /// The best lattice of `cells` cells along a profile, with pitch in `pitch_range`.
 fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64)) -> Option<AxisLattice> {
     let n = profile.len();
-    let prefix: Vec<f64> = std::iter::once(0.0).chain(profile.iter().scan(0.0, |s, &v| { *s += v; Some(*s) })).collect();
+    let prefix: Vec<f64> = std::iter::once(0.0)
+        .chain(profile.iter().scan(0.0, |s, &v| {
+            *s += v;
+            Some(*s)
+        }))
+        .collect();
     // A boundary may sit a little off the lattice (some clients leave wider gaps between boxes than between
     // cells): the profile's peak within `reach` of each position, kept per reach.
     let mut peaks: std::collections::HashMap<isize, Vec<f64>> = std::collections::HashMap::new();
@@ -65,7 +74,12 @@ fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64)) -> Option<AxisLat
             .entry(reach)
             .or_insert_with(|| {
                 (0..n as isize)
-                    .map(|i| (i - reach..=i + reach).filter(|&j| j >= 0 && (j as usize) < n).map(|j| profile[j as usize]).fold(0.0, f64::max))
+                    .map(|i| {
+                        (i - reach..=i + reach)
+                            .filter(|&j| j >= 0 && (j as usize) < n)
+                            .map(|j| profile[j as usize])
+                            .fold(0.0, f64::max)
+                    })
                     .collect()
             })
             .clone()
@@ -84,7 +98,10 @@ fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64)) -> Option<AxisLat
             let mut inside = 0.0;
             let mut count = 0.0;
             for k in 0..cells {
-                let (a, b) = ((offset + k as f64 * pitch + margin).ceil() as usize, (offset + (k + 1) as f64 * pitch - margin).floor() as usize);
+                let (a, b) = (
+                    (offset + k as f64 * pitch + margin).ceil() as usize,
+                    (offset + (k + 1) as f64 * pitch - margin).floor() as usize,
+                );
                 if b > a {
                     inside += prefix[b] - prefix[a];
                     count += (b - a) as f64;
@@ -105,11 +122,18 @@ fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64)) -> Option<AxisLat
 fn fit_any(profile: &[f64], sizes: &[usize], pitch_range: (f64, f64)) -> Option<AxisLattice> {
     let found: Vec<AxisLattice> = sizes.iter().filter_map(|&cells| fit(profile, cells, pitch_range)).collect();
     let top = found.iter().map(|l| l.score).fold(0.0, f64::max);
-    found.into_iter().filter(|l| l.score >= NEAR_BEST * top).max_by(|a, b| (a.pitch * a.cells as f64).total_cmp(&(b.pitch * b.cells as f64)))
+    found
+        .into_iter()
+        .filter(|l| l.score >= NEAR_BEST * top)
+        .max_by(|a, b| (a.pitch * a.cells as f64).total_cmp(&(b.pitch * b.cells as f64)))
 }
 
 /// A square lattice of N×N cells (N one of `sizes`) in the picture: (columns, rows), or why none was found.
-pub fn find_edge_lattice(image: &RgbaImage, sizes: &[usize], min_cell: f64) -> Result<(AxisLattice, AxisLattice), String> {
+pub fn find_edge_lattice(
+    image: &RgbaImage,
+    sizes: &[usize],
+    min_cell: f64,
+) -> Result<(AxisLattice, AxisLattice), String> {
     let (width, height) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let max_pitch = width.min(height) as f64 / *sizes.iter().min().unwrap_or(&4) as f64;
@@ -120,7 +144,8 @@ pub fn find_edge_lattice(image: &RgbaImage, sizes: &[usize], min_cell: f64) -> R
     let rows = fit(&profile(&light, width, height, true, x_range(&columns)), columns.cells, pitch_near(&columns))
         .ok_or("no rows of cells under the columns found")?;
     let y_range = (rows.offset.max(0.0) as usize, (rows.position(rows.cells) as usize + 1).min(height));
-    let columns = fit(&profile(&light, width, height, false, y_range), rows.cells, pitch_near(&rows)).unwrap_or(columns);
+    let columns =
+        fit(&profile(&light, width, height, false, y_range), rows.cells, pitch_near(&rows)).unwrap_or(columns);
     if columns.score < MIN_SCORE || rows.score < MIN_SCORE {
         return Err(format!(
             "no lattice of cells: the best, {0}×{0} cells of {1:.1} pixels at ({2:.0}, {3:.0}), changes only {4:.1} times as much at \
@@ -159,14 +184,25 @@ mod tests {
         };
         for r in 0..9 {
             for c in 0..9 {
-                tile(ox + c * pitch + gap / 2, oy + r * pitch + gap / 2, pitch - gap, if (r + c) % 3 == 0 { 180 } else { 110 });
+                tile(
+                    ox + c * pitch + gap / 2,
+                    oy + r * pitch + gap / 2,
+                    pitch - gap,
+                    if (r + c) % 3 == 0 { 180 } else { 110 },
+                );
             }
             tile(20, 40 + r * 58, 50, 150);
         }
         let (columns, rows) = find_edge_lattice(&image, &[4, 6, 9], 12.0).unwrap();
         assert_eq!((columns.cells, rows.cells), (9, 9));
-        assert!((columns.pitch - pitch as f64).abs() < 1.0 && (rows.pitch - pitch as f64).abs() < 1.0, "{columns:?} {rows:?}");
-        assert!((columns.offset - ox as f64).abs() <= 3.0 && (rows.offset - oy as f64).abs() <= 3.0, "{columns:?} {rows:?}");
+        assert!(
+            (columns.pitch - pitch as f64).abs() < 1.0 && (rows.pitch - pitch as f64).abs() < 1.0,
+            "{columns:?} {rows:?}"
+        );
+        assert!(
+            (columns.offset - ox as f64).abs() <= 3.0 && (rows.offset - oy as f64).abs() <= 3.0,
+            "{columns:?} {rows:?}"
+        );
     }
 
     #[test]

@@ -62,8 +62,10 @@ impl FontGlyphs {
     /// are missing are passed over; none at all is an error naming the list.
     pub fn load(root: &Path, characters: &str) -> Result<FontGlyphs> {
         let list_path = root.join("fonts.toml");
-        let text = std::fs::read_to_string(&list_path).with_context(|| format!("cannot read the font list {}", list_path.display()))?;
-        let list: FontList = toml::from_str(&text).with_context(|| format!("{}: not a font list", list_path.display()))?;
+        let text = std::fs::read_to_string(&list_path)
+            .with_context(|| format!("cannot read the font list {}", list_path.display()))?;
+        let list: FontList =
+            toml::from_str(&text).with_context(|| format!("{}: not a font list", list_path.display()))?;
         let mut fonts = Vec::new();
         for file in &list.fonts {
             let Ok(bytes) = std::fs::read(file) else { continue };
@@ -75,7 +77,12 @@ impl FontGlyphs {
         if fonts.is_empty() {
             bail!("none of the fonts listed in {} is on this machine (install fonts-dejavu-core)", list_path.display());
         }
-        let mut glyphs = FontGlyphs { fonts, characters: characters.chars().collect(), ink_share: HashMap::new(), rendered: Mutex::new(HashMap::new()) };
+        let mut glyphs = FontGlyphs {
+            fonts,
+            characters: characters.chars().collect(),
+            ink_share: HashMap::new(),
+            rendered: Mutex::new(HashMap::new()),
+        };
         let large = glyphs.render_all(|_, _| LARGE_PX);
         for (k, (_, font)) in glyphs.fonts.iter().enumerate() {
             for &c in &glyphs.characters {
@@ -103,7 +110,13 @@ impl FontGlyphs {
     /// The nearest of the characters as `key` groups them (those it gives none are left out) to a glyph of
     /// normalised `coverage` and `aspect` whose ink is `height` pixels tall: the key, its distance, and the
     /// next-nearest other key's (infinite where there is none). None when no character has a key.
-    pub fn nearest<K: Copy + PartialEq>(&self, coverage: &[f32], aspect: f64, height: usize, key: impl Fn(char) -> Option<K>) -> Option<(K, f64, f64)> {
+    pub fn nearest<K: Copy + PartialEq>(
+        &self,
+        coverage: &[f32],
+        aspect: f64,
+        height: usize,
+        key: impl Fn(char) -> Option<K>,
+    ) -> Option<(K, f64, f64)> {
         let mut best: Vec<(K, f64)> = Vec::new();
         for g in self.at_height(height).iter() {
             let Some(k) = key(g.character) else { continue };

@@ -56,7 +56,11 @@ pub fn mean_squared_difference(a: &[f32], b: &[f32]) -> f64 {
 pub fn rows_of(coverage: &[f32]) -> Vec<String> {
     coverage
         .chunks(GLYPH_SIDE)
-        .map(|row| row.iter().map(|&a| char::from_digit((a.clamp(0.0, 1.0) * 15.0).round() as u32, 16).expect("0..=15")).collect())
+        .map(|row| {
+            row.iter()
+                .map(|&a| char::from_digit((a.clamp(0.0, 1.0) * 15.0).round() as u32, 16).expect("0..=15"))
+                .collect()
+        })
         .collect()
 }
 
@@ -67,7 +71,9 @@ pub fn coverage_of(rows: &[String], what: &str) -> Result<Vec<f32>> {
     }
     rows.iter()
         .flat_map(|r| r.chars())
-        .map(|c| c.to_digit(16).map(|d| d as f32 / 15.0).with_context(|| format!("glyph {what}: '{c}' is not a hex digit")))
+        .map(|c| {
+            c.to_digit(16).map(|d| d as f32 / 15.0).with_context(|| format!("glyph {what}: '{c}' is not a hex digit"))
+        })
         .collect()
 }
 

@@ -55,7 +55,12 @@ pub struct Grid {
 impl Grid {
     /// The pixels strictly between a cell's four lines: (x0, y0, x1, y1), inclusive.
     pub fn interior(&self, row: usize, col: usize) -> (usize, usize, usize, usize) {
-        (self.verticals[col].end + 1, self.horizontals[row].end + 1, self.verticals[col + 1].start - 1, self.horizontals[row + 1].start - 1)
+        (
+            self.verticals[col].end + 1,
+            self.horizontals[row].end + 1,
+            self.verticals[col + 1].start - 1,
+            self.horizontals[row + 1].start - 1,
+        )
     }
 }
 
@@ -66,7 +71,9 @@ pub enum GridError {
     NoDarkPixels,
     #[error("no grid found: no patch of dark pixels is at least {min_side}×{min_side} pixels and about square")]
     NoCandidate { min_side: usize },
-    #[error("no grid found: the largest square patch of dark pixels, {width}×{height} at ({x}, {y}), is not a grid: {why}")]
+    #[error(
+        "no grid found: the largest square patch of dark pixels, {width}×{height} at ({x}, {y}), is not a grid: {why}"
+    )]
     NotAGrid { x: usize, y: usize, width: usize, height: usize, why: String },
     #[error("the grid runs into the edge of the picture at ({x}, {y}); it may be cut off (capture the whole window)")]
     CutOff { x: usize, y: usize },
@@ -103,10 +110,15 @@ fn check_spacing(lines: &[Line], extent: usize, min_cell: usize, axis: &str) -> 
     let tolerance = (0.1 * pitch).max(1.5);
     for (k, line) in lines.iter().enumerate() {
         if (line.centre() - (first.centre() + k as f64 * pitch)).abs() > tolerance {
-            return Err(format!("its {axis} lines are not equally spaced ({axis} line {k} is off by more than {tolerance:.1} pixels)"));
+            return Err(format!(
+                "its {axis} lines are not equally spaced ({axis} line {k} is off by more than {tolerance:.1} pixels)"
+            ));
         }
         if line.width() as f64 > pitch / 4.0 {
-            return Err(format!("{axis} line {k} is {} pixels wide, too wide for cells {pitch:.1} apart", line.width()));
+            return Err(format!(
+                "{axis} line {k} is {} pixels wide, too wide for cells {pitch:.1} apart",
+                line.width()
+            ));
         }
     }
     Ok(pitch)
@@ -161,7 +173,10 @@ fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Resul
         return Err(format!("{} columns but {} rows of cells", verticals.len() - 1, horizontals.len() - 1));
     }
     let size = verticals.len() - 1;
-    let (box_rows, box_cols, boxes_drawn) = match (box_side(&horizontals, "horizontal")?, box_side(&verticals, "vertical")?) {
+    let (box_rows, box_cols, boxes_drawn) = match (
+        box_side(&horizontals, "horizontal")?,
+        box_side(&verticals, "vertical")?,
+    ) {
         (Some(rows), Some(cols)) => (rows, cols, true),
         (None, None) => {
             let (rows, cols) = usual_boxes(size)
@@ -173,7 +188,9 @@ fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Resul
     if box_rows * box_cols != size {
         return Err(format!("boxes of {box_rows}×{box_cols} cells do not make a side of {size}"));
     }
-    let shift = |lines: Vec<Line>, by: usize| lines.into_iter().map(|l| Line { start: l.start + by, end: l.end + by }).collect::<Vec<_>>();
+    let shift = |lines: Vec<Line>, by: usize| {
+        lines.into_iter().map(|l| Line { start: l.start + by, end: l.end + by }).collect::<Vec<_>>()
+    };
     let (verticals, horizontals) = (shift(verticals, c.x0), shift(horizontals, c.y0));
     let layout = CellLayout {
         rows: size,
@@ -198,7 +215,11 @@ pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) ->
         })
         .collect();
     if candidates.is_empty() {
-        return Err(if dark.iter().any(|&d| d) { GridError::NoCandidate { min_side } } else { GridError::NoDarkPixels });
+        return Err(if dark.iter().any(|&d| d) {
+            GridError::NoCandidate { min_side }
+        } else {
+            GridError::NoDarkPixels
+        });
     }
     candidates.sort_by_key(|c| std::cmp::Reverse(c.width() * c.height()));
     let mut first_failure = None;
@@ -206,12 +227,21 @@ pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) ->
         match grid_in(c, dark, width, min_cell) {
             Ok(grid) => {
                 if c.touches_edge(width, height) {
-                    return Err(GridError::CutOff { x: if c.x0 == 0 { c.x0 } else { c.x1 }, y: if c.y0 == 0 { c.y0 } else { c.y1 } });
+                    return Err(GridError::CutOff {
+                        x: if c.x0 == 0 { c.x0 } else { c.x1 },
+                        y: if c.y0 == 0 { c.y0 } else { c.y1 },
+                    });
                 }
                 return Ok(grid);
             }
             Err(why) => {
-                first_failure.get_or_insert(GridError::NotAGrid { x: c.x0, y: c.y0, width: c.width(), height: c.height(), why });
+                first_failure.get_or_insert(GridError::NotAGrid {
+                    x: c.x0,
+                    y: c.y0,
+                    width: c.width(),
+                    height: c.height(),
+                    why,
+                });
             }
         }
     }
@@ -242,7 +272,16 @@ mod tests {
             }
         }
         #[allow(clippy::too_many_arguments)]
-        fn grid(&mut self, size: usize, box_rows: usize, box_cols: usize, pitch: usize, thin: usize, thick: usize, at: (usize, usize)) {
+        fn grid(
+            &mut self,
+            size: usize,
+            box_rows: usize,
+            box_cols: usize,
+            pitch: usize,
+            thin: usize,
+            thick: usize,
+            at: (usize, usize),
+        ) {
             // The outer lines are thick: the grid spans from the first line's start to the last line's end.
             let begin = |at: usize| at + thin / 2 - thick / 2;
             let extent = size * pitch + thick;
@@ -262,7 +301,9 @@ mod tests {
     #[test]
     fn finds_grids_of_every_box_shape_pitch_offset_and_line_width() {
         for (size, box_rows, box_cols) in [(4, 2, 2), (6, 2, 3), (9, 3, 3), (12, 3, 4), (16, 4, 4), (6, 3, 2)] {
-            for (pitch, thin, thick, at) in [(16, 1, 3, (20, 30)), (32, 1, 3, (5, 61)), (48, 1, 5, (100, 7)), (64, 2, 6, (13, 13))] {
+            for (pitch, thin, thick, at) in
+                [(16, 1, 3, (20, 30)), (32, 1, 3, (5, 61)), (48, 1, 5, (100, 7)), (64, 2, 6, (13, 13))]
+            {
                 let mut picture = Picture::new(at.0 + size * pitch + 40, at.1 + size * pitch + 25);
                 picture.grid(size, box_rows, box_cols, pitch, thin, thick, at);
                 // Glyph-like marks inside cells do not disturb it.
@@ -271,7 +312,10 @@ mod tests {
                 assert_eq!((grid.size, grid.box_rows, grid.box_cols), (size, box_rows, box_cols), "pitch {pitch}");
                 assert!((grid.layout.pitch - pitch as f64).abs() < 0.01);
                 let (cx, cy) = grid.layout.centre(0, 0);
-                assert!((cx - (at.0 + pitch / 2) as i32).abs() <= 1 && (cy - (at.1 + pitch / 2) as i32).abs() <= 1, "centre ({cx}, {cy})");
+                assert!(
+                    (cx - (at.0 + pitch / 2) as i32).abs() <= 1 && (cy - (at.1 + pitch / 2) as i32).abs() <= 1,
+                    "centre ({cx}, {cy})"
+                );
                 let (x0, y0, x1, y1) = grid.interior(size - 1, size - 1);
                 assert_eq!(x1 - x0 + 1, pitch - thin - (thick - thin) / 2, "interior width");
                 assert!(y1 > y0);

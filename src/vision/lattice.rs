@@ -112,7 +112,8 @@ impl Bounds {
 /// between cells) do not split a cluster (see [`super::runs::components`]).
 fn largest_cluster(map: &ClassMap) -> Result<Bounds, LatticeError> {
     let on: Vec<bool> = map.classes.iter().map(|&c| c != 0).collect();
-    let found = super::runs::components(map.width, map.height, BRIDGE as usize, |y| &on[y * map.width..(y + 1) * map.width]);
+    let found =
+        super::runs::components(map.width, map.height, BRIDGE as usize, |y| &on[y * map.width..(y + 1) * map.width]);
     let mut best: Option<super::runs::Component> = None;
     for c in found {
         if best.is_none_or(|b| c.pixels > b.pixels) {
@@ -255,7 +256,12 @@ pub fn find_board(
             h.clone()
         }
         (None, None) => {
-            return Err(LatticeError::NoLattice { x: bounds.x0, y: bounds.y0, width: bounds.width(), height: bounds.height() })
+            return Err(LatticeError::NoLattice {
+                x: bounds.x0,
+                y: bounds.y0,
+                width: bounds.width(),
+                height: bounds.height(),
+            })
         }
     };
     let cells = sample_cells(image, map, &layout)?;
@@ -307,7 +313,13 @@ fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Resul
             if class == 0 {
                 let (rx, ry) = ((cx - outer).max(0) as u32, cy as u32);
                 let p = image.get_pixel(rx.min(map.width as u32 - 1), ry.min(map.height as u32 - 1));
-                return Err(LatticeError::UnknownColour { row, col, x: rx, y: ry, rgb: format_rgb([p[0], p[1], p[2]]) });
+                return Err(LatticeError::UnknownColour {
+                    row,
+                    col,
+                    x: rx,
+                    y: ry,
+                    rgb: format_rgb([p[0], p[1], p[2]]),
+                });
             }
             if total == 0 || (count as f64) < MIN_CELL_AGREEMENT * total as f64 {
                 return Err(LatticeError::MixedCell { row, col, x, y });
@@ -327,7 +339,11 @@ mod tests {
     /// Draws a board of `cells` (classes 1..) with the given cell side and outline, at an offset on a grey
     /// background; class k is drawn as colour (k*40, 0, 0).
     fn draw(cols: usize, rows: usize, cells: &[u8], side: u32, outline: u32, at: (u32, u32)) -> RgbaImage {
-        let mut img = RgbaImage::from_pixel(at.0 * 2 + side * cols as u32, at.1 * 2 + side * rows as u32, Rgba([200, 200, 200, 255]));
+        let mut img = RgbaImage::from_pixel(
+            at.0 * 2 + side * cols as u32,
+            at.1 * 2 + side * rows as u32,
+            Rgba([200, 200, 200, 255]),
+        );
         for r in 0..rows {
             for c in 0..cols {
                 let colour = Rgba([cells[r * cols + c] * 40, 0, 0, 255]);

@@ -53,19 +53,31 @@ impl NumberReader {
         sorted.sort_unstable();
         let middle = sorted[sorted.len() / 2];
         let ink: Vec<bool> = light.iter().map(|&l| (l - middle).abs() > INK_CONTRAST).collect();
-        let shapes: Vec<Component> = components(bw, bh, 0, |y| &ink[y * bw..(y + 1) * bw]).into_iter().filter(|c| c.height() >= 5).collect();
+        let shapes: Vec<Component> =
+            components(bw, bh, 0, |y| &ink[y * bw..(y + 1) * bw]).into_iter().filter(|c| c.height() >= 5).collect();
         let (lx, ly) = ((px as usize - x0) as i64, (py as usize - y0) as i64);
         let away = |c: &Component| {
             let dx = (c.x0 as i64 - lx).max(lx - c.x1 as i64).max(0);
             let dy = (c.y0 as i64 - ly).max(ly - c.y1 as i64).max(0);
             dx * dx + dy * dy
         };
-        let seed = *shapes.iter().min_by_key(|c| away(c)).with_context(|| format!("no text near ({}, {})", point.0, point.1))?;
+        let seed = *shapes
+            .iter()
+            .min_by_key(|c| away(c))
+            .with_context(|| format!("no text near ({}, {})", point.0, point.1))?;
         if away(&seed) as f64 > (seed.height() as f64 * 2.0).powi(2) {
-            bail!("no text at ({}, {}): the nearest mark is {} pixels away", point.0, point.1, (away(&seed) as f64).sqrt().round());
+            bail!(
+                "no text at ({}, {}): the nearest mark is {} pixels away",
+                point.0,
+                point.1,
+                (away(&seed) as f64).sqrt().round()
+            );
         }
         // The shapes of the seed's line, of a digit's height, left to right.
-        let band = |c: &Component| c.y0.max(seed.y0) as f64 <= c.y1.min(seed.y1) as f64 - 0.5 * c.height() as f64 && c.height() * 10 >= seed.height() * 6;
+        let band = |c: &Component| {
+            c.y0.max(seed.y0) as f64 <= c.y1.min(seed.y1) as f64 - 0.5 * c.height() as f64
+                && c.height() * 10 >= seed.height() * 6
+        };
         let mut line: Vec<Component> = shapes.iter().filter(|c| band(c)).copied().collect();
         line.sort_by_key(|c| c.x0);
         let at = line.iter().position(|c| *c == seed).context("the seed is on its own line")?;
@@ -92,9 +104,11 @@ impl NumberReader {
     /// The digit a shape is, if the fonts read it with a clear margin.
     fn digit(&self, ink: &[bool], width: usize, c: &Component) -> Option<char> {
         let (w, h) = (c.width(), c.height());
-        let alpha: Vec<f32> = (0..w * h).map(|i| if ink[(c.y0 + i / w) * width + c.x0 + i % w] { 1.0 } else { 0.0 }).collect();
+        let alpha: Vec<f32> =
+            (0..w * h).map(|i| if ink[(c.y0 + i / w) * width + c.x0 + i % w] { 1.0 } else { 0.0 }).collect();
         let coverage = normalise(&alpha, w, (0, 0, w - 1, h - 1));
-        let (digit, best, next) = self.digits.nearest(&coverage, w as f64 / h as f64, h, |c| c.is_ascii_digit().then_some(c))?;
+        let (digit, best, next) =
+            self.digits.nearest(&coverage, w as f64 / h as f64, h, |c| c.is_ascii_digit().then_some(c))?;
         is_sure(best, next).then_some(digit)
     }
 }

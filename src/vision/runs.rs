@@ -45,7 +45,12 @@ fn find_root(parent: &mut [usize], mut i: usize) -> usize {
 /// The components of the on pixels of a `width`×`height` picture, where `on(y)` gives row y (one bool per
 /// pixel). Components come in the order of their first run (top to bottom, left to right). With `bridge` 0,
 /// runs join when they overlap in the next row (4-connectivity).
-pub fn components<'a>(width: usize, height: usize, bridge: usize, mut row: impl FnMut(usize) -> &'a [bool]) -> Vec<Component> {
+pub fn components<'a>(
+    width: usize,
+    height: usize,
+    bridge: usize,
+    mut row: impl FnMut(usize) -> &'a [bool],
+) -> Vec<Component> {
     let mut runs: Vec<Run> = Vec::new();
     let mut row_starts = Vec::with_capacity(height + 1);
     for y in 0..height {
@@ -115,7 +120,14 @@ pub fn components<'a>(width: usize, height: usize, bridge: usize, mut row: impl 
 
 /// Visits, once each, the on pixels 8-connected to the `seeds` in a `w`-wide mask (`on(i)` tells pixel i, row
 /// major), marking them in `seen` (pixels already seen are not visited; seeds that are off are skipped).
-pub fn flood8(w: usize, len: usize, seeds: impl IntoIterator<Item = usize>, on: impl Fn(usize) -> bool, seen: &mut [bool], mut visit: impl FnMut(usize)) {
+pub fn flood8(
+    w: usize,
+    len: usize,
+    seeds: impl IntoIterator<Item = usize>,
+    on: impl Fn(usize) -> bool,
+    seen: &mut [bool],
+    mut visit: impl FnMut(usize),
+) {
     let h = len / w;
     let mut stack: Vec<usize> = Vec::new();
     for seed in seeds {

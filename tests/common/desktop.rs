@@ -50,7 +50,8 @@ impl Desktop {
             .expect("openbox must be installed");
         desktop.children.push(wm);
         wait_until("openbox", Duration::from_secs(20), || {
-            String::from_utf8_lossy(&desktop.run("xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"]).stdout).contains("window id")
+            String::from_utf8_lossy(&desktop.run("xprop", &["-root", "_NET_SUPPORTING_WM_CHECK"]).stdout)
+                .contains("window id")
         });
         desktop
     }
@@ -131,7 +132,10 @@ impl Desktop {
     /// Where the window is on the screen, as `xdotool getwindowgeometry` says.
     pub fn window_position(&self, window_id: &str) -> (i32, i32) {
         let out = String::from_utf8_lossy(&self.run("xdotool", &["getwindowgeometry", window_id]).stdout).into_owned();
-        let at = out.lines().find_map(|l| l.trim().strip_prefix("Position: ")).unwrap_or_else(|| panic!("no position in:\n{out}"));
+        let at = out
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Position: "))
+            .unwrap_or_else(|| panic!("no position in:\n{out}"));
         let (x, y) = at.split(' ').next().unwrap().split_once(',').unwrap();
         (x.parse().unwrap(), y.parse().unwrap())
     }
@@ -141,10 +145,14 @@ impl Desktop {
     pub fn move_window(&self, window_id: &str, x: i32, y: i32) {
         let before = self.window_position(window_id);
         self.run("xdotool", &["windowmove", "--sync", window_id, &x.to_string(), &y.to_string()]);
-        wait_until(&format!("window {window_id} to move from {before:?} to about ({x}, {y})"), Duration::from_secs(20), || {
-            let now = self.window_position(window_id);
-            now != before && (now.0 - x).abs() <= 100 && (now.1 - y).abs() <= 100
-        });
+        wait_until(
+            &format!("window {window_id} to move from {before:?} to about ({x}, {y})"),
+            Duration::from_secs(20),
+            || {
+                let now = self.window_position(window_id);
+                now != before && (now.0 - x).abs() <= 100 && (now.1 - y).abs() <= 100
+            },
+        );
         self.wait_for_still_picture(window_id);
     }
 
@@ -197,7 +205,9 @@ pub fn parse_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
     let data = match fields[3].as_str() {
         "255" => bytes[i + 1..i + 1 + w * h * 3].to_vec(),
-        "65535" => bytes[i + 1..i + 1 + w * h * 6].chunks(2).map(|s| (u16::from_be_bytes([s[0], s[1]]) / 257) as u8).collect(),
+        "65535" => {
+            bytes[i + 1..i + 1 + w * h * 6].chunks(2).map(|s| (u16::from_be_bytes([s[0], s[1]]) / 257) as u8).collect()
+        }
         other => panic!("PPM maxval {other} is not handled"),
     };
     (w, h, data)

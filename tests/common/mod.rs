@@ -122,7 +122,14 @@ pub fn path_str(p: &Path) -> String {
 }
 
 /// Flags for Chromium as the tests run it (root, no network, a fresh profile given separately).
-pub const CHROMIUM_FLAGS: [&str; 6] = ["--no-sandbox", "--test-type", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+pub const CHROMIUM_FLAGS: [&str; 6] = [
+    "--no-sandbox",
+    "--test-type",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-sync",
+];
 
 /// A page of the project's own clients in `fixtures/tables/` (`file` with `query`), and the text it writes into its
 /// hidden `<pre id="board">` on load, as headless Chromium's `--dump-dom` shows it: the tests' truth.
@@ -130,10 +137,15 @@ pub fn page_and_board_text(file: &str, query: &str) -> (String, String) {
     let page = format!("file://{}?{query}", repo().join("fixtures/tables").join(file).display());
     let profile = tempfile::tempdir().unwrap();
     let profile_arg = format!("--user-data-dir={}", profile.path().display());
-    let dom = std::process::Command::new("chromium").args(CHROMIUM_FLAGS).args(["--headless", &profile_arg, "--dump-dom", &page]).output().unwrap();
+    let dom = std::process::Command::new("chromium")
+        .args(CHROMIUM_FLAGS)
+        .args(["--headless", &profile_arg, "--dump-dom", &page])
+        .output()
+        .unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
     // The element's opening tag may carry other attributes (a style hiding it).
     let after_id = dom.split("<pre id=\"board\"").nth(1).expect("the page's board");
-    let text = after_id.split_once('>').and_then(|(_, s)| s.split("</pre>").next()).expect("the page's board").to_owned();
+    let text =
+        after_id.split_once('>').and_then(|(_, s)| s.split("</pre>").next()).expect("the page's board").to_owned();
     (page, text)
 }

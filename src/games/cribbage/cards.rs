@@ -35,10 +35,7 @@ impl Rank {
     /// Parses one of `A23456789TJQK` (case-insensitive).
     pub fn from_char(c: char) -> Option<Rank> {
         let up = c.to_ascii_uppercase();
-        RANK_CHARS
-            .iter()
-            .position(|&b| b as char == up)
-            .map(|i| Rank(i as u8))
+        RANK_CHARS.iter().position(|&b| b as char == up).map(|i| Rank(i as u8))
     }
 
     /// All thirteen ranks, Ace first.

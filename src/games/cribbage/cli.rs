@@ -80,8 +80,12 @@ pub struct CalibrateArgs {
 pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     let mut truth = match (&args.truth, args.deal) {
         (_, Some(n)) => TableTruth { state: State::from(deal(n)), ..no_points() },
-        (Some(text), None) if Path::new(text).is_file() => parse_truth(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a truth"))?,
-        (Some(text), None) => parse_truth(&text.replace("\\n", "\n")).context("--truth is neither a file nor a truth")?,
+        (Some(text), None) if Path::new(text).is_file() => {
+            parse_truth(&read_text(Path::new(text))?).with_context(|| format!("{text} is not a truth"))?
+        }
+        (Some(text), None) => {
+            parse_truth(&text.replace("\\n", "\n")).context("--truth is neither a file nor a truth")?
+        }
         (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
     };
     truth.title.clone_from(&args.title);
@@ -90,7 +94,14 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
 
 /// A truth of the empty position that names no point and no title.
 fn no_points() -> TableTruth {
-    TableTruth { state: State::default(), end_stack: None, ends_stacks_itself: false, total_at: None, score_at: None, title: None }
+    TableTruth {
+        state: State::default(),
+        end_stack: None,
+        ends_stacks_itself: false,
+        total_at: None,
+        score_at: None,
+        title: None,
+    }
 }
 
 /// A calibration truth: state text, and lines naming points in the screenshot (X,Y in its pixels) of what the
@@ -108,9 +119,13 @@ pub fn parse_truth(text: &str) -> Result<TableTruth> {
             state_lines.push("");
             continue;
         }
-        let named = [("end stack:", &mut truth.end_stack), ("total at:", &mut truth.total_at), ("score at:", &mut truth.score_at)]
-            .into_iter()
-            .find_map(|(key, slot)| lower.strip_prefix(key).map(|point| (point.to_owned(), slot)));
+        let named = [
+            ("end stack:", &mut truth.end_stack),
+            ("total at:", &mut truth.total_at),
+            ("score at:", &mut truth.score_at),
+        ]
+        .into_iter()
+        .find_map(|(key, slot)| lower.strip_prefix(key).map(|point| (point.to_owned(), slot)));
         match named {
             Some((point, slot)) => {
                 let parsed = point.split(',').map(|v| v.trim().parse::<i32>()).collect::<Result<Vec<_>, _>>();
@@ -137,9 +152,13 @@ mod tests {
 
     #[test]
     fn a_truth_names_points_beside_the_position() {
-        let truth = parse_truth("A23_4_5_6\nstack: K\nend stack: 688, 147\nTotal at: 163,346\nscore at:121,378\n").unwrap();
+        let truth =
+            parse_truth("A23_4_5_6\nstack: K\nend stack: 688, 147\nTotal at: 163,346\nscore at:121,378\n").unwrap();
         assert_eq!(truth.state.stack.len(), 1);
-        assert_eq!((truth.end_stack, truth.total_at, truth.score_at), (Some((688, 147)), Some((163, 346)), Some((121, 378))));
+        assert_eq!(
+            (truth.end_stack, truth.total_at, truth.score_at),
+            (Some((688, 147)), Some((163, 346)), Some((121, 378)))
+        );
         assert!(parse_truth("A23_4_5_6\nend stack: by itself\n").unwrap().ends_stacks_itself);
         let plain = parse_truth("A23_4_5_6\n").unwrap();
         assert_eq!((plain.end_stack, plain.total_at, plain.score_at), (None, None, None));

@@ -56,10 +56,7 @@ pub fn parse_state(text: &str) -> Result<State, CribbageError> {
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let number = i + 1;
-        let err = |message: String| CribbageError::StateText {
-            line: number,
-            message,
-        };
+        let err = |message: String| CribbageError::StateText { line: number, message };
         if line.is_empty() || line.starts_with("//") || line.starts_with('#') {
             continue;
         }
@@ -79,9 +76,7 @@ pub fn parse_state(text: &str) -> Result<State, CribbageError> {
         } else if columns.is_none() {
             columns = Some(Deal::parse(line)?);
         } else {
-            return Err(err(format!(
-                "unexpected {line:?} (expected `stack: ...` or `score: N`)"
-            )));
+            return Err(err(format!("unexpected {line:?} (expected `stack: ...` or `score: N`)")));
         }
     }
     let columns = columns.ok_or(CribbageError::NoColumns)?;
@@ -128,9 +123,7 @@ fn solve_range(first: u64, last: u64, progress: bool) -> (Vec<DealResult>, Summa
     let start = Instant::now();
     let bar = if progress {
         let bar = ProgressBar::new(last - first + 1);
-        if let Ok(style) = ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} deals, {elapsed_precise} (eta {eta})",
-        ) {
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} deals, {elapsed_precise} (eta {eta})") {
             bar.set_style(style);
         }
         bar
@@ -144,13 +137,7 @@ fn solve_range(first: u64, last: u64, progress: bool) -> (Vec<DealResult>, Summa
             let s = solve(&State::from(deal(n)));
             let millis = round(started.elapsed().as_secs_f64() * 1e3, 2);
             bar.inc(1);
-            DealResult {
-                deal: n,
-                score: s.score,
-                line: s.line,
-                nodes: s.nodes,
-                millis,
-            }
+            DealResult { deal: n, score: s.score, line: s.line, nodes: s.nodes, millis }
         })
         .collect();
     bar.finish_and_clear();
@@ -160,10 +147,7 @@ fn solve_range(first: u64, last: u64, progress: bool) -> (Vec<DealResult>, Summa
         deals: results.len(),
         min: scores.clone().min().unwrap_or(0),
         max: scores.clone().max().unwrap_or(0),
-        mean: round(
-            scores.map(f64::from).sum::<f64>() / results.len().max(1) as f64,
-            3,
-        ),
+        mean: round(scores.map(f64::from).sum::<f64>() / results.len().max(1) as f64, 3),
         seconds: round(seconds, 3),
         threads: rayon::current_num_threads(),
     };
@@ -219,9 +203,7 @@ pub fn solve_command(input: SolveInput, json: bool, progress: bool) -> anyhow::R
             check_range(first, last)?;
             let (results, summary) = solve_range(first, last, progress);
             if json {
-                return Ok(serde_json::to_string(
-                    &serde_json::json!({ "deals": results, "summary": summary }),
-                )?);
+                return Ok(serde_json::to_string(&serde_json::json!({ "deals": results, "summary": summary }))?);
             }
             let mut out = String::new();
             for r in &results {
@@ -246,7 +228,11 @@ pub fn bench_command() -> anyhow::Result<String> {
     if !singles.contains(&SLOWEST_DEAL) {
         singles.push(SLOWEST_DEAL);
     }
-    let mut out = format!("{}\nmean {:.0} DP states a deal\n", summary_text(first, last, &summary), nodes as f64 / results.len() as f64);
+    let mut out = format!(
+        "{}\nmean {:.0} DP states a deal\n",
+        summary_text(first, last, &summary),
+        nodes as f64 / results.len() as f64
+    );
     let mut worst: f64 = 0.0;
     for n in singles {
         let state = State::from(deal(n));
@@ -260,7 +246,13 @@ pub fn bench_command() -> anyhow::Result<String> {
         }
         let single = single.expect("three runs");
         worst = worst.max(best);
-        writeln!(out, "deal {n}: {} in {:.1} ms ({} DP states, one thread, best of 3)", single.score, best * 1e3, single.nodes)?;
+        writeln!(
+            out,
+            "deal {n}: {} in {:.1} ms ({} DP states, one thread, best of 3)",
+            single.score,
+            best * 1e3,
+            single.nodes
+        )?;
     }
     write!(out, "single-deal worst case: {:.1} ms", worst * 1e3)?;
     Ok(out)
@@ -272,14 +264,8 @@ mod tests {
 
     #[test]
     fn deal_command_prints_notation() {
-        assert_eq!(
-            deal_command(30).unwrap(),
-            "T2AA753K89Q78_44K5J359TTQ4J_6387656J4QA6K_22T9A32K98J7Q"
-        );
-        assert!(deal_command(0)
-            .unwrap_err()
-            .to_string()
-            .contains("numbered from 1"));
+        assert_eq!(deal_command(30).unwrap(), "T2AA753K89Q78_44K5J359TTQ4J_6387656J4QA6K_22T9A32K98J7Q");
+        assert!(deal_command(0).unwrap_err().to_string().contains("numbered from 1"));
     }
 
     #[test]
@@ -291,50 +277,27 @@ mod tests {
         assert_eq!(state.stack.len(), 3);
         assert_eq!(state.total(), 25);
         assert_eq!(state.score, 12);
-        assert!(matches!(
-            parse_state("stack: 5"),
-            Err(CribbageError::NoColumns)
-        ));
-        assert!(matches!(
-            parse_state("A_2_3_4\nstack: KKQ2"),
-            Err(CribbageError::StackOver31 { total: 32 })
-        ));
-        assert!(matches!(
-            parse_state("A_2_3_4\nscore: x"),
-            Err(CribbageError::StateText { line: 2, .. })
-        ));
+        assert!(matches!(parse_state("stack: 5"), Err(CribbageError::NoColumns)));
+        assert!(matches!(parse_state("A_2_3_4\nstack: KKQ2"), Err(CribbageError::StackOver31 { total: 32 })));
+        assert!(matches!(parse_state("A_2_3_4\nscore: x"), Err(CribbageError::StateText { line: 2, .. })));
         assert!(matches!(
             parse_state("A_2_3_4\nstack: AAAA"),
-            Err(CribbageError::TooManyOfRank {
-                rank: 'A',
-                count: 5
-            })
+            Err(CribbageError::TooManyOfRank { rank: 'A', count: 5 })
         ));
     }
 
     #[test]
     fn solve_outputs() {
-        assert_eq!(
-            solve_command(SolveInput::Deal(30), false, false)
-                .unwrap()
-                .split(' ')
-                .nth(2),
-            Some("109")
-        );
+        assert_eq!(solve_command(SolveInput::Deal(30), false, false).unwrap().split(' ').nth(2), Some("109"));
         let json: serde_json::Value =
-            serde_json::from_str(&solve_command(SolveInput::Deal(1031), true, false).unwrap())
-                .unwrap();
+            serde_json::from_str(&solve_command(SolveInput::Deal(1031), true, false).unwrap()).unwrap();
         assert_eq!(json["score"], 80);
         assert_eq!(json["optimal"], true);
-        let out =
-            solve_command(SolveInput::Text("K_K_K_5K\nscore: 3".into()), false, false).unwrap();
+        let out = solve_command(SolveInput::Text("K_K_K_5K\nscore: 3".into()), false, false).unwrap();
         let (score, line) = out.split_once('\n').unwrap();
         assert_eq!(score, "score: 13");
         let state = parse_state("K_K_K_5K\nscore: 3").unwrap();
-        assert_eq!(
-            super::super::rules::score_line_from(&state, line.strip_prefix("line: ").unwrap()),
-            Ok(13)
-        );
+        assert_eq!(super::super::rules::score_line_from(&state, line.strip_prefix("line: ").unwrap()), Ok(13));
         let out = solve_command(SolveInput::Deals(1, 3), false, false).unwrap();
         assert_eq!(out.lines().count(), 4);
         assert!(out.lines().last().unwrap().starts_with("deals 1-3: min "));

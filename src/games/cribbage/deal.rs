@@ -32,22 +32,16 @@ impl Deal {
     pub fn parse(text: &str) -> Result<Deal, CribbageError> {
         let groups: Vec<&str> = text.trim().split('_').collect();
         if groups.len() != 4 {
-            return Err(CribbageError::ColumnCount {
-                found: groups.len(),
-            });
+            return Err(CribbageError::ColumnCount { found: groups.len() });
         }
         let mut deal = Deal::default();
         for (i, group) in groups.iter().enumerate() {
             for ch in group.chars() {
-                let rank =
-                    Rank::from_char(ch).ok_or(CribbageError::BadCard { column: i + 1, ch })?;
+                let rank = Rank::from_char(ch).ok_or(CribbageError::BadCard { column: i + 1, ch })?;
                 deal.columns[i].push(Card::new(rank));
             }
             if deal.columns[i].len() > MAX_COLUMN {
-                return Err(CribbageError::ColumnTooLong {
-                    column: i + 1,
-                    len: deal.columns[i].len(),
-                });
+                return Err(CribbageError::ColumnTooLong { column: i + 1, len: deal.columns[i].len() });
             }
         }
         check_rank_counts(deal.columns.iter().flatten())?;
@@ -66,18 +60,13 @@ impl Deal {
 }
 
 /// Fails when some rank appears more than 4 times among `cards`.
-pub(super) fn check_rank_counts<'a>(
-    cards: impl Iterator<Item = &'a Card>,
-) -> Result<(), CribbageError> {
+pub(super) fn check_rank_counts<'a>(cards: impl Iterator<Item = &'a Card>) -> Result<(), CribbageError> {
     let mut counts = [0usize; 13];
     for card in cards {
         counts[card.rank.index() as usize] += 1;
     }
     match counts.iter().position(|&n| n > 4) {
-        Some(i) => Err(CribbageError::TooManyOfRank {
-            rank: Rank::new(i as u8).unwrap().to_char(),
-            count: counts[i],
-        }),
+        Some(i) => Err(CribbageError::TooManyOfRank { rank: Rank::new(i as u8).unwrap().to_char(), count: counts[i] }),
         None => Ok(()),
     }
 }
@@ -162,9 +151,7 @@ pub fn deal(n: u64) -> Deal {
     for (i, &rank) in deck.iter().enumerate() {
         grid[3 - (i & 3)][12 - (i >> 2)] = Card::new(rank);
     }
-    Deal {
-        columns: grid.map(|column| column.to_vec()),
-    }
+    Deal { columns: grid.map(|column| column.to_vec()) }
 }
 
 #[cfg(test)]
@@ -190,18 +177,9 @@ mod tests {
     fn known_deals() {
         let cases = [
             (1, "75AQJ9Q5723Q9_22K5A288KTKJT_7J5TAAK6884J6_T64399Q734643"),
-            (
-                30,
-                "T2AA753K89Q78_44K5J359TTQ4J_6387656J4QA6K_22T9A32K98J7Q",
-            ),
-            (
-                969,
-                "T5J4AK8T63744_K76JT58725A99_9JJT6AA3534Q2_688KQK3272QQ9",
-            ),
-            (
-                1031,
-                "49Q6Q2QK5K39A_AJ58A3Q3T75JT_6T22T79J76827_6K5K484983A4J",
-            ),
+            (30, "T2AA753K89Q78_44K5J359TTQ4J_6387656J4QA6K_22T9A32K98J7Q"),
+            (969, "T5J4AK8T63744_K76JT58725A99_9JJT6AA3534Q2_688KQK3272QQ9"),
+            (1031, "49Q6Q2QK5K39A_AJ58A3Q3T75JT_6T22T79J76827_6K5K484983A4J"),
         ];
         for (n, text) in cases {
             assert_eq!(deal(n).notation(), text, "deal {n}");
@@ -220,25 +198,10 @@ mod tests {
 
     #[test]
     fn parse_errors() {
-        assert_eq!(
-            Deal::parse("A_2_3"),
-            Err(CribbageError::ColumnCount { found: 3 })
-        );
-        assert_eq!(
-            Deal::parse("A_2_X_3"),
-            Err(CribbageError::BadCard { column: 3, ch: 'X' })
-        );
-        assert_eq!(
-            Deal::parse("AAAAA___"),
-            Err(CribbageError::TooManyOfRank {
-                rank: 'A',
-                count: 5
-            })
-        );
-        assert_eq!(
-            Deal::parse("23456789TJQK23_A__").unwrap_err(),
-            CribbageError::ColumnTooLong { column: 1, len: 14 }
-        );
+        assert_eq!(Deal::parse("A_2_3"), Err(CribbageError::ColumnCount { found: 3 }));
+        assert_eq!(Deal::parse("A_2_X_3"), Err(CribbageError::BadCard { column: 3, ch: 'X' }));
+        assert_eq!(Deal::parse("AAAAA___"), Err(CribbageError::TooManyOfRank { rank: 'A', count: 5 }));
+        assert_eq!(Deal::parse("23456789TJQK23_A__").unwrap_err(), CribbageError::ColumnTooLong { column: 1, len: 14 });
         let d = Deal::parse("a2__k_").unwrap();
         assert_eq!(d.notation(), "A2__K_");
     }

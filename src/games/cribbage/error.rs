@@ -8,17 +8,9 @@ pub enum IllegalMove {
     #[error("column {column} is empty")]
     EmptyColumn { column: usize },
     #[error("total would exceed 31 (column {column}'s {card} on a total of {total})")]
-    Exceeds31 {
-        column: usize,
-        card: char,
-        total: u32,
-    },
+    Exceeds31 { column: usize, card: char, total: u32 },
     #[error("`_` while a card still fits (column {column}'s {card} on a total of {total})")]
-    NewStackWhileFits {
-        column: usize,
-        card: char,
-        total: u32,
-    },
+    NewStackWhileFits { column: usize, card: char, total: u32 },
     #[error("`_` but no cards are left")]
     NewStackAtEnd,
 }
@@ -46,9 +38,7 @@ pub enum CribbageError {
     StateText { line: usize, message: String },
     #[error("the state text has no columns line (expected the columns in deal notation, e.g. `T2A_44K_638_22T`)")]
     NoColumns,
-    #[error(
-        "line character {pos}: unexpected {ch:?} (a solution line holds column digits 1-4 and `_`)"
-    )]
+    #[error("line character {pos}: unexpected {ch:?} (a solution line holds column digits 1-4 and `_`)")]
     BadLineChar { pos: usize, ch: char },
     #[error("card {card}: {reason}")]
     Illegal { card: usize, reason: IllegalMove },

@@ -9,16 +9,14 @@ pub mod error;
 pub mod rules;
 pub mod screen;
 pub mod solver;
-pub mod table;
 #[cfg(test)]
 mod solver_reference;
+pub mod table;
 
 pub use cards::{Card, Rank};
 pub use commands::{bench_command, deal_command, solve_command, SolveInput};
 pub use deal::{deal, Deal};
 pub use error::{CribbageError, IllegalMove};
-pub use rules::{
-    legal_moves, play, replay, score_line, score_line_from, top_card_points, Move, State,
-};
+pub use rules::{legal_moves, play, replay, score_line, score_line_from, top_card_points, Move, State};
 pub use solver::{solve, Solution};
 pub use table::{Cribbage, Table};

@@ -59,11 +59,7 @@ pub struct State {
 
 impl From<Deal> for State {
     fn from(deal: Deal) -> State {
-        State {
-            columns: deal.columns,
-            stack: Vec::new(),
-            score: 0,
-        }
+        State { columns: deal.columns, stack: Vec::new(), score: 0 }
     }
 }
 
@@ -76,17 +72,10 @@ impl From<&Deal> for State {
 impl State {
     /// A state from columns, a stack and a score, validated: columns of at most 13 cards, at most 4 cards of a
     /// rank among columns and stack together, stack total at most 31.
-    pub fn new(
-        columns: [Vec<Card>; 4],
-        stack: Vec<Card>,
-        score: u32,
-    ) -> Result<State, CribbageError> {
+    pub fn new(columns: [Vec<Card>; 4], stack: Vec<Card>, score: u32) -> Result<State, CribbageError> {
         for (i, column) in columns.iter().enumerate() {
             if column.len() > super::deal::MAX_COLUMN {
-                return Err(CribbageError::ColumnTooLong {
-                    column: i + 1,
-                    len: column.len(),
-                });
+                return Err(CribbageError::ColumnTooLong { column: i + 1, len: column.len() });
             }
         }
         check_rank_counts(columns.iter().flatten().chain(stack.iter()))?;
@@ -94,11 +83,7 @@ impl State {
         if total > LIMIT {
             return Err(CribbageError::StackOver31 { total });
         }
-        Ok(State {
-            columns,
-            stack,
-            score,
-        })
+        Ok(State { columns, stack, score })
     }
 
     /// The stack total.
@@ -124,11 +109,7 @@ impl State {
     /// The first column (0-based) whose playable card fits the current total, with that card.
     fn first_fitting(&self) -> Option<(usize, Card)> {
         let total = self.total();
-        (0..4).find_map(|c| {
-            self.playable(c)
-                .filter(|card| total + card.value() <= LIMIT)
-                .map(|card| (c, card))
-        })
+        (0..4).find_map(|c| self.playable(c).filter(|card| total + card.value() <= LIMIT).map(|card| (c, card)))
     }
 
     /// The legal moves: every column whose playable card fits; `NewStack` alone when none fits and cards remain;
@@ -136,10 +117,7 @@ impl State {
     pub fn legal_moves(&self) -> Vec<Move> {
         let total = self.total();
         let plays: Vec<Move> = (0..4)
-            .filter(|&c| {
-                self.playable(c)
-                    .is_some_and(|card| total + card.value() <= LIMIT)
-            })
+            .filter(|&c| self.playable(c).is_some_and(|card| total + card.value() <= LIMIT))
             .map(Move::Play)
             .collect();
         if plays.is_empty() && !self.is_over() {
@@ -158,25 +136,15 @@ impl State {
                     return Err(IllegalMove::NewStackAtEnd);
                 }
                 if let Some((c, card)) = self.first_fitting() {
-                    return Err(IllegalMove::NewStackWhileFits {
-                        column: c + 1,
-                        card: card.rank.to_char(),
-                        total,
-                    });
+                    return Err(IllegalMove::NewStackWhileFits { column: c + 1, card: card.rank.to_char(), total });
                 }
                 self.stack.clear();
                 Ok(0)
             }
             Move::Play(c) => {
-                let card = self
-                    .playable(c)
-                    .ok_or(IllegalMove::EmptyColumn { column: c + 1 })?;
+                let card = self.playable(c).ok_or(IllegalMove::EmptyColumn { column: c + 1 })?;
                 if total + card.value() > LIMIT {
-                    return Err(IllegalMove::Exceeds31 {
-                        column: c + 1,
-                        card: card.rank.to_char(),
-                        total,
-                    });
+                    return Err(IllegalMove::Exceeds31 { column: c + 1, card: card.rank.to_char(), total });
                 }
                 self.columns[c].pop();
                 self.stack.push(card);
@@ -209,11 +177,7 @@ pub fn top_card_points(stack: &[Card]) -> u32 {
     if total == 15 || total == LIMIT {
         points += 2;
     }
-    let same = stack
-        .iter()
-        .rev()
-        .take_while(|c| c.rank == top.rank)
-        .count();
+    let same = stack.iter().rev().take_while(|c| c.rank == top.rank).count();
     points += match same {
         0 | 1 => 0,
         2 => 2,
@@ -221,10 +185,7 @@ pub fn top_card_points(stack: &[Card]) -> u32 {
         _ => 12,
     };
     for n in (3..=stack.len().min(7)).rev() {
-        let mut ranks: Vec<u8> = stack[stack.len() - n..]
-            .iter()
-            .map(|c| c.rank.index())
-            .collect();
+        let mut ranks: Vec<u8> = stack[stack.len() - n..].iter().map(|c| c.rank.index()).collect();
         ranks.sort_unstable();
         if ranks.windows(2).all(|w| w[1] == w[0] + 1) {
             points += n as u32;
@@ -258,9 +219,7 @@ pub fn replay(state: &State, line: &str) -> Result<State, CribbageError> {
     let mut state = state.clone();
     let mut card = 1;
     for mv in parse_line(line)? {
-        state
-            .play(mv)
-            .map_err(|reason| CribbageError::Illegal { card, reason })?;
+        state.play(mv).map_err(|reason| CribbageError::Illegal { card, reason })?;
         if matches!(mv, Move::Play(_)) {
             card += 1;
         }
@@ -278,10 +237,7 @@ pub fn score_line_from(state: &State, line: &str) -> Result<u32, CribbageError> 
     let end = replay(state, line)?;
     if !end.is_over() {
         let played = state.cards_left() - end.cards_left();
-        return Err(CribbageError::Incomplete {
-            played,
-            left: end.cards_left(),
-        });
+        return Err(CribbageError::Incomplete { played, left: end.cards_left() });
     }
     Ok(end.score)
 }
@@ -291,17 +247,13 @@ mod tests {
     use super::*;
 
     fn stack(text: &str) -> Vec<Card> {
-        text.chars()
-            .map(|c| Card::new(Rank::from_char(c).unwrap()))
-            .collect()
+        text.chars().map(|c| Card::new(Rank::from_char(c).unwrap())).collect()
     }
 
     /// Points of each card of `text` as played in order.
     fn points(text: &str) -> Vec<u32> {
         let cards = stack(text);
-        (1..=cards.len())
-            .map(|n| top_card_points(&cards[..n]))
-            .collect()
+        (1..=cards.len()).map(|n| top_card_points(&cards[..n])).collect()
     }
 
     #[test]
@@ -366,40 +318,21 @@ mod tests {
             err,
             CribbageError::Illegal {
                 card: 3,
-                reason: IllegalMove::NewStackWhileFits {
-                    column: 3,
-                    card: 'K',
-                    total: 20
-                }
+                reason: IllegalMove::NewStackWhileFits { column: 3, card: 'K', total: 20 }
             }
         );
-        assert_eq!(
-            err.to_string(),
-            "card 3: `_` while a card still fits (column 3's K on a total of 20)"
-        );
+        assert_eq!(err.to_string(), "card 3: `_` while a card still fits (column 3's K on a total of 20)");
         let err = score_line(&deal, "1234").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "card 4: total would exceed 31 (column 4's K on a total of 30)"
-        );
+        assert_eq!(err.to_string(), "card 4: total would exceed 31 (column 4's K on a total of 30)");
         let err = score_line(&deal, "11").unwrap_err();
         assert_eq!(err.to_string(), "card 2: column 1 is empty");
         let err = score_line(&deal, "123_4").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "the line ends after 4 cards with 1 still in the columns"
-        );
+        assert_eq!(err.to_string(), "the line ends after 4 cards with 1 still in the columns");
         let err = score_line(&deal, "123_44_").unwrap_err();
         assert_eq!(err.to_string(), "card 6: `_` but no cards are left");
-        assert!(matches!(
-            score_line(&deal, "12x"),
-            Err(CribbageError::BadLineChar { pos: 3, ch: 'x' })
-        ));
+        assert!(matches!(score_line(&deal, "12x"), Err(CribbageError::BadLineChar { pos: 3, ch: 'x' })));
         let state = State::from(&deal);
-        assert_eq!(
-            state.legal_moves(),
-            vec![Move::Play(0), Move::Play(1), Move::Play(2), Move::Play(3)]
-        );
+        assert_eq!(state.legal_moves(), vec![Move::Play(0), Move::Play(1), Move::Play(2), Move::Play(3)]);
         let mid = replay(&state, "123").unwrap();
         assert_eq!(mid.legal_moves(), vec![Move::NewStack]);
         assert_eq!(mid.score, 8);

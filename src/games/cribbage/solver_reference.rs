@@ -25,12 +25,7 @@ struct Here {
 
 impl Here {
     fn permissive() -> Here {
-        Here {
-            reach: [0x1FFF; 32],
-            front: [(0, 0); 4],
-            fronts: 0,
-            permissive: true,
-        }
+        Here { reach: [0x1FFF; 32], front: [(0, 0); 4], fronts: 0, permissive: true }
     }
 
     /// Whether the playable card of some column has rank `x` (and so could extend a set at once).
@@ -144,11 +139,7 @@ fn step(key: u64, x: u32, here: &Here) -> Option<(u64, u32)> {
     while keep > 0 && !here.completable(sets[keep as usize - 1], room) {
         keep -= 1;
     }
-    let (k_out, r_out) = if v <= room && here.front_has(x) {
-        (k2, x)
-    } else {
-        (0, 0)
-    };
+    let (k_out, r_out) = if v <= room && here.front_has(x) { (k2, x) } else { (0, 0) };
     let out = u64::from(t2)
         | u64::from(k_out) << 5
         | u64::from(r_out) << 8
@@ -188,18 +179,10 @@ pub fn solve(state: &State) -> Solution {
 
 fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
     if state.is_over() {
-        return Solution {
-            score: state.score,
-            line: String::new(),
-            nodes: 0,
-        };
+        return Solution { score: state.score, line: String::new(), nodes: 0 };
     }
-    let cols: [Vec<u32>; 4] = std::array::from_fn(|j| {
-        state.columns[j]
-            .iter()
-            .map(|c| u32::from(c.rank.index()))
-            .collect()
-    });
+    let cols: [Vec<u32>; 4] =
+        std::array::from_fn(|j| state.columns[j].iter().map(|c| u32::from(c.rank.index())).collect());
     let len: [usize; 4] = std::array::from_fn(|j| cols[j].len());
     let mut stride = [1usize; 4];
     for j in 1..4 {
@@ -223,22 +206,14 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
                 cut.push((sum, mask));
             }
             for room in 0..32 {
-                table[i * 32 + room as usize] = cut
-                    .iter()
-                    .take_while(|&&(s, _)| s <= room)
-                    .last()
-                    .map_or(0, |&(_, m)| m);
+                table[i * 32 + room as usize] =
+                    cut.iter().take_while(|&&(s, _)| s <= room).last().map_or(0, |&(_, m)| m);
             }
         }
         table
     });
     let here_of = |c: &[usize; 4]| {
-        let mut here = Here {
-            reach: [0; 32],
-            front: [(0, 0); 4],
-            fronts: 0,
-            permissive: false,
-        };
+        let mut here = Here { reach: [0; 32], front: [(0, 0); 4], fronts: 0, permissive: false };
         for room in 0..32 {
             here.reach[room] = (0..4).fold(0u32, |a, j| a | reach[j][c[j] * 32 + room]);
         }
@@ -264,27 +239,17 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
     for (i, card) in state.stack.iter().enumerate() {
         let last = i + 1 == state.stack.len();
         let context = if last { &here } else { &Here::permissive() };
-        key = step(key, u32::from(card.rank.index()), context)
-            .expect("stack total within 31")
-            .0;
+        key = step(key, u32::from(card.rank.index()), context).expect("stack total within 31").0;
     }
     let start_reset = !state.stack.is_empty() && key == 0;
-    ws.arena.push(Entry {
-        key,
-        parent: u32::MAX,
-        score: 0,
-        col: 0,
-    });
+    ws.arena.push(Entry { key, parent: u32::MAX, score: 0, col: 0 });
     ws.offset[n - 1] = 0;
     ws.count[n - 1] = 1;
 
     for idx in (0..n - 1).rev() {
         let c: [usize; 4] = std::array::from_fn(|j| idx / stride[j] % (len[j] + 1));
         let here = here_of(&c);
-        let incoming: usize = (0..4)
-            .filter(|&j| c[j] < len[j])
-            .map(|j| ws.count[idx + stride[j]] as usize)
-            .sum();
+        let incoming: usize = (0..4).filter(|&j| c[j] < len[j]).map(|j| ws.count[idx + stride[j]] as usize).sum();
         let size = (2 * incoming).next_power_of_two().max(16);
         if ws.slots.len() < size {
             ws.slots.resize(size, (FREE, 0));
@@ -305,16 +270,7 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
                     continue;
                 };
                 let score = entry.score + points as u16;
-                insert(
-                    &mut ws.arena,
-                    slots,
-                    Entry {
-                        key,
-                        parent: e as u32,
-                        score,
-                        col: j as u8,
-                    },
-                );
+                insert(&mut ws.arena, slots, Entry { key, parent: e as u32, score, col: j as u8 });
             }
         }
         ws.offset[idx] = start as u32;
@@ -323,9 +279,7 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
 
     // Every entry of the empty position has key 0; take the best.
     let (off, cnt) = (ws.offset[0] as usize, ws.count[0] as usize);
-    let best = (off..off + cnt)
-        .max_by_key(|&e| ws.arena[e].score)
-        .expect("the end is reachable");
+    let best = (off..off + cnt).max_by_key(|&e| ws.arena[e].score).expect("the end is reachable");
     let mut cols_rev = Vec::new();
     let mut e = best;
     while ws.arena[e].parent != u32::MAX {
@@ -342,11 +296,7 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
         }
         line.push(char::from(b'1' + col));
     }
-    Solution {
-        score: state.score + u32::from(ws.arena[best].score),
-        line,
-        nodes: ws.arena.len() as u64,
-    }
+    Solution { score: state.score + u32::from(ws.arena[best].score), line, nodes: ws.arena.len() as u64 }
 }
 
 /// Marks a free slot (no real key has all bits set).

@@ -89,37 +89,21 @@ impl std::fmt::Display for Side {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DandelionsError {
     #[error("line {line}, column {column}: unexpected character {found:?} in the grid (expected `*` flower, `~` seed or `.` empty)")]
-    BadCell {
-        line: usize,
-        column: usize,
-        found: char,
-    },
-    #[error(
-        "line {line}: the row has {found} cells, expected {expected} (the grid must be square)"
-    )]
-    RowLength {
-        line: usize,
-        found: usize,
-        expected: usize,
-    },
+    BadCell { line: usize, column: usize, found: char },
+    #[error("line {line}: the row has {found} cells, expected {expected} (the grid must be square)")]
+    RowLength { line: usize, found: usize, expected: usize },
     #[error("the grid has {rows} rows; it must be square with 2 to 6 rows")]
     GridSize { rows: usize },
     #[error("no grid found: expected 2 to 6 rows of `*`, `~` and `.` before the `wind:` line")]
     NoGrid,
-    #[error("missing the `wind:` line listing the directions still available (e.g. `wind: N NE E S W`, or `wind: none`)")]
+    #[error(
+        "missing the `wind:` line listing the directions still available (e.g. `wind: N NE E S W`, or `wind: none`)"
+    )]
     MissingWinds,
     #[error("line {line}, column {column}: unknown wind direction {word:?} (expected N, NE, E, SE, S, SW, W or NW)")]
-    BadDirection {
-        line: usize,
-        column: usize,
-        word: String,
-    },
+    BadDirection { line: usize, column: usize, word: String },
     #[error("line {line}, column {column}: wind direction {dir} is listed twice")]
-    DuplicateDirection {
-        line: usize,
-        column: usize,
-        dir: &'static str,
-    },
+    DuplicateDirection { line: usize, column: usize, dir: &'static str },
     #[error("line {line}: {message}")]
     Syntax { line: usize, message: String },
     #[error("line {line}, column {column}: this seed lies beyond no flower in any direction the wind has used")]
@@ -163,11 +147,7 @@ struct SolveReport {
 /// searched. With `first_moves`, also the winner after each legal move of
 /// the side to move (on the empty board: the 25 first placements). With
 /// `json`, the same as one JSON object.
-pub fn solve_command(
-    position_text: Option<&str>,
-    first_moves: bool,
-    json: bool,
-) -> anyhow::Result<String> {
+pub fn solve_command(position_text: Option<&str>, first_moves: bool, json: bool) -> anyhow::Result<String> {
     let pos = match position_text {
         Some(text) => Position::parse(text)?,
         None => Position::start(),
@@ -193,14 +173,9 @@ pub fn solve_command(
             best_move: outcome.best_move.map(|m| m.to_string()),
             nodes: outcome.nodes,
             seconds: outcome.elapsed.as_secs_f64(),
-            moves: moves.as_ref().map(|ms| {
-                ms.iter()
-                    .map(|&(mv, winner)| MoveValue {
-                        mv: mv.to_string(),
-                        winner,
-                    })
-                    .collect()
-            }),
+            moves: moves
+                .as_ref()
+                .map(|ms| ms.iter().map(|&(mv, winner)| MoveValue { mv: mv.to_string(), winner }).collect()),
             moves_seconds,
             moves_nodes,
         };
@@ -214,41 +189,23 @@ pub fn solve_command(
             writeln!(out, "To move: {}.", side.name())?;
             writeln!(out, "With perfect play {}.", outcome.winner.wins())?;
             if let Some(mv) = outcome.best_move {
-                let how = if outcome.winner == side {
-                    "winning move"
-                } else {
-                    "no winning move; suggested"
-                };
+                let how = if outcome.winner == side { "winning move" } else { "no winning move; suggested" };
                 writeln!(out, "Best move ({how}): {mv}")?;
             }
         }
     }
-    writeln!(
-        out,
-        "Solved in {:.3} s, {} nodes.",
-        outcome.elapsed.as_secs_f64(),
-        outcome.nodes
-    )?;
+    writeln!(out, "Solved in {:.3} s, {} nodes.", outcome.elapsed.as_secs_f64(), outcome.nodes)?;
     if let (Some(ms), Some(mover)) = (&moves, pos.to_move()) {
         let winning = ms.iter().filter(|(_, w)| *w == mover).count();
         writeln!(out)?;
-        writeln!(
-            out,
-            "Each move of {} ({} of {} win for the mover):",
-            mover.name(),
-            winning,
-            ms.len()
-        )?;
+        writeln!(out, "Each move of {} ({} of {} win for the mover):", mover.name(), winning, ms.len())?;
         if pos.to_move() == Some(Side::Dandelions) {
             let n = pos.size();
             for r in 0..n {
                 let mut line = String::new();
                 for c in 0..n {
                     let cell = Cell::new(r, c);
-                    let w = ms
-                        .iter()
-                        .find(|(m, _)| *m == Move::Place(cell))
-                        .map(|(_, w)| *w);
+                    let w = ms.iter().find(|(m, _)| *m == Move::Place(cell)).map(|(_, w)| *w);
                     let tag = match w {
                         Some(Side::Dandelions) => "D",
                         Some(Side::Wind) => "W",
@@ -264,12 +221,7 @@ pub fn solve_command(
                 writeln!(out, "  {mv}: {}", w.wins())?;
             }
         }
-        writeln!(
-            out,
-            "Checked in {:.3} s, {} nodes.",
-            moves_seconds.unwrap_or(0.0),
-            moves_nodes.unwrap_or(0)
-        )?;
+        writeln!(out, "Checked in {:.3} s, {} nodes.", moves_seconds.unwrap_or(0.0), moves_nodes.unwrap_or(0))?;
     }
     Ok(out)
 }
@@ -285,11 +237,7 @@ pub use crate::bench::peak_memory_bytes;
 pub fn bench_command() -> anyhow::Result<String> {
     let options = SolveOptions::default();
     let start = Position::start();
-    let mib = |b: Option<u64>| {
-        b.map_or("?".to_string(), |b| {
-            format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
-        })
-    };
+    let mib = |b: Option<u64>| b.map_or("?".to_string(), |b| format!("{:.1} MiB", b as f64 / (1 << 20) as f64));
     let placements: Vec<Move> = start.legal_moves();
 
     let mut solver = Solver::new(5, 7, &options);
@@ -332,16 +280,8 @@ pub fn bench_command() -> anyhow::Result<String> {
     let each_wins = count(&each.iter().map(|e| e.1).collect::<Vec<_>>());
 
     let mut out = String::new();
-    writeln!(
-        out,
-        "Dandelions 5x5, 7 turns each; transposition table {} MiB; one thread",
-        options.table_bytes >> 20
-    )?;
-    writeln!(
-        out,
-        "{:<34} {:>9} {:>12} {:>10}  result",
-        "task", "time (s)", "nodes", "peak mem"
-    )?;
+    writeln!(out, "Dandelions 5x5, 7 turns each; transposition table {} MiB; one thread", options.table_bytes >> 20)?;
+    writeln!(out, "{:<34} {:>9} {:>12} {:>10}  result", "task", "time (s)", "nodes", "peak mem")?;
     writeln!(
         out,
         "{:<34} {:>9.3} {:>12} {:>10}  {}",
@@ -372,20 +312,12 @@ pub fn bench_command() -> anyhow::Result<String> {
         each.len()
     )?;
     writeln!(out)?;
-    writeln!(
-        out,
-        "Each first placement, fresh table: winner (D dandelions, W wind), nodes, milliseconds"
-    )?;
+    writeln!(out, "Each first placement, fresh table: winner (D dandelions, W wind), nodes, milliseconds")?;
     for row in each.chunks(5) {
         let mut line = String::new();
         for (mv, w, nodes, time) in row {
             let tag = if *w == Side::Dandelions { 'D' } else { 'W' };
-            write!(
-                line,
-                "  {mv} {tag} {:>8} {:>5.1}",
-                nodes,
-                time.as_secs_f64() * 1000.0
-            )?;
+            write!(line, "  {mv} {tag} {:>8} {:>5.1}", nodes, time.as_secs_f64() * 1000.0)?;
         }
         writeln!(out, "{line}")?;
     }

@@ -40,22 +40,11 @@ pub fn render(pos: &Position) -> String {
         s.push('\n');
     }
     let left: Vec<&str> = dirs_of(pos.winds_left()).iter().map(|d| d.name()).collect();
-    let used: Vec<&str> = dirs_of(!pos.winds_left())
-        .iter()
-        .map(|d| d.name())
-        .collect();
+    let used: Vec<&str> = dirs_of(!pos.winds_left()).iter().map(|d| d.name()).collect();
     s.push_str(&format!(
         "wind left: {}   used: {}\n",
-        if left.is_empty() {
-            "none".to_string()
-        } else {
-            left.join(" ")
-        },
-        if used.is_empty() {
-            "none".to_string()
-        } else {
-            used.join(" ")
-        },
+        if left.is_empty() { "none".to_string() } else { left.join(" ") },
+        if used.is_empty() { "none".to_string() } else { used.join(" ") },
     ));
     let empty = (0..n * n).filter(|&i| pos.seeds() & (1 << i) == 0).count();
     s.push_str(&format!(
@@ -99,11 +88,7 @@ fn help(person: Side) -> String {
 /// solver) and the person the other side, typing moves on `input` (see
 /// the module docs). Shows the board after every move and announces the
 /// result. Stops cleanly with `Ok` at the end of the input or on `quit`.
-pub fn play_command<R: BufRead, W: Write>(
-    program_side: Side,
-    input: R,
-    mut output: W,
-) -> anyhow::Result<()> {
+pub fn play_command<R: BufRead, W: Write>(program_side: Side, input: R, mut output: W) -> anyhow::Result<()> {
     let person = program_side.other();
     let mut pos = Position::start();
     let mut solver = Solver::new(pos.size(), pos.turns(), &SolveOptions::default());
@@ -131,17 +116,9 @@ pub fn play_command<R: BufRead, W: Write>(
                     .filter(|&i| pos.seeds() & (1 << i) == 0)
                     .map(|i| Cell::from_index(i, pos.size()).to_string())
                     .collect();
-                writeln!(
-                    output,
-                    "Cells left empty: {}. The wind wins.",
-                    empty.join(" ")
-                )?;
+                writeln!(output, "Cells left empty: {}. The wind wins.", empty.join(" "))?;
             }
-            let verdict = if winner == person {
-                "You win!"
-            } else {
-                "The program wins."
-            };
+            let verdict = if winner == person { "You win!" } else { "The program wins." };
             writeln!(output, "{verdict}")?;
             output.flush()?;
             return Ok(());
@@ -149,11 +126,7 @@ pub fn play_command<R: BufRead, W: Write>(
         let mv = if mover == program_side {
             let (mv, winner) = solver.best_move(&pos);
             let mv = mv.expect("a move exists before the end");
-            let note = if winner == program_side {
-                " (a winning move)"
-            } else {
-                ""
-            };
+            let note = if winner == program_side { " (a winning move)" } else { "" };
             match mv {
                 Move::Place(c) => writeln!(output, "The dandelions place a flower on {c}{note}.")?,
                 Move::Blow(d) => writeln!(output, "The wind blows {d}{note}.")?,
@@ -164,8 +137,7 @@ pub fn play_command<R: BufRead, W: Write>(
                 let what = match person {
                     Side::Dandelions => "place a flower (e.g. c3 or 3,2)".to_string(),
                     Side::Wind => {
-                        let left: Vec<&str> =
-                            dirs_of(pos.winds_left()).iter().map(|d| d.name()).collect();
+                        let left: Vec<&str> = dirs_of(pos.winds_left()).iter().map(|d| d.name()).collect();
                         format!("blow ({})", left.join(" "))
                     }
                 };

@@ -74,9 +74,7 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions {
-            table_bytes: DEFAULT_TABLE_BYTES,
-        }
+        SolveOptions { table_bytes: DEFAULT_TABLE_BYTES }
     }
 }
 
@@ -122,11 +120,7 @@ impl Table {
         let mut bucket_bits = usize::BITS - 1 - buckets.leading_zeros();
         // The tag (the key bits not implied by the bucket) must fit.
         bucket_bits = bucket_bits.max(key_bits.saturating_sub(TAG_BITS)).max(1);
-        Table {
-            slots: vec![0; 2usize << bucket_bits],
-            bucket_bits,
-            key_bits,
-        }
+        Table { slots: vec![0; 2usize << bucket_bits], bucket_bits, key_bits }
     }
 
     /// Size in bytes.
@@ -169,9 +163,7 @@ impl Table {
     #[inline]
     pub fn store(&mut self, key: u128, value: bool, priority: u32) {
         let (i, tag) = self.mix(key);
-        let e = tag
-            | if value { RESULT_BIT } else { 0 }
-            | (priority.clamp(1, 15) as u64) << PRIORITY_SHIFT;
+        let e = tag | if value { RESULT_BIT } else { 0 } | (priority.clamp(1, 15) as u64) << PRIORITY_SHIFT;
         let first = self.slots[i];
         if first & TAG_MASK == tag && first >> PRIORITY_SHIFT != 0 {
             self.slots[i] = e;
@@ -196,12 +188,7 @@ pub struct Solver {
 impl Solver {
     pub fn new(size: usize, turns: usize, options: &SolveOptions) -> Solver {
         let cells = (size * size) as u32;
-        Solver {
-            geo: Geometry::new(size),
-            turns,
-            table: Table::new(2 * cells + 8, options.table_bytes),
-            nodes: 0,
-        }
+        Solver { geo: Geometry::new(size), turns, table: Table::new(2 * cells + 8, options.table_bytes), nodes: 0 }
     }
 
     /// Nodes visited since the solver was made.
@@ -215,16 +202,8 @@ impl Solver {
     }
 
     fn check(&self, pos: &Position) {
-        assert_eq!(
-            pos.size(),
-            self.geo.size(),
-            "solver made for another board size"
-        );
-        assert_eq!(
-            pos.turns(),
-            self.turns,
-            "solver made for another number of turns"
-        );
+        assert_eq!(pos.size(), self.geo.size(), "solver made for another board size");
+        assert_eq!(pos.turns(), self.turns, "solver made for another number of turns");
     }
 
     /// Who wins `pos` with perfect play.
@@ -278,13 +257,7 @@ impl Solver {
         let start = Instant::now();
         let nodes = self.nodes;
         let (best_move, winner) = self.best_move(pos);
-        Outcome {
-            winner,
-            to_move: pos.to_move(),
-            best_move,
-            nodes: self.nodes - nodes,
-            elapsed: start.elapsed(),
-        }
+        Outcome { winner, to_move: pos.to_move(), best_move, nodes: self.nodes - nodes, elapsed: start.elapsed() }
     }
 
     /// Legal moves in the search's order.
@@ -296,18 +269,12 @@ impl Solver {
             Some(Side::Dandelions) => {
                 let mut list = [0u32; 36];
                 let len = self.order_placements(cov, fl, dirs, &mut list);
-                list[..len]
-                    .iter()
-                    .map(|&e| Move::Place(Cell::from_index((e & 0xff) as usize, n)))
-                    .collect()
+                list[..len].iter().map(|&e| Move::Place(Cell::from_index((e & 0xff) as usize, n))).collect()
             }
             Some(Side::Wind) => {
                 let mut list = [0u32; 8];
                 let len = self.order_winds(cov, fl, dirs, &mut list);
-                list[..len]
-                    .iter()
-                    .map(|&e| Move::Blow(Dir::from_index((e & 0xff) as usize)))
-                    .collect()
+                list[..len].iter().map(|&e| Move::Blow(Dir::from_index((e & 0xff) as usize))).collect()
             }
         }
     }
@@ -449,11 +416,7 @@ impl Solver {
         let crude: u32 = (0..r).map(|i| 1 + (r - i) * (n - 1)).sum();
         // Directions the wind may commit to skipping: any one when it has
         // a spare direction; bit 8 stands for "skip nothing".
-        let mut skips: u16 = if dirs.count_ones() > r {
-            dirs as u16
-        } else {
-            1 << 8
-        };
+        let mut skips: u16 = if dirs.count_ones() > r { dirs as u16 } else { 1 << 8 };
         while skips != 0 {
             let s = skips.trailing_zeros();
             skips &= skips - 1;
@@ -557,13 +520,7 @@ mod tests {
     fn key_is_the_same_for_all_eight_images() {
         let mut rng = StdRng::seed_from_u64(21);
         for n in [3, 5, 6] {
-            let solver = Solver::new(
-                n,
-                7,
-                &SolveOptions {
-                    table_bytes: 1 << 10,
-                },
-            );
+            let solver = Solver::new(n, 7, &SolveOptions { table_bytes: 1 << 10 });
             let g = &solver.geo;
             for _ in 0..300 {
                 let fl = rng.random::<u64>() & rng.random::<u64>() & g.full();
@@ -571,11 +528,7 @@ mod tests {
                 let dirs = rng.random::<u8>();
                 let key = solver.key(cov, fl, dirs);
                 for t in 0..8 {
-                    let image = solver.key(
-                        g.transform(t, cov),
-                        g.transform(t, fl),
-                        g.transform_dirs(t, dirs),
-                    );
+                    let image = solver.key(g.transform(t, cov), g.transform(t, fl), g.transform_dirs(t, dirs));
                     assert_eq!(image, key);
                 }
                 // The key is itself one of the images.
@@ -594,19 +547,12 @@ mod tests {
     #[test]
     fn last_placement_matches_trying_every_cell() {
         let mut rng = StdRng::seed_from_u64(22);
-        let solver = Solver::new(
-            5,
-            7,
-            &SolveOptions {
-                table_bytes: 1 << 10,
-            },
-        );
+        let solver = Solver::new(5, 7, &SolveOptions { table_bytes: 1 << 10 });
         let g = &solver.geo;
         let mut wins = 0;
         for _ in 0..20000 {
             let fl = (0..6).fold(0u64, |m, _| m | 1 << rng.random_range(0..25));
-            let cov =
-                (rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>()) & g.full() | fl;
+            let cov = (rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>()) & g.full() | fl;
             let dirs = loop {
                 let d = rng.random::<u8>() & rng.random::<u8>();
                 if d != 0 {
@@ -615,9 +561,7 @@ mod tests {
             };
             let brute = (0..25).filter(|&x| fl & (1 << x) == 0).any(|x| {
                 let (c2, f2) = (cov | 1 << x, fl | 1 << x);
-                (0..8)
-                    .filter(|d| dirs & (1 << d) != 0)
-                    .all(|d| c2 | g.spread(f2, d) == g.full())
+                (0..8).filter(|d| dirs & (1 << d) != 0).all(|d| c2 | g.spread(f2, d) == g.full())
             });
             assert_eq!(solver.last_placement(cov, fl, dirs), brute);
             wins += brute as u32;
@@ -632,9 +576,7 @@ mod tests {
         }
         (0..g.cells()).filter(|&x| fl & (1 << x) == 0).any(|x| {
             let (c2, f2) = (cov | 1 << x, fl | 1 << x);
-            (0..8)
-                .filter(|d| dirs & (1 << d) != 0)
-                .all(|d| brute(g, c2 | g.spread(f2, d), f2, dirs & !(1 << d), r - 1))
+            (0..8).filter(|d| dirs & (1 << d) != 0).all(|d| brute(g, c2 | g.spread(f2, d), f2, dirs & !(1 << d), r - 1))
         })
     }
 
@@ -642,13 +584,7 @@ mod tests {
     fn hopeless_only_fires_on_lost_positions() {
         let mut rng = StdRng::seed_from_u64(23);
         for (n, turns) in [(5, 7), (6, 7), (6, 8), (4, 6)] {
-            let solver = Solver::new(
-                n,
-                turns,
-                &SolveOptions {
-                    table_bytes: 1 << 10,
-                },
-            );
+            let solver = Solver::new(n, turns, &SolveOptions { table_bytes: 1 << 10 });
             let g = &solver.geo;
             let mut fired = 0;
             for _ in 0..3000 {

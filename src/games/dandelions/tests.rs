@@ -30,16 +30,7 @@ struct RefGame {
     blown: usize,
 }
 
-const STEPS: [(i32, i32); 8] = [
-    (-1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-];
+const STEPS: [(i32, i32); 8] = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)];
 
 impl RefGame {
     fn from_position(pos: &Position) -> RefGame {
@@ -111,9 +102,7 @@ impl RefGame {
             return self.all_covered();
         }
         if self.placed == self.blown {
-            (0..self.n).any(|r| {
-                (0..self.n).any(|c| !self.flower[r][c] && self.place(r, c).dandelions_win())
-            })
+            (0..self.n).any(|r| (0..self.n).any(|c| !self.flower[r][c] && self.place(r, c).dandelions_win()))
         } else {
             (0..8).all(|d| self.used[d] || self.blow(d).dandelions_win())
         }
@@ -129,9 +118,7 @@ fn ref_winner(pos: &Position) -> Side {
 }
 
 fn small_options() -> SolveOptions {
-    SolveOptions {
-        table_bytes: 1 << 20,
-    }
+    SolveOptions { table_bytes: 1 << 20 }
 }
 
 /// Plays `plies` random legal moves from the empty board.
@@ -165,10 +152,7 @@ fn spread_by_shifts_equals_explicit_loops() {
                     c += dc;
                 }
                 assert_eq!(g.spread(1 << cell, d), expected, "n={n} cell={cell} d={d}");
-                assert_eq!(
-                    super::board::spread_on(n, 1 << cell, Dir::from_index(d)),
-                    expected
-                );
+                assert_eq!(super::board::spread_on(n, 1 << cell, Dir::from_index(d)), expected);
                 assert_eq!(g.ray(cell, d), expected);
             }
         }
@@ -177,9 +161,7 @@ fn spread_by_shifts_equals_explicit_loops() {
         for _ in 0..200 {
             let flowers = rng.random::<u64>() & g.full();
             for d in 0..8 {
-                let union = (0..n * n)
-                    .filter(|&i| flowers & (1 << i) != 0)
-                    .fold(0, |acc, i| acc | g.spread(1 << i, d));
+                let union = (0..n * n).filter(|&i| flowers & (1 << i) != 0).fold(0, |acc, i| acc | g.spread(1 << i, d));
                 assert_eq!(g.spread(flowers, d), union);
             }
         }
@@ -211,9 +193,8 @@ fn symmetries_commute_with_spreading() {
             }
         }
         // The 8 maps are distinct permutations of the cells.
-        let perms: std::collections::HashSet<Vec<u64>> = (0..8)
-            .map(|t| (0..n * n).map(|i| g.transform(t, 1 << i)).collect())
-            .collect();
+        let perms: std::collections::HashSet<Vec<u64>> =
+            (0..8).map(|t| (0..n * n).map(|i| g.transform(t, 1 << i)).collect()).collect();
         assert_eq!(perms.len(), 8);
     }
 }
@@ -230,11 +211,7 @@ fn symmetric_positions_have_the_same_value() {
             let image = pos.transformed(t);
             // A fresh solver, so the table cannot answer from the original.
             let mut fresh = Solver::new(5, 7, &small_options());
-            assert_eq!(
-                fresh.winner(&image),
-                expected,
-                "{pos}\nsymmetry {t}:\n{image}"
-            );
+            assert_eq!(fresh.winner(&image), expected, "{pos}\nsymmetry {t}:\n{image}");
         }
     }
 }
@@ -276,18 +253,10 @@ fn agrees_with_plain_minimax_on_small_boards() {
         for turns in 1..=max_turns {
             let start = Position::empty(n, turns).unwrap();
             let mut solver = Solver::new(n, turns, &small_options());
-            assert_eq!(
-                solver.winner(&start),
-                ref_winner(&start),
-                "{n}x{n}, {turns} turns"
-            );
+            assert_eq!(solver.winner(&start), ref_winner(&start), "{n}x{n}, {turns} turns");
             for (mv, w) in solver.move_values(&start) {
                 let next = start.play(mv).unwrap();
-                assert_eq!(
-                    w,
-                    ref_winner(&next),
-                    "{n}x{n}, {turns} turns, first move {mv}"
-                );
+                assert_eq!(w, ref_winner(&next), "{n}x{n}, {turns} turns, first move {mv}");
             }
         }
     }
@@ -320,13 +289,8 @@ fn agrees_with_plain_minimax_on_small_boards() {
                 break;
             }
         }
-        eprintln!(
-            "{n}x{n}, {turns} turns, after {plies} plies: wins for wind / dandelions {winners:?}"
-        );
-        assert!(
-            winners[0] >= 3 && winners[1] >= 3,
-            "{n}x{n} {turns} {plies}: {winners:?}"
-        );
+        eprintln!("{n}x{n}, {turns} turns, after {plies} plies: wins for wind / dandelions {winners:?}");
+        assert!(winners[0] >= 3 && winners[1] >= 3, "{n}x{n} {turns} {plies}: {winners:?}");
     }
 }
 
@@ -366,9 +330,7 @@ fn table_is_exact() {
     // Keys differing anywhere never alias, whatever the bucket.
     let mut t = Table::new(58, 1 << 10);
     let mut rng = StdRng::seed_from_u64(6);
-    let keys: Vec<u128> = (0..5000)
-        .map(|_| rng.random::<u64>() as u128 & ((1 << 58) - 1))
-        .collect();
+    let keys: Vec<u128> = (0..5000).map(|_| rng.random::<u64>() as u128 & ((1 << 58) - 1)).collect();
     for &k in &keys {
         t.store(k, k & 1 == 1, 5);
         assert_eq!(t.probe(k), Some(k & 1 == 1));
@@ -469,10 +431,7 @@ wind: N S
     let (best, winner) = solver.best_move(&pos);
     assert_eq!(winner, Side::Wind);
     assert_eq!(best, Some(Move::Blow(Dir::N)));
-    assert_eq!(
-        ref_winner(&pos.play(Move::Blow(Dir::S)).unwrap()),
-        Side::Dandelions
-    );
+    assert_eq!(ref_winner(&pos.play(Move::Blow(Dir::S)).unwrap()), Side::Dandelions);
 }
 
 #[test]
@@ -540,10 +499,7 @@ fn winning_strategies_on_small_boards_hold() {
         let mut solver = Solver::new(n, turns, &small_options());
         let winner = solver.winner(&start);
         let games = verify_strategy(&mut solver, winner, &start, &RefGame::from_position(&start));
-        eprintln!(
-            "{n}x{n}, {turns} turns: {} win, {games} games checked",
-            winner
-        );
+        eprintln!("{n}x{n}, {turns} turns: {} win, {games} games checked", winner);
         assert!(games > 0);
     }
 }
@@ -568,19 +524,16 @@ fn parse_and_display_round_trip() {
                 let pos = random_position(&mut rng, n, turns, plies);
                 let text = pos.to_string();
                 assert_eq!(Position::parse(&text).unwrap(), pos, "{text}");
-                let rebuilt =
-                    Position::from_parts(n, turns, pos.seeds(), pos.flowers(), pos.winds_left());
+                let rebuilt = Position::from_parts(n, turns, pos.seeds(), pos.flowers(), pos.winds_left());
                 assert_eq!(rebuilt.unwrap(), pos);
             }
         }
     }
-    let with_spaces = "# a comment\n* ~ . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\nwind: n, ne e se s sw w nw\n";
+    let with_spaces =
+        "# a comment\n* ~ . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\nwind: n, ne e se s sw w nw\n";
     // One flower and one wind (W) used: seeds west of a1? None possible, so
     // b1 must come from E… E is listed, so this seed is stray.
-    assert!(matches!(
-        Position::parse(with_spaces),
-        Err(DandelionsError::StraySeed { line: 2, column: 3 })
-    ));
+    assert!(matches!(Position::parse(with_spaces), Err(DandelionsError::StraySeed { line: 2, column: 3 })));
     let ok = "*~~~~\n.....\n.....\n.....\n.....\nwind: N NE SE S SW W NW\n";
     let pos = Position::parse(ok).unwrap();
     assert_eq!(pos.to_move(), Some(Side::Dandelions));
@@ -593,60 +546,35 @@ fn parse_errors_name_the_place() {
     let grid = ".....\n.....\n.....\n.....\n.....\n";
     assert_eq!(
         Position::parse(".....\n..x..\n.....\n.....\n.....\nwind: N\n"),
-        Err(BadCell {
-            line: 2,
-            column: 3,
-            found: 'x'
-        })
+        Err(BadCell { line: 2, column: 3, found: 'x' })
     );
     assert_eq!(
         Position::parse(".....\n....\n.....\n.....\n.....\nwind: N\n"),
-        Err(RowLength {
-            line: 2,
-            found: 4,
-            expected: 5
-        })
+        Err(RowLength { line: 2, found: 4, expected: 5 })
     );
     assert_eq!(Position::parse(grid), Err(MissingWinds));
     assert_eq!(Position::parse("wind: N\n"), Err(NoGrid));
     assert_eq!(
         Position::parse(&format!("{grid}wind: N NE EAST up\n")),
-        Err(BadDirection {
-            line: 6,
-            column: 17,
-            word: "up".into()
-        })
+        Err(BadDirection { line: 6, column: 17, word: "up".into() })
     );
     assert_eq!(
         Position::parse(&format!("{grid}wind: N NE n\n")),
-        Err(DuplicateDirection {
-            line: 6,
-            column: 12,
-            dir: "N"
-        })
+        Err(DuplicateDirection { line: 6, column: 12, dir: "N" })
     );
     assert_eq!(
         Position::parse(".......\n.......\n.......\n.......\n.......\n.......\n.......\nwind: N\n"),
         Err(GridSize { rows: 7 })
     );
     // Counts: wind used but no flower; two flowers without a wind between.
-    assert!(matches!(
-        Position::parse(&format!("{grid}wind: NE E SE S SW W NW\n")),
-        Err(Inconsistent { .. })
-    ));
+    assert!(matches!(Position::parse(&format!("{grid}wind: NE E SE S SW W NW\n")), Err(Inconsistent { .. })));
     assert!(matches!(
         Position::parse("*....\n.....\n..*..\n.....\n.....\nwind: N NE E SE S SW W NW\n"),
         Err(Inconsistent { .. })
     ));
     // Too many turns for the stated game length.
-    assert!(matches!(
-        Position::parse("*.*\n...\n...\nwind: NE E SE S SW W\nturns: 1\n"),
-        Err(Inconsistent { .. })
-    ));
-    assert!(matches!(
-        Position::parse(&format!("{grid}wind: N\nturns: 9\n")),
-        Err(Syntax { line: 7, .. })
-    ));
+    assert!(matches!(Position::parse("*.*\n...\n...\nwind: NE E SE S SW W\nturns: 1\n"), Err(Inconsistent { .. })));
+    assert!(matches!(Position::parse(&format!("{grid}wind: N\nturns: 9\n")), Err(Syntax { line: 7, .. })));
     // A seed no used direction can explain (only S used, flower at c3).
     assert_eq!(
         Position::parse(".....\n.....\n..*..\n..~..\n..~~.\nwind: N NE E SE SW W NW\n"),
@@ -661,14 +589,9 @@ fn parse_errors_name_the_place() {
         Err(Inconsistent { .. })
     ));
     // Grid rows after the wind line.
-    assert!(matches!(
-        Position::parse(&format!("{grid}wind: N\n.....\n")),
-        Err(Syntax { line: 7, .. })
-    ));
+    assert!(matches!(Position::parse(&format!("{grid}wind: N\n.....\n")), Err(Syntax { line: 7, .. })));
     // Messages name the place.
-    let msg = Position::parse(".....\n..x..\n.....\n.....\n.....\nwind: N\n")
-        .unwrap_err()
-        .to_string();
+    let msg = Position::parse(".....\n..x..\n.....\n.....\n.....\nwind: N\n").unwrap_err().to_string();
     assert!(msg.contains("line 2, column 3"), "{msg}");
 }
 
@@ -700,10 +623,7 @@ fn solve_command_reports_value_and_moves() {
     // A finished game has no moves to list.
     let over = "*~~~*\n~~*~~\n~~*~~\n~~*~~\n*~~~*\nwind: S\n";
     let out = solve_command(Some(over), true, false).unwrap();
-    assert!(
-        out.contains("The game is over: the dandelions win."),
-        "{out}"
-    );
+    assert!(out.contains("The game is over: the dandelions win."), "{out}");
     let err = solve_command(Some("..\n..\n"), false, false).unwrap_err();
     assert!(err.to_string().contains("wind:"), "{err}");
 }
@@ -721,10 +641,7 @@ fn program_as_dandelions_beats_any_wind() {
     let out = run_game(Side::Dandelions, input);
     assert!(out.contains("Rejected: \"x\" is not a direction"), "{out}");
     assert!(out.contains("Rejected: \"c3\" is not a direction"), "{out}");
-    assert!(
-        out.contains("Rejected: illegal move N: the wind has already blown that way"),
-        "{out}"
-    );
+    assert!(out.contains("Rejected: illegal move N: the wind has already blown that way"), "{out}");
     assert!(out.contains("the dandelions win"), "{out}");
     assert!(out.contains("The program wins."), "{out}");
     assert_eq!(out.matches("(a winning move)").count(), 7, "{out}");
@@ -746,15 +663,9 @@ fn program_as_wind_punishes_bad_placements() {
     // Flowers crowded in one corner: the wind must win.
     let input = "a1\na1\nzz\nN\n1,2\nb2\na2\n9,9\nb1\nc1\nc2\na3\nb3\nc3\n";
     let out = run_game(Side::Wind, input);
-    assert!(
-        out.contains("Rejected: illegal move a1: there is already a flower there"),
-        "{out}"
-    );
+    assert!(out.contains("Rejected: illegal move a1: there is already a flower there"), "{out}");
     assert!(out.contains("Rejected: \"zz\" is not a cell"), "{out}");
-    assert!(
-        out.contains("is a wind direction, but you play the dandelions"),
-        "{out}"
-    );
+    assert!(out.contains("is a wind direction, but you play the dandelions"), "{out}");
     assert!(out.contains("The wind wins."), "{out}");
     assert!(out.contains("The program wins."), "{out}");
 }

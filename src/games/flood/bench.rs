@@ -7,9 +7,9 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::screen::reader;
+use super::screen::theme::PaletteTheme;
 use super::solver;
 use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
-use super::screen::theme::PaletteTheme;
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {
@@ -61,7 +61,10 @@ pub fn bench_solver(options: &BenchOptions) -> Vec<SizeResult> {
             let limits = solver::Limits { deadline: Some(start + options.time_limit), node_limit: None };
             let solution = solver::solve(size, size, &cells, &limits);
             times.push(start.elapsed());
-            assert!(solver::check_solution(size, size, &cells, &solution.moves).is_ok(), "solver returned an invalid solution");
+            assert!(
+                solver::check_solution(size, size, &cells, &solution.moves).is_ok(),
+                "solver returned an invalid solution"
+            );
             proven += usize::from(solution.optimal);
             total_moves += solution.moves.len();
             nodes += solution.nodes;
@@ -94,7 +97,12 @@ pub fn bench_read(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Resul
             elapsed
         })
         .collect();
-    Ok(ReadResult { shot: shot.display().to_string(), width: image.width(), height: image.height(), time: summarise(&times) })
+    Ok(ReadResult {
+        shot: shot.display().to_string(),
+        width: image.width(),
+        height: image.height(),
+        time: summarise(&times),
+    })
 }
 
 pub fn report(solver: Vec<SizeResult>, read: Option<ReadResult>) -> BenchReport {
@@ -103,19 +111,37 @@ pub fn report(solver: Vec<SizeResult>, read: Option<ReadResult>) -> BenchReport 
 
 impl std::fmt::Display for BenchReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "{:>8} {:>4} {:>7} {:>10} {:>10} {:>10} {:>8} {:>10} {:>12}", "size", "cols", "boards", "mean ms", "median ms", "max ms", "proven", "moves", "nodes")?;
+        writeln!(
+            f,
+            "{:>8} {:>4} {:>7} {:>10} {:>10} {:>10} {:>8} {:>10} {:>12}",
+            "size", "cols", "boards", "mean ms", "median ms", "max ms", "proven", "moves", "nodes"
+        )?;
         for r in &self.solver {
             writeln!(
                 f,
                 "{:>8} {:>4} {:>7} {:>10.3} {:>10.3} {:>10.3} {:>8} {:>10} {:>12}",
-                r.size, r.colours, r.time.count, r.time.mean_ms, r.time.median_ms, r.time.max_ms, r.proven_optimal, r.total_moves, r.nodes
+                r.size,
+                r.colours,
+                r.time.count,
+                r.time.mean_ms,
+                r.time.median_ms,
+                r.time.max_ms,
+                r.proven_optimal,
+                r.total_moves,
+                r.nodes
             )?;
         }
         if let Some(read) = &self.read {
             writeln!(
                 f,
                 "read {} ({}x{} px): mean {:.3} ms, median {:.3} ms, max {:.3} ms over {} reads",
-                read.shot, read.width, read.height, read.time.mean_ms, read.time.median_ms, read.time.max_ms, read.time.count
+                read.shot,
+                read.width,
+                read.height,
+                read.time.mean_ms,
+                read.time.median_ms,
+                read.time.max_ms,
+                read.time.count
             )?;
         }
         if let Some(mib) = self.peak_memory_mib {

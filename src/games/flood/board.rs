@@ -37,7 +37,9 @@ pub enum BoardError {
     TooManyColours(usize),
     #[error("the board has more than {MAX_CELLS} cells (line {line}); at most {MAX_CELLS} are supported, for example 100×100")]
     TooLarge { line: usize },
-    #[error("line {line}: '{text}' is not a start cell (write `start: ROW,COLUMN`, counting from 1, or `start: centre`)")]
+    #[error(
+        "line {line}: '{text}' is not a start cell (write `start: ROW,COLUMN`, counting from 1, or `start: centre`)"
+    )]
     BadStart { line: usize, text: String },
     #[error("line {line}: the start cell (row {row}, column {col}) is outside the {width}×{height} board")]
     StartOutside { line: usize, row: usize, col: usize, width: usize, height: usize },
@@ -173,7 +175,10 @@ mod tests {
         assert_eq!(FloodBoard::parse("RG\nRé\n").unwrap_err(), BoardError::BadSymbol { line: 2, symbol: 'é' });
         let many: String = (b'!'..=b'~').filter(|&b| b != b'#').take(33).map(|b| b as char).collect();
         assert_eq!(FloodBoard::parse(&many).unwrap_err(), BoardError::TooManyColours(33));
-        assert_eq!(FloodBoard::parse("RG\nGR\nstart: 3,1\n").unwrap_err(), BoardError::StartOutside { line: 3, row: 3, col: 1, width: 2, height: 2 });
+        assert_eq!(
+            FloodBoard::parse("RG\nGR\nstart: 3,1\n").unwrap_err(),
+            BoardError::StartOutside { line: 3, row: 3, col: 1, width: 2, height: 2 }
+        );
         for bad in ["start: 0,1", "start: 1", "start: middle", "start: 1,x"] {
             let err = FloodBoard::parse(&format!("RG\nGR\n{bad}\n")).unwrap_err();
             assert!(matches!(err, BoardError::BadStart { line: 3, .. }), "{bad}: {err:?}");

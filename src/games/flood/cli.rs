@@ -59,7 +59,8 @@ pub const DEFAULT_SOLVE_SECONDS: f64 = 10.0;
 
 pub fn solve(args: &SolveArgs) -> Result<()> {
     let name = args.input.as_deref().unwrap_or(Path::new("-")).display().to_string();
-    let board = FloodBoard::parse(&input_text(args.input.as_deref())?).with_context(|| format!("{name} is not a Flood-It board"))?;
+    let board = FloodBoard::parse(&input_text(args.input.as_deref())?)
+        .with_context(|| format!("{name} is not a Flood-It board"))?;
     let limit = seconds(args.time_limit)?;
     let start = Instant::now();
     let limits = SolveLimits { deadline: Some(start + limit) };
@@ -74,7 +75,11 @@ pub fn solve(args: &SolveArgs) -> Result<()> {
     }
     print(&moves.concat())?;
     if !plan.optimal {
-        let why = if start.elapsed() >= limit { format!("at the time limit of {} s", args.time_limit) } else { "at the search's memory budget".into() };
+        let why = if start.elapsed() >= limit {
+            format!("at the time limit of {} s", args.time_limit)
+        } else {
+            "at the search's memory budget".into()
+        };
         eprintln!("note: the search stopped {why}: this is the best solution found, not proven optimal");
     }
     Ok(())

@@ -81,7 +81,11 @@ impl Flood {
 pub fn solve_board(board: &FloodBoard, limits: &SolveLimits) -> Plan<ColourMove> {
     let solver_limits = solver::Limits { deadline: limits.deadline, node_limit: None };
     let solution = solver::solve_from(board.width, board.height, &board.cells, board.start, &solver_limits);
-    Plan { moves: solution.moves.into_iter().map(ColourMove).collect(), optimal: solution.optimal, nodes: solution.nodes }
+    Plan {
+        moves: solution.moves.into_iter().map(ColourMove).collect(),
+        optimal: solution.optimal,
+        nodes: solution.nodes,
+    }
 }
 
 impl Game for Flood {

@@ -74,7 +74,13 @@ pub fn check_solution(width: usize, height: usize, cells: &[u8], moves: &[u8]) -
 }
 
 /// [`check_solution`] for a flood that grows from cell `start`.
-pub fn check_solution_from(width: usize, height: usize, cells: &[u8], start: usize, moves: &[u8]) -> Result<(), String> {
+pub fn check_solution_from(
+    width: usize,
+    height: usize,
+    cells: &[u8],
+    start: usize,
+    moves: &[u8],
+) -> Result<(), String> {
     assert!(
         cells.len() == width * height,
         "check_solution: cells.len() = {} but width*height = {}",
@@ -84,29 +90,20 @@ pub fn check_solution_from(width: usize, height: usize, cells: &[u8], start: usi
     let mut board = cells.to_vec();
     for (i, &colour) in moves.iter().enumerate() {
         if is_solved(&board) {
-            return Err(format!(
-                "move {i} (colour {colour}) played after the board was already solved"
-            ));
+            return Err(format!("move {i} (colour {colour}) played after the board was already solved"));
         }
         if board[start] == colour {
-            return Err(format!(
-                "move {i} picks colour {colour}, which is the flood's current colour"
-            ));
+            return Err(format!("move {i} picks colour {colour}, which is the flood's current colour"));
         }
         if !board.contains(&colour) {
-            return Err(format!(
-                "move {i} picks colour {colour}, which is not on the board"
-            ));
+            return Err(format!("move {i} picks colour {colour}, which is not on the board"));
         }
         apply_move_from(width, height, &mut board, start, colour);
     }
     if is_solved(&board) {
         Ok(())
     } else {
-        Err(format!(
-            "after {} moves the board is not one colour",
-            moves.len()
-        ))
+        Err(format!("after {} moves the board is not one colour", moves.len()))
     }
 }
 

@@ -17,7 +17,8 @@ pub struct SgtFloodId {
 impl SgtFloodId {
     pub fn parse(id: &str) -> Result<Self> {
         let id = id.trim();
-        let (size, rest) = id.split_once(':').with_context(|| format!("'{id}' is not an sgt-flood game ID (WxH:digits,limit)"))?;
+        let (size, rest) =
+            id.split_once(':').with_context(|| format!("'{id}' is not an sgt-flood game ID (WxH:digits,limit)"))?;
         let (w, h) = size.split_once('x').with_context(|| format!("'{size}' is not a size WxH"))?;
         let (width, height): (usize, usize) = (w.parse()?, h.parse()?);
         let (digits, limit) = rest.split_once(',').with_context(|| format!("game ID '{id}' has no move limit"))?;

@@ -96,11 +96,7 @@ pub(crate) fn square_rc(sq: u32) -> (usize, usize) {
 /// Mask of the cells of a `rows`×`cols` board (both at most 8).
 pub(crate) fn board_mask(rows: usize, cols: usize) -> u64 {
     debug_assert!(rows <= STRIDE && cols <= STRIDE);
-    let row_bits: u64 = if cols == STRIDE {
-        0xFF
-    } else {
-        (1u64 << cols) - 1
-    };
+    let row_bits: u64 = if cols == STRIDE { 0xFF } else { (1u64 << cols) - 1 };
     (0..rows).fold(0, |m, r| m | row_bits << (r * STRIDE))
 }
 
@@ -248,10 +244,7 @@ mod tests {
             let empty = x & x.rotate_left(23);
             let from = 1u64 << (x >> 58);
             for d in Dir::ALL {
-                assert_eq!(
-                    smear(from, empty & !from, d),
-                    smear_slow(from, empty & !from, d)
-                );
+                assert_eq!(smear(from, empty & !from, d), smear_slow(from, empty & !from, d));
             }
         }
     }

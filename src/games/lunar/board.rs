@@ -68,14 +68,7 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}@{},{} {}",
-            self.piece.letter(),
-            self.from.0,
-            self.from.1,
-            self.dir
-        )
+        write!(f, "{}@{},{} {}", self.piece.letter(), self.from.0, self.from.1, self.dir)
     }
 }
 
@@ -124,10 +117,7 @@ impl Board {
             for (j, ch) in line.chars().enumerate() {
                 let col_no = j + 1;
                 if j == MAX_SIDE {
-                    return Err(LunarError::TooManyColumns {
-                        line: line_no,
-                        col: col_no,
-                    });
+                    return Err(LunarError::TooManyColumns { line: line_no, col: col_no });
                 }
                 let (cell, on_target) = match ch {
                     '.' => (Cell::Empty, false),
@@ -137,22 +127,11 @@ impl Board {
                     '+' => (Cell::Empty, true),
                     'x' => (Cell::Human, true),
                     'O' => (Cell::Robot, true),
-                    _ => {
-                        return Err(LunarError::UnknownChar {
-                            line: line_no,
-                            col: col_no,
-                            ch,
-                        })
-                    }
+                    _ => return Err(LunarError::UnknownChar { line: line_no, col: col_no, ch }),
                 };
                 if on_target {
                     if let Some((_, (first_line, first_col))) = marker {
-                        return Err(LunarError::SecondTarget {
-                            line: line_no,
-                            col: col_no,
-                            first_line,
-                            first_col,
-                        });
+                        return Err(LunarError::SecondTarget { line: line_no, col: col_no, first_line, first_col });
                     }
                     marker = Some(((r, j), (line_no, col_no)));
                 }
@@ -161,11 +140,7 @@ impl Board {
             if rows.is_empty() {
                 width = row.len();
             } else if row.len() != width {
-                return Err(LunarError::Ragged {
-                    line: line_no,
-                    expected: width,
-                    found: row.len(),
-                });
+                return Err(LunarError::Ragged { line: line_no, expected: width, found: row.len() });
             }
             rows.push(row);
         }
@@ -173,14 +148,7 @@ impl Board {
             return Err(LunarError::Empty);
         }
         let (n_rows, n_cols) = (rows.len(), width);
-        let mut board = Board {
-            rows: n_rows,
-            cols: n_cols,
-            humans: 0,
-            robots: 0,
-            blocks: 0,
-            target: (0, 0),
-        };
+        let mut board = Board { rows: n_rows, cols: n_cols, humans: 0, robots: 0, blocks: 0, target: (0, 0) };
         for (r, row) in rows.iter().enumerate() {
             for (c, cell) in row.iter().enumerate() {
                 match cell {
@@ -197,33 +165,20 @@ impl Board {
         let marked = marker.map(|(cell, _)| cell);
         board.target = match (marked, target) {
             (Some(m), Some(t)) if m != t => {
-                return Err(LunarError::TargetConflict {
-                    marked_row: m.0,
-                    marked_col: m.1,
-                    row: t.0,
-                    col: t.1,
-                })
+                return Err(LunarError::TargetConflict { marked_row: m.0, marked_col: m.1, row: t.0, col: t.1 })
             }
             (Some(m), _) => m,
             (None, Some(t)) => t,
             (None, None) => {
                 if n_rows % 2 == 0 || n_cols % 2 == 0 {
-                    return Err(LunarError::NoCentre {
-                        rows: n_rows,
-                        cols: n_cols,
-                    });
+                    return Err(LunarError::NoCentre { rows: n_rows, cols: n_cols });
                 }
                 (n_rows / 2, n_cols / 2)
             }
         };
         let (tr, tc) = board.target;
         if tr >= n_rows || tc >= n_cols {
-            return Err(LunarError::TargetOutside {
-                row: tr,
-                col: tc,
-                rows: n_rows,
-                cols: n_cols,
-            });
+            return Err(LunarError::TargetOutside { row: tr, col: tc, rows: n_rows, cols: n_cols });
         }
         if board.blocks & bit(tr, tc) != 0 {
             return Err(LunarError::TargetOnBlock { row: tr, col: tc });
@@ -245,14 +200,7 @@ impl Board {
         debug_assert!(humans & robots == 0 && humans & blocks == 0 && robots & blocks == 0);
         debug_assert!((humans | robots | blocks) & !mask == 0);
         debug_assert!(target.0 < rows && target.1 < cols);
-        Board {
-            rows,
-            cols,
-            humans,
-            robots,
-            blocks,
-            target,
-        }
+        Board { rows, cols, humans, robots, blocks, target }
     }
 
     pub fn rows(&self) -> usize {
@@ -270,10 +218,7 @@ impl Board {
 
     /// Content of cell (row, col); panics outside the board.
     pub fn cell(&self, row: usize, col: usize) -> Cell {
-        assert!(
-            row < self.rows && col < self.cols,
-            "cell {row},{col} outside the board"
-        );
+        assert!(row < self.rows && col < self.cols, "cell {row},{col} outside the board");
         let b = bit(row, col);
         if self.humans & b != 0 {
             Cell::Human
@@ -393,11 +338,7 @@ impl Board {
                 acc | bit(r, c)
             })
         };
-        let (new_rows, new_cols) = if t & 4 != 0 {
-            (cols, rows)
-        } else {
-            (rows, cols)
-        };
+        let (new_rows, new_cols) = if t & 4 != 0 { (cols, rows) } else { (rows, cols) };
         Board {
             rows: new_rows,
             cols: new_cols,
@@ -479,31 +420,14 @@ mod tests {
         // A marker and an agreeing --target are fine.
         assert!(Board::parse("X+.\n...\n...", Some((0, 1))).is_ok());
         // Rectangular boards with odd sides have a centre.
-        assert_eq!(
-            "X....\n..o..\n.....".parse::<Board>().unwrap().target(),
-            (1, 2)
-        );
+        assert_eq!("X....\n..o..\n.....".parse::<Board>().unwrap().target(), (1, 2));
     }
 
     #[test]
     fn parse_errors() {
         let err = |s: &str| s.parse::<Board>().unwrap_err();
-        assert_eq!(
-            err("X..\n..\n..."),
-            LunarError::Ragged {
-                line: 2,
-                expected: 3,
-                found: 2
-            }
-        );
-        assert_eq!(
-            err("X..\n.z.\n..."),
-            LunarError::UnknownChar {
-                line: 2,
-                col: 2,
-                ch: 'z'
-            }
-        );
+        assert_eq!(err("X..\n..\n..."), LunarError::Ragged { line: 2, expected: 3, found: 2 });
+        assert_eq!(err("X..\n.z.\n..."), LunarError::UnknownChar { line: 2, col: 2, ch: 'z' });
         assert_eq!(err("// c\n..o\n...\n..."), LunarError::NoHuman);
         assert_eq!(err(""), LunarError::Empty);
         assert_eq!(err("// only a comment\n\n"), LunarError::Empty);
@@ -511,47 +435,20 @@ mod tests {
         assert_eq!(err(&nine), LunarError::TooManyColumns { line: 1, col: 9 });
         let nine_rows = vec!["X.......".to_string(); 9].join("\n");
         assert_eq!(err(&nine_rows), LunarError::TooManyRows { line: 9 });
-        assert_eq!(
-            err("X+.\n..+\n..."),
-            LunarError::SecondTarget {
-                line: 2,
-                col: 3,
-                first_line: 1,
-                first_col: 2
-            }
-        );
-        assert_eq!(
-            err("X...\n....\n....\n...o"),
-            LunarError::NoCentre { rows: 4, cols: 4 }
-        );
+        assert_eq!(err("X+.\n..+\n..."), LunarError::SecondTarget { line: 2, col: 3, first_line: 1, first_col: 2 });
+        assert_eq!(err("X...\n....\n....\n...o"), LunarError::NoCentre { rows: 4, cols: 4 });
         assert_eq!(
             Board::parse("X..\n...\n...", Some((3, 0))).unwrap_err(),
-            LunarError::TargetOutside {
-                row: 3,
-                col: 0,
-                rows: 3,
-                cols: 3
-            }
+            LunarError::TargetOutside { row: 3, col: 0, rows: 3, cols: 3 }
         );
-        assert_eq!(
-            Board::parse("X..\n.#.\n...", None).unwrap_err(),
-            LunarError::TargetOnBlock { row: 1, col: 1 }
-        );
+        assert_eq!(Board::parse("X..\n.#.\n...", None).unwrap_err(), LunarError::TargetOnBlock { row: 1, col: 1 });
         assert_eq!(
             Board::parse("X+.\n...\n...", Some((2, 2))).unwrap_err(),
-            LunarError::TargetConflict {
-                marked_row: 0,
-                marked_col: 1,
-                row: 2,
-                col: 2
-            }
+            LunarError::TargetConflict { marked_row: 0, marked_col: 1, row: 2, col: 2 }
         );
         // Messages name the place.
         let msg = err("X..\n.z.\n...").to_string();
-        assert!(
-            msg.contains("line 2, column 2") && msg.contains("'z'"),
-            "{msg}"
-        );
+        assert!(msg.contains("line 2, column 2") && msg.contains("'z'"), "{msg}");
         assert!(err("X..\n..\n...").to_string().contains("line 2"));
     }
 
@@ -561,12 +458,7 @@ mod tests {
         let moves = b.moves();
         // The human can only go right (stopped by the robot); the robot only left.
         assert_eq!(moves.len(), 2);
-        let right = Move {
-            piece: Piece::Human,
-            from: (0, 0),
-            to: (0, 3),
-            dir: Dir::Right,
-        };
+        let right = Move { piece: Piece::Human, from: (0, 0), to: (0, 3), dir: Dir::Right };
         assert_eq!(moves[0], right);
         assert_eq!(right.to_string(), "X@0,0 right");
         assert_eq!(right.notation(true), "X right");
@@ -574,26 +466,10 @@ mod tests {
         let after = b.play(&right).unwrap();
         assert_eq!(after.to_string(), "...Xo\n.....\n..+..\n.....\n.....");
         // Not legal any more: adjacent blocker.
-        assert!(after
-            .play(&Move {
-                from: (0, 3),
-                to: (0, 3),
-                ..right
-            })
-            .is_none());
+        assert!(after.play(&Move { from: (0, 3), to: (0, 3), ..right }).is_none());
         // Wrong destination or wrong piece.
-        assert!(b
-            .play(&Move {
-                to: (0, 2),
-                ..right
-            })
-            .is_none());
-        assert!(b
-            .play(&Move {
-                piece: Piece::Robot,
-                ..right
-            })
-            .is_none());
+        assert!(b.play(&Move { to: (0, 2), ..right }).is_none());
+        assert!(b.play(&Move { piece: Piece::Robot, ..right }).is_none());
     }
 
     #[test]

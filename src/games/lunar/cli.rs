@@ -11,7 +11,10 @@ use crate::cli::{input_text, print, progress};
 /// Parses `R,C` (0-based row and column).
 fn parse_cell(text: &str) -> Result<(usize, usize), String> {
     let (r, c) = text.split_once(',').ok_or_else(|| format!("'{text}' is not R,C"))?;
-    Ok((r.trim().parse().map_err(|_| format!("'{r}' is not a row number"))?, c.trim().parse().map_err(|_| format!("'{c}' is not a column number"))?))
+    Ok((
+        r.trim().parse().map_err(|_| format!("'{r}' is not a row number"))?,
+        c.trim().parse().map_err(|_| format!("'{c}' is not a column number"))?,
+    ))
 }
 
 /// The shortest solution of a Lunar Lockout board, one slide per line.

@@ -33,11 +33,7 @@ fn round3(x: f64) -> f64 {
 /// `{"unsolvable": true, "nodes": N, "millis": T}`; `nodes` counts expanded search nodes,
 /// `millis` is the search time. A search that would store more than [`SOLVE_STATE_LIMIT`]
 /// states fails with [`LunarError::SearchLimit`](super::LunarError::SearchLimit).
-pub fn solve_command(
-    board_text: &str,
-    target: Option<(usize, usize)>,
-    json: bool,
-) -> anyhow::Result<String> {
+pub fn solve_command(board_text: &str, target: Option<(usize, usize)>, json: bool) -> anyhow::Result<String> {
     Ok(solve_command_with_status(board_text, target, json)?.0)
 }
 
@@ -55,11 +51,7 @@ pub fn solve_command_with_status(
     let single = board.human_count() == 1;
     let solvable = solution.moves.is_some();
     let out = match (solution.moves, json) {
-        (Some(moves), false) => moves
-            .iter()
-            .map(|m| m.notation(single))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        (Some(moves), false) => moves.iter().map(|m| m.notation(single)).collect::<Vec<_>>().join("\n"),
         (None, false) => "unsolvable".to_string(),
         (Some(moves), true) => {
             let text: Vec<String> = moves.iter().map(|m| m.notation(single)).collect();
@@ -116,10 +108,7 @@ fn side_by_side(boards: &[String], per_line: usize) -> String {
         let rows: Vec<Vec<&str>> = chunk.iter().map(|b| b.lines().collect()).collect();
         let height = rows.iter().map(Vec::len).max().unwrap_or(0);
         for r in 0..height {
-            let line: Vec<&str> = rows
-                .iter()
-                .map(|b| b.get(r).copied().unwrap_or(""))
-                .collect();
+            let line: Vec<&str> = rows.iter().map(|b| b.get(r).copied().unwrap_or("")).collect();
             out.push_str("  ");
             out.push_str(line.join("   ").trim_end());
             out.push('\n');
@@ -138,23 +127,9 @@ pub fn render_enumeration(e: &Enumeration) -> String {
         e.helpers,
         if e.helpers == 1 { "" } else { "s" }
     );
-    let _ = writeln!(
-        s,
-        "positions (human off the centre): {}",
-        group(e.positions)
-    );
-    let _ = writeln!(
-        s,
-        "solvable:   {:>12} ({:.2}%)",
-        group(e.solvable),
-        pct(e.solvable)
-    );
-    let _ = writeln!(
-        s,
-        "unsolvable: {:>12} ({:.2}%)",
-        group(e.unsolvable),
-        pct(e.unsolvable)
-    );
+    let _ = writeln!(s, "positions (human off the centre): {}", group(e.positions));
+    let _ = writeln!(s, "solvable:   {:>12} ({:.2}%)", group(e.solvable), pct(e.solvable));
+    let _ = writeln!(s, "unsolvable: {:>12} ({:.2}%)", group(e.unsolvable), pct(e.unsolvable));
     let _ = writeln!(s, "shortest solution lengths:");
     let _ = writeln!(s, "  slides     positions");
     for l in &e.distribution {
@@ -178,11 +153,7 @@ pub fn render_enumeration(e: &Enumeration) -> String {
             let shown = h.boards.len().min(SHOWN_BOARDS);
             s.push_str(&side_by_side(&h.boards[..shown], BOARDS_PER_LINE));
             if shown < h.boards.len() {
-                let _ = writeln!(
-                    s,
-                    "  … and {} more classes (--json lists all)",
-                    h.boards.len() - shown
-                );
+                let _ = writeln!(s, "  … and {} more classes (--json lists all)", h.boards.len() - shown);
             }
         }
     }
@@ -208,11 +179,7 @@ pub fn bench_command() -> anyhow::Result<String> {
     const SOLVE_RUNS: usize = 21;
     const ENUM_RUNS: usize = 5;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Lunar Lockout benchmark ({} rayon threads; times are medians)",
-        rayon::current_num_threads()
-    );
+    let _ = writeln!(s, "Lunar Lockout benchmark ({} rayon threads; times are medians)", rayon::current_num_threads());
     let _ = writeln!(s, "{:<40} {:<44} {:>12}", "task", "result", "time");
 
     let card: Board = CARD_39.parse()?;
@@ -253,11 +220,7 @@ pub fn bench_command() -> anyhow::Result<String> {
             s,
             "{:<40} {:<44} {:>9.3} ms",
             format!("enumerate K={k} ({} positions)", group(e.positions)),
-            format!(
-                "{} solvable, hardest {hardest} slide{}",
-                group(e.solvable),
-                if hardest == 1 { "" } else { "s" }
-            ),
+            format!("{} solvable, hardest {hardest} slide{}", group(e.solvable), if hardest == 1 { "" } else { "s" }),
             t
         );
     }
@@ -317,22 +280,14 @@ mod tests {
     #[test]
     fn enumerate_command_outputs() {
         let text = enumerate_command(2, false, false).unwrap();
-        assert!(
-            text.contains("positions (human off the centre): 6,624"),
-            "{text}"
-        );
+        assert!(text.contains("positions (human off the centre): 6,624"), "{text}");
         assert!(text.contains("hardest:"), "{text}");
         let json = enumerate_command(2, true, false).unwrap();
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["helpers"], 2);
         assert_eq!(v["positions"], 6624);
         let solvable = v["solvable"].as_u64().unwrap();
-        let sum: u64 = v["distribution"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| l["positions"].as_u64().unwrap())
-            .sum();
+        let sum: u64 = v["distribution"].as_array().unwrap().iter().map(|l| l["positions"].as_u64().unwrap()).sum();
         assert_eq!(sum, solvable);
         assert!(enumerate_command(9, false, false).is_err());
     }

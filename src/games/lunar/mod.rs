@@ -35,8 +35,8 @@
 //!   parallel backward BFS from all goal states over reverse slides (module `retro`).
 
 mod bitboard;
-pub mod cli;
 mod board;
+pub mod cli;
 mod commands;
 mod error;
 #[cfg(test)]
@@ -47,8 +47,7 @@ mod solver;
 pub use bitboard::Dir;
 pub use board::{Board, Cell, Move, Piece, MAX_SIDE};
 pub use commands::{
-    bench_command, enumerate_command, render_enumeration, solve_command, solve_command_with_status,
-    SOLVE_STATE_LIMIT,
+    bench_command, enumerate_command, render_enumeration, solve_command, solve_command_with_status, SOLVE_STATE_LIMIT,
 };
 pub use error::LunarError;
 pub use retro::{enumerate, Enumeration, Hardest, LengthCount, MAX_HELPERS};

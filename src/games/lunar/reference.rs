@@ -55,12 +55,8 @@ fn split(board: &Board) -> (Puzzle, Pos) {
         }
     }
     let (tr, tc) = board.target();
-    let puzzle = Puzzle {
-        rows: board.rows() as i32,
-        cols: board.cols() as i32,
-        blocks,
-        target: (tr as i32, tc as i32),
-    };
+    let puzzle =
+        Puzzle { rows: board.rows() as i32, cols: board.cols() as i32, blocks, target: (tr as i32, tc as i32) };
     (puzzle, Pos { humans, robots })
 }
 
@@ -100,11 +96,7 @@ impl Puzzle {
                 for d in DIRS {
                     if let Some(to) = self.stop(pos, list[i], d) {
                         let mut next = pos.clone();
-                        let moved = if human {
-                            &mut next.humans
-                        } else {
-                            &mut next.robots
-                        };
+                        let moved = if human { &mut next.humans } else { &mut next.robots };
                         moved[i] = to;
                         moved.sort();
                         out.push(next);

@@ -152,12 +152,7 @@ fn unpack(state: u64) -> (u32, u64) {
 /// state (see the module docs for the rule). With `human_only`, only human slides are
 /// reversed (used for the goal layer).
 #[inline]
-pub(crate) fn for_each_predecessor(
-    human_sq: u32,
-    robots: u64,
-    human_only: bool,
-    mut f: impl FnMut(u32, u64),
-) {
+pub(crate) fn for_each_predecessor(human_sq: u32, robots: u64, human_only: bool, mut f: impl FnMut(u32, u64)) {
     let human = 1u64 << human_sq;
     let occ = robots | human;
     let empty = BOARD & !occ;
@@ -215,17 +210,13 @@ impl Retro {
             helpers,
             ranker: Ranker::new(),
             per_human,
-            dist: (0..SIDE * SIDE * per_human)
-                .map(|_| AtomicU8::new(UNSEEN))
-                .collect(),
+            dist: (0..SIDE * SIDE * per_human).map(|_| AtomicU8::new(UNSEEN)).collect(),
             layers: Vec::new(),
         };
 
         // Goal layer: the human on the centre, robots on any K of the other 24 cells.
-        let others: Vec<u32> = (0..(SIDE * SIDE) as u32)
-            .map(|p| (p / 5) * STRIDE as u32 + p % 5)
-            .filter(|&sq| sq != CENTRE)
-            .collect();
+        let others: Vec<u32> =
+            (0..(SIDE * SIDE) as u32).map(|p| (p / 5) * STRIDE as u32 + p % 5).filter(|&sq| sq != CENTRE).collect();
         let mut goals = Vec::with_capacity(binomial(24, helpers as u64) as usize);
         for robots in subsets(&others, helpers) {
             let index = retro.index(CENTRE, robots);
@@ -250,12 +241,7 @@ impl Retro {
                             let cell = &this.dist[this.index(h, r)];
                             if cell.load(Ordering::Relaxed) == UNSEEN
                                 && cell
-                                    .compare_exchange(
-                                        UNSEEN,
-                                        next_depth,
-                                        Ordering::Relaxed,
-                                        Ordering::Relaxed,
-                                    )
+                                    .compare_exchange(UNSEEN, next_depth, Ordering::Relaxed, Ordering::Relaxed)
                                     .is_ok()
                             {
                                 found.push(pack(h, r));
@@ -360,11 +346,9 @@ pub fn enumerate(helpers: usize, progress: bool) -> Result<Enumeration, LunarErr
     let positions = 24 * binomial(24, helpers as u64);
     let bar = if progress {
         let bar = ProgressBar::new(positions);
-        let style = ProgressStyle::with_template(
-            "{msg} [{bar:30}] {pos}/{len} positions solved ({elapsed})",
-        )
-        .expect("valid template")
-        .progress_chars("=> ");
+        let style = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions solved ({elapsed})")
+            .expect("valid template")
+            .progress_chars("=> ");
         bar.set_style(style);
         bar
     } else {
@@ -384,10 +368,7 @@ fn summarize(retro: &Retro, positions: u64) -> Enumeration {
         .iter()
         .enumerate()
         .skip(1)
-        .map(|(length, layer)| LengthCount {
-            length,
-            positions: layer.len() as u64,
-        })
+        .map(|(length, layer)| LengthCount { length, positions: layer.len() as u64 })
         .collect();
     let solvable: u64 = distribution.iter().map(|l| l.positions).sum();
     let hardest = (retro.layers.len() > 1).then(|| {
@@ -399,10 +380,7 @@ fn summarize(retro: &Retro, positions: u64) -> Enumeration {
             length,
             positions: layer.len() as u64,
             classes: classes.len(),
-            boards: classes
-                .iter()
-                .map(|&s| state_board(s).to_string())
-                .collect(),
+            boards: classes.iter().map(|&s| state_board(s).to_string()).collect(),
         }
     });
     Enumeration {
@@ -496,10 +474,7 @@ mod tests {
             // Soundness: every predecessor has a forward slide to this state.
             for_each_predecessor(h, robots, false, |ph, pr| {
                 let prev = board_of(ph, pr);
-                let reaches = prev
-                    .moves()
-                    .iter()
-                    .any(|m| prev.play(m).as_ref() == Some(&board));
+                let reaches = prev.moves().iter().any(|m| prev.play(m).as_ref() == Some(&board));
                 assert!(reaches, "predecessor\n{prev}\ndoes not reach\n{board}");
             });
         }

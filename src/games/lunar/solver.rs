@@ -140,10 +140,7 @@ pub fn solve_with_limit(board: &Board, max_states: usize) -> Result<Solution, Lu
 
 fn search(board: &Board, max_states: usize) -> Result<Solution, LunarError> {
     if board.is_solved() {
-        return Ok(Solution {
-            moves: Some(Vec::new()),
-            nodes: 0,
-        });
+        return Ok(Solution { moves: Some(Vec::new()), nodes: 0 });
     }
     let mask = board.mask();
     let blocks = board.blocks();
@@ -181,10 +178,7 @@ fn search(board: &Board, max_states: usize) -> Result<Solution, LunarError> {
             f += 1;
         }
         let Some((id, g)) = buckets.get_mut(f).and_then(Vec::pop) else {
-            return Ok(Solution {
-                moves: None,
-                nodes: expanded,
-            });
+            return Ok(Solution { moves: None, nodes: expanded });
         };
         let node = nodes[id as usize];
         if node.closed || node.g != g {
@@ -200,11 +194,7 @@ fn search(board: &Board, max_states: usize) -> Result<Solution, LunarError> {
                     let Some(dest) = slide(p, occ, mask, dir) else {
                         continue;
                     };
-                    let (nh, nr) = if is_human {
-                        (humans ^ p ^ dest, robots)
-                    } else {
-                        (humans, robots ^ p ^ dest)
-                    };
+                    let (nh, nr) = if is_human { (humans ^ p ^ dest, robots) } else { (humans, robots ^ p ^ dest) };
                     let child = Node {
                         humans: nh,
                         robots: nr,
@@ -219,10 +209,7 @@ fn search(board: &Board, max_states: usize) -> Result<Solution, LunarError> {
                     if is_human && dest == target {
                         nodes.push(child);
                         let moves = reconstruct(&nodes, nodes.len() - 1);
-                        return Ok(Solution {
-                            moves: Some(moves),
-                            nodes: expanded,
-                        });
+                        return Ok(Solution { moves: Some(moves), nodes: expanded });
                     }
                     match index.entry((nh, nr)) {
                         Entry::Occupied(e) => {
@@ -258,11 +245,7 @@ fn reconstruct(nodes: &[Node], last: usize) -> Vec<Move> {
     while nodes[id].parent != u32::MAX {
         let node = nodes[id];
         let parent = nodes[node.parent as usize];
-        let piece = if parent.humans >> node.from & 1 != 0 {
-            Piece::Human
-        } else {
-            Piece::Robot
-        };
+        let piece = if parent.humans >> node.from & 1 != 0 { Piece::Human } else { Piece::Robot };
         moves.push(Move {
             piece,
             from: square_rc(u32::from(node.from)),
@@ -288,9 +271,7 @@ mod tests {
     fn assert_valid(board: &Board, moves: &[Move]) {
         let mut b = board.clone();
         for m in moves {
-            b = b
-                .play(m)
-                .unwrap_or_else(|| panic!("illegal move {m} on\n{b}"));
+            b = b.play(m).unwrap_or_else(|| panic!("illegal move {m} on\n{b}"));
         }
         assert!(b.is_solved(), "moves do not solve\n{board}");
     }
@@ -379,10 +360,7 @@ mod tests {
     #[test]
     fn state_limit() {
         let b = parse(super::super::CARD_39);
-        assert_eq!(
-            solve_with_limit(&b, 100),
-            Err(LunarError::SearchLimit { limit: 100 })
-        );
+        assert_eq!(solve_with_limit(&b, 100), Err(LunarError::SearchLimit { limit: 100 }));
         let s = solve_with_limit(&b, 1_000_000).unwrap();
         assert_eq!(s.moves.map(|m| m.len()), Some(13));
         // An unsolvable position within the limit is reported as such.
@@ -427,10 +405,7 @@ mod tests {
             assert_eq!(got.as_ref().map(Vec::len), want, "board\n{b}");
             if let Some(moves) = got {
                 assert_valid(&b, &moves);
-                assert!(
-                    reference::replay(&b, &moves),
-                    "reference rejects the moves on\n{b}"
-                );
+                assert!(reference::replay(&b, &moves), "reference rejects the moves on\n{b}");
                 solved += 1;
             }
         }

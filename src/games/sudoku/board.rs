@@ -322,7 +322,8 @@ impl Grid {
     pub fn parse_sgt_id(id: &str) -> Result<Grid, SudokuError> {
         let err = |m: String| SudokuError::SgtId(m);
         let id = id.trim();
-        let (params, desc) = id.split_once(':').ok_or_else(|| err("no ':' between parameters and description".into()))?;
+        let (params, desc) =
+            id.split_once(':').ok_or_else(|| err("no ':' between parameters and description".into()))?;
         let p = params.as_bytes();
         let mut i = 0;
         let number = |i: &mut usize| -> Option<usize> {

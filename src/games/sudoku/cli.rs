@@ -58,12 +58,15 @@ pub struct CalibrateArgs {
 
 pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     let mut truth = if Path::new(&args.truth).exists() {
-        SudokuGrid::parse_givens(&read_text(Path::new(&args.truth))?).with_context(|| format!("{}: the givens", args.truth))?
+        SudokuGrid::parse_givens(&read_text(Path::new(&args.truth))?)
+            .with_context(|| format!("{}: the givens", args.truth))?
     } else {
         SudokuGrid::parse_givens(&args.truth).context("--truth is neither a file nor a grid or game ID")?
     };
     if let Some(path) = &args.entered {
-        truth.enter(&read_text(path)?).with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
+        truth
+            .enter(&read_text(path)?)
+            .with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
     }
     screen_cli::calibrate::<Sudoku>(root, &args.common, &truth)
 }
@@ -92,7 +95,13 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
     } else {
         print(&format!(
             "read {} ({}x{} px): mean {:.3} ms, median {:.3} ms, max {:.3} ms over {} reads",
-            shot.display(), image.width(), image.height(), time.mean_ms, time.median_ms, time.max_ms, time.count
+            shot.display(),
+            image.width(),
+            image.height(),
+            time.mean_ms,
+            time.median_ms,
+            time.max_ms,
+            time.count
         ))
     }
 }

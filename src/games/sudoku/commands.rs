@@ -119,8 +119,10 @@ pub fn batch_command(text: &str, box_shape: Option<(usize, usize)>, progress: bo
     let bar = if progress {
         let bar = ProgressBar::with_draw_target(Some(lines.len() as u64), ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("{spinner} sudoku batch [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} sudoku batch [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
     } else {
@@ -137,7 +139,8 @@ pub fn batch_command(text: &str, box_shape: Option<(usize, usize)>, progress: bo
         .collect();
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let mut summary = BatchSummary { puzzles: outcomes.len(), seconds, threads: rayon::current_num_threads(), ..Default::default() };
+    let mut summary =
+        BatchSummary { puzzles: outcomes.len(), seconds, threads: rayon::current_num_threads(), ..Default::default() };
     let mut out = String::with_capacity(outcomes.len() * 90);
     for outcome in &outcomes {
         match outcome {
@@ -172,7 +175,11 @@ pub fn batch_command(text: &str, box_shape: Option<(usize, usize)>, progress: bo
         summary.unsolvable,
         summary.invalid
     )?;
-    writeln!(out, "time: {:.3} s, {:.0} puzzles/s on {} threads", summary.seconds, summary.per_second, summary.threads)?;
+    writeln!(
+        out,
+        "time: {:.3} s, {:.0} puzzles/s on {} threads",
+        summary.seconds, summary.per_second, summary.threads
+    )?;
     Ok(out)
 }
 
@@ -182,7 +189,9 @@ fn solve_line(line_no: usize, line: &str, box_shape: Option<(usize, usize)>) -> 
         Err(e) => {
             // A one-line puzzle's own position reads "line 1, column C": name the file's line.
             let e = e.to_string();
-            let e = e.strip_prefix("line 1, ").map_or_else(|| format!("line {line_no}: {e}"), |rest| format!("line {line_no}, {rest}"));
+            let e = e
+                .strip_prefix("line 1, ")
+                .map_or_else(|| format!("line {line_no}: {e}"), |rest| format!("line {line_no}, {rest}"));
             return Outcome::Invalid(e);
         }
     };
@@ -216,7 +225,14 @@ enum Source {
 
 fn set_specs() -> Vec<SetSpec> {
     let mut specs = Vec::new();
-    for (d, label) in [("t", "trivial"), ("b", "basic"), ("i", "intermediate"), ("a", "advanced"), ("e", "extreme"), ("u", "unreasonable")] {
+    for (d, label) in [
+        ("t", "trivial"),
+        ("b", "basic"),
+        ("i", "intermediate"),
+        ("a", "advanced"),
+        ("e", "extreme"),
+        ("u", "unreasonable"),
+    ] {
         specs.push(SetSpec {
             name: format!("sgt-solo 3x3 {label}"),
             file: format!("sgt-3x3-{d}.txt"),
@@ -224,10 +240,18 @@ fn set_specs() -> Vec<SetSpec> {
         });
     }
     for d in ["simple", "easy", "intermediate", "expert"] {
-        specs.push(SetSpec { name: format!("qqwing {d}"), file: format!("qqwing-{d}.txt"), source: Source::Qqwing(d.to_string()) });
+        specs.push(SetSpec {
+            name: format!("qqwing {d}"),
+            file: format!("qqwing-{d}.txt"),
+            source: Source::Qqwing(d.to_string()),
+        });
     }
     specs.push(SetSpec { name: "famous hard (9)".into(), file: String::new(), source: Source::Hard });
-    specs.push(SetSpec { name: "famous hard x 1000 transforms".into(), file: String::new(), source: Source::HardTransformed });
+    specs.push(SetSpec {
+        name: "famous hard x 1000 transforms".into(),
+        file: String::new(),
+        source: Source::HardTransformed,
+    });
     for shape in ["2x2", "2x3", "3x4", "4x4"] {
         specs.push(SetSpec {
             name: format!("sgt-solo {shape} (generic)"),
@@ -249,7 +273,8 @@ fn load_set(spec: &SetSpec, cache_dir: &Path) -> Result<Vec<Grid>, String> {
         Source::Hard => Ok(HARD_PUZZLES.iter().map(|(_, p)| Grid::parse(p, None).expect("valid constant")).collect()),
         Source::HardTransformed => {
             let mut rng = 0x5EED_2026_u64;
-            let base: Vec<Grid> = HARD_PUZZLES.iter().map(|(_, p)| Grid::parse(p, None).expect("valid constant")).collect();
+            let base: Vec<Grid> =
+                HARD_PUZZLES.iter().map(|(_, p)| Grid::parse(p, None).expect("valid constant")).collect();
             Ok((0..SET_SIZE).map(|i| transform(&base[i % base.len()], &mut rng)).collect())
         }
         Source::Sgt(params) | Source::Qqwing(params) => {
@@ -428,7 +453,8 @@ fn qqwing_rate(puzzles: &[Grid], ours: &[Option<Grid>]) -> Result<f64, String> {
     let (_, answers) = run(&input)?;
     let once = wall.elapsed().as_secs_f64();
     let lines: Vec<&str> = answers.lines().filter(|l| l.len() == 81).collect();
-    let agree = lines.iter().zip(ours).filter(|(line, ours)| ours.as_ref().is_some_and(|g| g.to_line() == **line)).count();
+    let agree =
+        lines.iter().zip(ours).filter(|(line, ours)| ours.as_ref().is_some_and(|g| g.to_line() == **line)).count();
     if agree < puzzles.len() {
         return Err(format!("answers differ on {} of {}", puzzles.len() - agree, puzzles.len()));
     }
@@ -448,8 +474,10 @@ pub fn bench_command(cache_dir: &Path) -> Result<String> {
     let simd = solver9::simd_available();
     let qqwing = tool_available(QQWING);
     let mut out = String::new();
-    let time_base = if thread_cpu().is_some() { "CPU time of the thread (qqwing: of its process)" } else { "wall time" };
-    let load = std::fs::read_to_string("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    let time_base =
+        if thread_cpu().is_some() { "CPU time of the thread (qqwing: of its process)" } else { "wall time" };
+    let load =
+        std::fs::read_to_string("/proc/loadavg").map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
     writeln!(out, "Sudoku benchmark: puzzles/s on one thread, timed by {time_base}")?;
     writeln!(
         out,
@@ -462,7 +490,11 @@ pub fn bench_command(cache_dir: &Path) -> Result<String> {
         "{:<32} {:>5} {:>6} {:>7} {:>11} {:>11} {:>11} {:>11} {:>7}",
         "set", "n", "clues", "unique", "solve", "solve", "solve+", "qqwing", "ratio"
     )?;
-    writeln!(out, "{:<32} {:>5} {:>6} {:>7} {:>11} {:>11} {:>11} {:>11} {:>7}", "", "", "", "", "(best)", "(scalar)", "count<=2", "--solve", "")?;
+    writeln!(
+        out,
+        "{:<32} {:>5} {:>6} {:>7} {:>11} {:>11} {:>11} {:>11} {:>7}",
+        "", "", "", "", "(best)", "(scalar)", "count<=2", "--solve", ""
+    )?;
     for spec in set_specs() {
         let puzzles = match load_set(&spec, cache_dir) {
             Ok(p) if !p.is_empty() => p,

@@ -14,11 +14,15 @@ mod tests;
 
 use anyhow::{bail, Context, Result};
 
-pub use board::{check_solution, default_box_shape, parse_box_shape, symbol, symbol_value, Clash, Grid, House, SudokuError, MAX_SIZE};
+pub use board::{
+    check_solution, default_box_shape, parse_box_shape, symbol, symbol_value, Clash, Grid, House, SudokuError, MAX_SIZE,
+};
 pub use commands::{batch_command, bench_command, solve_command, BatchSummary, HARD_PUZZLES};
 pub use position::SudokuGrid;
 pub use solver::solver9::{self, Engine};
-pub use solver::{analyse, count_solutions, for_each_solution, for_each_solution_with, sample_solution, solve, Analysis};
+pub use solver::{
+    analyse, count_solutions, for_each_solution, for_each_solution_with, sample_solution, solve, Analysis,
+};
 
 use crate::game::{Game, Plan, SolveLimits};
 use screen::theme::SudokuTheme;
@@ -105,7 +109,8 @@ mod play_tests {
 
     fn grid(text: &str, givens: &str) -> SudokuGrid {
         let mut grid = SudokuGrid::parse_givens(givens).unwrap();
-        let entered: String = text.chars().zip(givens.chars()).map(|(t, g)| if t == g && t != '\n' { '.' } else { t }).collect();
+        let entered: String =
+            text.chars().zip(givens.chars()).map(|(t, g)| if t == g && t != '\n' { '.' } else { t }).collect();
         grid.enter(&entered).unwrap();
         grid
     }

@@ -48,7 +48,11 @@ impl SudokuGrid {
         for (i, &v) in entered.cells().iter().enumerate() {
             if v != 0 {
                 if self.given[i] {
-                    bail!("cell (row {}, column {}) is a given and cannot hold a player's digit", i / self.size + 1, i % self.size + 1);
+                    bail!(
+                        "cell (row {}, column {}) is a given and cannot hold a player's digit",
+                        i / self.size + 1,
+                        i % self.size + 1
+                    );
                 }
                 self.cells[i] = v;
             }
@@ -94,7 +98,8 @@ impl SudokuGrid {
                 }
                 let (br, bc) = (r / self.box_rows * self.box_rows, c / self.box_cols * self.box_cols);
                 let clash = (0..n).any(|k| (k != c && at(r, k) == v) || (k != r && at(k, c) == v))
-                    || (br..br + self.box_rows).any(|rr| (bc..bc + self.box_cols).any(|cc| (rr, cc) != (r, c) && at(rr, cc) == v));
+                    || (br..br + self.box_rows)
+                        .any(|rr| (bc..bc + self.box_cols).any(|cc| (rr, cc) != (r, c) && at(rr, cc) == v));
                 if clash {
                     found.push((r, c));
                 }

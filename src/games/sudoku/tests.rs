@@ -102,7 +102,8 @@ fn grid(text: &str) -> Grid {
     Grid::parse(text, None).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-const CLASSIC: &str = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79";
+const CLASSIC: &str =
+    "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n.6....28.\n...419..5\n....8..79";
 
 // ---------------------------------------------------------------------------------------
 // Parsing.
@@ -155,11 +156,23 @@ fn infers_and_accepts_box_shapes() {
 #[test]
 fn errors_name_the_place_and_the_problem() {
     let msg = |text: &str, shape| Grid::parse(text, shape).unwrap_err().to_string();
-    assert_eq!(msg("53..7....\n6..1x5...", None), "line 2, column 5: unexpected character 'x' (expected 1-9, A-G, '.' or '0')");
+    assert_eq!(
+        msg("53..7....\n6..1x5...", None),
+        "line 2, column 5: unexpected character 'x' (expected 1-9, A-G, '.' or '0')"
+    );
     assert_eq!(msg(&CLASSIC.replace("6..195...", "6..195.."), None), "line 2 has 8 cells, expected 9");
-    assert_eq!(msg(&CLASSIC.replace("....8..79", ""), None), "the grid has 8 rows of 9 cells: a grid needs as many rows as columns");
-    assert_eq!(msg(&CLASSIC.replace("6..195...", "6..1A5..."), None), "line 2, column 5: symbol 'A' is too large for a 9x9 grid");
-    assert_eq!(msg(&".".repeat(80), None), "a one-line grid needs 16, 36, 64, 81, 100, 144, 196, 225 or 256 symbols; found 80");
+    assert_eq!(
+        msg(&CLASSIC.replace("....8..79", ""), None),
+        "the grid has 8 rows of 9 cells: a grid needs as many rows as columns"
+    );
+    assert_eq!(
+        msg(&CLASSIC.replace("6..195...", "6..1A5..."), None),
+        "line 2, column 5: symbol 'A' is too large for a 9x9 grid"
+    );
+    assert_eq!(
+        msg(&".".repeat(80), None),
+        "a one-line grid needs 16, 36, 64, 81, 100, 144, 196, 225 or 256 symbols; found 80"
+    );
     assert_eq!(msg(CLASSIC, Some((2, 3))), "box 2x3 does not tile a 9x9 grid (2*3 != 9)");
     assert_eq!(msg("  \n\n", None), "empty input: no grid found");
     assert!(msg(&".".repeat(49), None).contains("no box shape is inferred for a 7x7 grid"));
@@ -273,7 +286,10 @@ fn check_solution_catches_every_kind_of_error() {
     assert!(check_solution(&g, &changed).unwrap_err().contains("column"));
     let mut given = s.clone();
     given.set(0, 0, if s.get(0, 0) == 1 { 2 } else { 1 });
-    assert_eq!(check_solution(&g, &given).unwrap_err(), format!("row 1 column 1: given 5 changed to {}", given.get(0, 0)));
+    assert_eq!(
+        check_solution(&g, &given).unwrap_err(),
+        format!("row 1 column 1: given 5 changed to {}", given.get(0, 0))
+    );
     let mut empty = s.clone();
     empty.set(4, 4, 0);
     assert_eq!(check_solution(&g, &empty).unwrap_err(), "row 5 column 5 is empty");
@@ -546,7 +562,8 @@ fn solve_command_outputs() {
     assert!(out.ends_with("288 solutions\n"), "{out}");
     let out = solve_command(&".".repeat(16), None, true, Some(100), false).unwrap();
     assert!(out.ends_with("at least 100 solutions (counting stopped at the limit)\n"), "{out}");
-    let json: serde_json::Value = serde_json::from_str(&solve_command(CLASSIC, None, true, None, true).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&solve_command(CLASSIC, None, true, None, true).unwrap()).unwrap();
     assert_eq!(json["count"], 1);
     assert_eq!(json["solution"].as_str().unwrap().len(), 81);
     assert!(json["millis"].as_f64().unwrap() >= 0.0);
@@ -560,11 +577,15 @@ fn solve_command_outputs() {
         "no solution: the givens do not clash, but the grid cannot be completed"
     );
     assert_eq!(solve_command(&unsolvable, None, true, None, false).unwrap(), "no solution\n");
-    let json: serde_json::Value = serde_json::from_str(&solve_command(&unsolvable, None, true, None, true).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&solve_command(&unsolvable, None, true, None, true).unwrap()).unwrap();
     assert_eq!((json["count"].as_u64(), json["solution"].is_null()), (Some(0), true));
     let mut rows = ["........."; 9];
     rows[2] = ".7.....7.";
-    assert_eq!(solve_command(&rows.join("\n"), None, false, None, false).unwrap_err().to_string(), "row 3 has two 7s (columns 2 and 8)");
+    assert_eq!(
+        solve_command(&rows.join("\n"), None, false, None, false).unwrap_err().to_string(),
+        "row 3 has two 7s (columns 2 and 8)"
+    );
     assert!(solve_command("12\n34\n", None, false, None, false).is_err());
     // Other sizes and an explicit box.
     let six = solve_command("2x3:c4a2a4b5a3a1f6a3a5b6a6a4c", None, false, None, false).unwrap();
@@ -600,7 +621,8 @@ fn batch_command_summarises() {
     assert!(lines[7].starts_with("time: "));
     // Many puzzles, in order.
     let mut seed = 1u64;
-    let many: Vec<Grid> = (0..2000).map(|i| transform_for_tests(&grid(HARD_PUZZLES[i % HARD_PUZZLES.len()].1), &mut seed)).collect();
+    let many: Vec<Grid> =
+        (0..2000).map(|i| transform_for_tests(&grid(HARD_PUZZLES[i % HARD_PUZZLES.len()].1), &mut seed)).collect();
     let text: String = many.iter().map(|g| g.to_line() + "\n").collect();
     let out = batch_command(&text, None, false).unwrap();
     for (g, line) in many.iter().zip(out.lines()) {

@@ -18,7 +18,13 @@ use super::sudoku::solver9::{self, Engine};
 
 /// Plays `games` in-process games between two option sets (A starts the even games), two
 /// games at a time.
-pub(crate) fn in_process_match(a: &DuelOptions, b: &DuelOptions, games: usize, seed: u64, time_limit: Duration) -> MatchReport {
+pub(crate) fn in_process_match(
+    a: &DuelOptions,
+    b: &DuelOptions,
+    games: usize,
+    seed: u64,
+    time_limit: Duration,
+) -> MatchReport {
     let records: Vec<GameRecord> = (0..games)
         .into_par_iter()
         .map(|g| {
@@ -28,7 +34,13 @@ pub(crate) fn in_process_match(a: &DuelOptions, b: &DuelOptions, games: usize, s
             play_game([&mut pa, &mut pb], g % 2, time_limit)
         })
         .collect();
-    let name = |o: &DuelOptions| if o.random_player { "random player".to_string() } else { format!("engine ({} samples)", o.samples) };
+    let name = |o: &DuelOptions| {
+        if o.random_player {
+            "random player".to_string()
+        } else {
+            format!("engine ({} samples)", o.samples)
+        }
+    };
     MatchReport { players: [name(a), name(b)], games: records, time_limit, seed }
 }
 
@@ -94,7 +106,9 @@ pub fn benchmark_endgames() -> Vec<EndgameSet> {
     [(400, 650, 10.0), (4_000, 6_500, 500.0)]
         .into_iter()
         .map(|(lo, hi, target_ms)| {
-            let positions = (0..ENDGAME_POSITIONS).filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols)).collect();
+            let positions = (0..ENDGAME_POSITIONS)
+                .filter_map(|_| position_with_solutions(lo, hi, &mut rng).map(|(_, sols)| sols))
+                .collect();
             EndgameSet { lo, hi, target_ms, positions }
         })
         .collect()
@@ -121,7 +135,13 @@ fn faults(report: &MatchReport, player: usize) -> usize {
     report
         .games
         .iter()
-        .filter(|g| g.winner != player && !matches!(g.reason, Reason::TrueClaim | Reason::FalseClaim | Reason::ForcedDigit | Reason::NoSolution))
+        .filter(|g| {
+            g.winner != player
+                && !matches!(
+                    g.reason,
+                    Reason::TrueClaim | Reason::FalseClaim | Reason::ForcedDigit | Reason::NoSolution
+                )
+        })
         .count()
 }
 

@@ -112,7 +112,8 @@ impl Bot {
                 Tally::of_solutions(&sols)
             }
             None => {
-                let samples = if left < Duration::from_secs(2) { self.options.samples / 10 } else { self.options.samples };
+                let samples =
+                    if left < Duration::from_secs(2) { self.options.samples / 10 } else { self.options.samples };
                 Tally::sampled(board, samples, self.rng.random())
             }
         };
@@ -249,7 +250,12 @@ impl Tally {
 /// written on its own line and flushed; reasoning goes to `log`, one short line per move.
 /// A line that is not part of the protocol, or an opponent move on a filled cell or against
 /// the board, ends the game with an error naming it.
-pub fn duel_command<R: BufRead, W: Write>(input: R, mut output: W, mut log: impl Write, options: &DuelOptions) -> Result<()> {
+pub fn duel_command<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    mut log: impl Write,
+    options: &DuelOptions,
+) -> Result<()> {
     let mut bot = Bot::new(options.clone());
     let mut board = Board::new();
     let mut used = Duration::ZERO;
@@ -269,7 +275,8 @@ pub fn duel_command<R: BufRead, W: Write>(input: R, mut output: W, mut log: impl
             "Start" if !started && board.filled() == 0 => {}
             "Start" => bail!("line {}: unexpected \"Start\" in the middle of a game", number + 1),
             _ => {
-                let mv: Move = text.parse().map_err(|e| anyhow!("line {}: bad line from the referee: {e}", number + 1))?;
+                let mv: Move =
+                    text.parse().map_err(|e| anyhow!("line {}: bad line from the referee: {e}", number + 1))?;
                 let cell = mv.cell as usize;
                 if board.cells()[cell] != 0 {
                     bail!("line {}: the opponent's move {mv} is on a filled cell", number + 1);

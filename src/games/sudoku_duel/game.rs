@@ -67,7 +67,9 @@ impl fmt::Display for Move {
 /// Why a line is not a move.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
-    #[error("a move is a row A-I, a column a-i and a digit 1-9, optionally followed by '!' (e.g. Aa5 or Aa5!); got {0:?}")]
+    #[error(
+        "a move is a row A-I, a column a-i and a digit 1-9, optionally followed by '!' (e.g. Aa5 or Aa5!); got {0:?}"
+    )]
     Shape(String),
     #[error("row {0:?} is not one of A-I")]
     Row(char),

@@ -242,7 +242,13 @@ impl MatchReport {
 
 /// Plays `games` games between two player commands (fresh processes per game; A starts the
 /// even-numbered games), each player seeded through `SUDOKU_DUEL_SEED`.
-pub(crate) fn run_match(players: [&[String]; 2], games: usize, seed: u64, time_limit: Duration, progress: bool) -> Result<MatchReport> {
+pub(crate) fn run_match(
+    players: [&[String]; 2],
+    games: usize,
+    seed: u64,
+    time_limit: Duration,
+    progress: bool,
+) -> Result<MatchReport> {
     let bar = if progress { ProgressBar::new(games as u64) } else { ProgressBar::hidden() };
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} {msg}") {
         bar.set_style(style);
@@ -268,6 +274,12 @@ pub(crate) fn run_match(players: [&[String]; 2], games: usize, seed: u64, time_l
 /// `["/path/autoplay", "duel", "sudoku"]` and the same with `--random`) as child processes,
 /// 30 s of thinking time per player per game, alternating who starts, and returns the table
 /// of results: wins and losses per player, how the games ended, thinking time used.
-pub fn referee_command(player_a: &[String], player_b: &[String], games: usize, seed: u64, progress: bool) -> Result<String> {
+pub fn referee_command(
+    player_a: &[String],
+    player_b: &[String],
+    games: usize,
+    seed: u64,
+    progress: bool,
+) -> Result<String> {
     Ok(run_match([player_a, player_b], games, seed, TIME_LIMIT, progress)?.table())
 }

@@ -82,7 +82,8 @@ fn duel_reports_bad_lines() {
 /// A board with exactly two solutions (blanked from a random solution), and both.
 fn two_solution_board(seed: u64) -> (Board, [u8; CELLS], [u8; CELLS]) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut board = Board::from_cells(sudoku::sample_solution(&sudoku::Grid::empty(3, 3).unwrap(), seed).unwrap().cells()).unwrap();
+    let mut board =
+        Board::from_cells(sudoku::sample_solution(&sudoku::Grid::empty(3, 3).unwrap(), seed).unwrap().cells()).unwrap();
     let mut order: Vec<usize> = (0..CELLS).collect();
     for i in (1..CELLS).rev() {
         order.swap(i, rng.random_range(0..=i));
@@ -267,7 +268,8 @@ fn endgame_agrees_with_brute_force() {
         let expected = brute(&sols, &mut memo);
         let r = solve_endgame(&sols, None).unwrap();
         assert_eq!(r.win, expected, "{} solutions", sols.len());
-        let child: Vec<[u8; CELLS]> = sols.iter().filter(|s| s[r.best.cell as usize] == r.best.digit).copied().collect();
+        let child: Vec<[u8; CELLS]> =
+            sols.iter().filter(|s| s[r.best.cell as usize] == r.best.digit).copied().collect();
         assert!(!child.is_empty() && child.len() < sols.len(), "illegal best move");
         assert_eq!(child.len(), r.remaining);
         assert_eq!(r.best.claim, child.len() == 1);
@@ -349,7 +351,13 @@ fn endgame_timings() {
             let (_, sols) = position_with_solutions(lo, hi, &mut rng).unwrap();
             let clock = Instant::now();
             let r = solve_endgame(&sols, None).unwrap();
-            eprintln!("{} solutions: win {} nodes {} in {:.2} ms", sols.len(), r.win, r.nodes, clock.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "{} solutions: win {} nodes {} in {:.2} ms",
+                sols.len(),
+                r.win,
+                r.nodes,
+                clock.elapsed().as_secs_f64() * 1e3
+            );
         }
     }
 }
@@ -425,9 +433,14 @@ fn endgame_agrees_with_brute_force_on_larger_positions() {
             let clock = Instant::now();
             let expected = brute(&sols, &mut HashMap::new());
             let r = solve_endgame(&sols, None).unwrap();
-            eprintln!("{} solutions: win {expected}, brute force {:.0} ms", sols.len(), clock.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "{} solutions: win {expected}, brute force {:.0} ms",
+                sols.len(),
+                clock.elapsed().as_secs_f64() * 1e3
+            );
             assert_eq!(r.win, expected, "{} solutions", sols.len());
-            let child: Vec<[u8; CELLS]> = sols.iter().filter(|s| s[r.best.cell as usize] == r.best.digit).copied().collect();
+            let child: Vec<[u8; CELLS]> =
+                sols.iter().filter(|s| s[r.best.cell as usize] == r.best.digit).copied().collect();
             assert_eq!(child.len(), r.remaining);
             if r.win && child.len() > 1 {
                 // The position left is lost: the solver must say so too.

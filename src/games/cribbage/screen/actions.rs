@@ -14,7 +14,9 @@ pub fn click(points: &TablePoints, state: &State, mv: &Move) -> Result<Action> {
         Move::Play(c) => {
             let left = state.columns[c].len();
             let front = left.checked_sub(1).with_context(|| format!("column {} is empty", c + 1))?;
-            *points.cards[c].get(front).with_context(|| format!("column {} shows fewer cards than the position holds", c + 1))?
+            *points.cards[c]
+                .get(front)
+                .with_context(|| format!("column {} shows fewer cards than the position holds", c + 1))?
         }
         Move::NewStack => points.next_stack.context("the table has no control that ends a stack")?,
     };

@@ -21,7 +21,7 @@ use super::table::{state_text, Cribbage, Table};
 use super::{Deal, Move, State};
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
-use crate::game::{MoveEvents, Game, Layout, Marks, Reading, ScreenGame};
+use crate::game::{Game, Layout, Marks, MoveEvents, Reading, ScreenGame};
 use crate::vision::printed_number::NumberReader;
 
 /// The score in a table's window title, after `word` as the table's theme learned it ("score" in "Cribbage
@@ -105,7 +105,8 @@ impl ScreenGame for Cribbage {
         let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
         let stack_known = reading.stack_shown || on_table == 52 || reading.total == Some(0);
         let state = State { score: score.unwrap_or(0), ..reading.state };
-        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
+        let board =
+            Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
         Ok(Reading { board, layout: reading.points, theme: reading.theme })
     }
 
@@ -150,7 +151,8 @@ impl ScreenGame for Cribbage {
         let numbers = NumberReader::load(root).ok();
         let check = reader::read_with_numbers(image, std::slice::from_ref(&theme), numbers.as_ref())
             .context("the learned theme does not read its own screenshot")?;
-        let printed_right = check.total.is_none_or(|t| t == truth.state.total()) && check.score.is_none_or(|s| s == truth.state.score);
+        let printed_right =
+            check.total.is_none_or(|t| t == truth.state.total()) && check.score.is_none_or(|s| s == truth.state.score);
         if !printed_right {
             anyhow::bail!(
                 "the learned theme reads the printed total and score as {:?} and {:?}, but the truth says {} and {}",
@@ -222,7 +224,13 @@ impl ScreenGame for Cribbage {
     }
 
     /// A click on the card (or the control that ends a stack); there is no other way.
-    fn actions(&self, _frame: &Frame, reading: &Reading<Table, TablePoints>, mv: &Move, way: usize) -> Result<Option<MoveEvents>> {
+    fn actions(
+        &self,
+        _frame: &Frame,
+        reading: &Reading<Table, TablePoints>,
+        mv: &Move,
+        way: usize,
+    ) -> Result<Option<MoveEvents>> {
         if way != 0 {
             return Ok(None);
         }
@@ -252,7 +260,10 @@ mod tests {
     #[test]
     fn the_score_is_read_from_the_title_after_the_learned_word() {
         assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42", "score"), Some(42));
-        assert_eq!(title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 109 \u{2014} complete", "score"), Some(109));
+        assert_eq!(
+            title_score("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 109 \u{2014} complete", "score"),
+            Some(109)
+        );
         assert_eq!(title_score("Patience \u{2014} Points: 17", "points"), Some(17));
         assert_eq!(title_score("Cribbage Solitaire", "score"), None);
         assert_eq!(title_score("Highscore 90, score 12", "score"), Some(12), "a whole word only");
@@ -272,11 +283,20 @@ mod tests {
     /// title shows the score: another program's title (or a table whose title does not) changes nothing.
     #[test]
     fn a_title_is_read_for_the_score_only_where_the_theme_says_it_shows_it() {
-        let root = crate::calibration::calibration_root(Some(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration")));
+        let root = crate::calibration::calibration_root(Some(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration"),
+        ));
         let mut game = Cribbage::load(&root, Some("table")).unwrap();
-        let shot = crate::imageio::load_image(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cribbage/deal30-start.png")).unwrap();
+        let shot = crate::imageio::load_image(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cribbage/deal30-start.png"),
+        )
+        .unwrap();
         let frame = |title: &str| Frame { title: Some(title.to_owned()), ..Frame::from_image(shot.clone()) };
-        assert_eq!(game.themes[0].score_in_title.as_deref(), Some("score"), "the shipped table's theme reads its title");
+        assert_eq!(
+            game.themes[0].score_in_title.as_deref(),
+            Some("score"),
+            "the shipped table's theme reads its title"
+        );
         let read = game.read(&frame("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42"), None).unwrap();
         assert_eq!((read.board.score_known, read.board.state.score), (true, 42));
         game.themes[0].score_in_title = None;
@@ -292,11 +312,21 @@ mod tests {
         assert_eq!(next.state.stack.len(), 2);
         assert_eq!(game.apply(&next, &Move::NewStack), next, "an illegal move changes nothing");
         // The picture shows no score: the same position, and the score the bot counted is carried over.
-        let unseen = Table { state: State { score: 0, ..next.state.clone() }, score_known: false, stack_known: true, ends_stacks_itself: false };
+        let unseen = Table {
+            state: State { score: 0, ..next.state.clone() },
+            score_known: false,
+            stack_known: true,
+            ends_stacks_itself: false,
+        };
         assert_eq!(unseen, next);
         assert_eq!(game.carry_over(&next, unseen).state.score, next.state.score);
         // A score on show that differs from the engine's is a different position.
-        let shown = Table { state: State { score: next.state.score + 2, ..next.state.clone() }, score_known: true, stack_known: true, ends_stacks_itself: false };
+        let shown = Table {
+            state: State { score: next.state.score + 2, ..next.state.clone() },
+            score_known: true,
+            stack_known: true,
+            ends_stacks_itself: false,
+        };
         assert_ne!(shown, next);
         assert_eq!(game.carry_over(&next, shown.clone()).state.score, shown.state.score);
     }
@@ -312,7 +342,11 @@ mod tests {
         assert!(game.check_move(&before, &mv, &before).is_ok());
         let other = game.apply(&before, &Move::Play(1));
         let error = game.check_move(&before, &mv, &other).unwrap_err().to_string();
-        assert!(error.contains("column 1 shows K Q, the rules say K") && error.contains("column 2 shows nothing, the rules say J"), "{error}");
+        assert!(
+            error.contains("column 1 shows K Q, the rules say K")
+                && error.contains("column 2 shows nothing, the rules say J"),
+            "{error}"
+        );
         let ended = Table { state: State { stack: Vec::new(), ..game.apply(&before, &mv).state }, ..before.clone() };
         let error = game.check_move(&before, &mv, &ended).unwrap_err().to_string();
         assert!(error.contains("the stack is nothing (total 0), the rules say 5 6 Q (total 21)"), "{error}");
@@ -355,7 +389,11 @@ mod tests {
     fn a_column_is_clicked_at_its_playable_card() {
         let game = Cribbage::rules_only();
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
-        let points = TablePoints { cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]], next_stack: Some((50, 5)), card_width: 8 };
+        let points = TablePoints {
+            cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
+            next_stack: Some((50, 5)),
+            card_width: 8,
+        };
         assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });
         let after = game.apply(&start, &Move::Play(0));
         assert_eq!(actions::click(&points, &after.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 20 });

@@ -101,7 +101,8 @@ fn card_piles(shapes: &Shapes) -> Result<(Vec<Component>, usize)> {
     }
     let card_width = tall.iter().max_by_key(|c| c.width() * c.height()).expect("not empty").width();
     let tolerance = (card_width / 20).max(3);
-    let mut piles: Vec<Component> = tall.into_iter().filter(|c| c.width().abs_diff(card_width) <= tolerance).copied().collect();
+    let mut piles: Vec<Component> =
+        tall.into_iter().filter(|c| c.width().abs_diff(card_width) <= tolerance).copied().collect();
     piles.sort_by_key(|c| c.x0);
     Ok((piles, card_width))
 }
@@ -125,7 +126,10 @@ struct TablePiles {
 
 /// A share of a box across (`x`) and down (`y`), as a pixel point.
 fn point_in(felt: &Component, [x, y]: [f64; 2]) -> (i32, i32) {
-    ((felt.x0 as f64 + x * felt.width() as f64).round() as i32, (felt.y0 as f64 + y * felt.height() as f64).round() as i32)
+    (
+        (felt.x0 as f64 + x * felt.width() as f64).round() as i32,
+        (felt.y0 as f64 + y * felt.height() as f64).round() as i32,
+    )
 }
 
 /// The piles where `places` says the columns stand on the felt; the stack's the next pile right of them.
@@ -140,17 +144,31 @@ fn placed_piles(shapes: &Shapes, places: &ColumnPlaces, stack_pile: bool) -> Res
         .copied()
         .collect();
     let left = |i: usize| felt.x0 as f64 + places.left[i] * felt.width() as f64;
-    let columns: [Option<Component>; 4] = std::array::from_fn(|i| tall.iter().find(|c| (c.x0 as f64 - left(i)).abs() <= card_width as f64 / 2.0).copied());
+    let columns: [Option<Component>; 4] = std::array::from_fn(|i| {
+        tall.iter().find(|c| (c.x0 as f64 - left(i)).abs() <= card_width as f64 / 2.0).copied()
+    });
     if columns.iter().all(Option::is_none) {
         // A felt with no card on it is a table whose every card is played only if it has the table's shape.
         let aspect = felt.width() as f64 / felt.height() as f64;
         if places.felt_aspect.is_none_or(|learned| (aspect / learned - 1.0).abs() > 0.05) {
-            bail!("no column of cards found where the columns stand on the felt ({}x{} at ({}, {}))", felt.width(), felt.height(), felt.x0, felt.y0);
+            bail!(
+                "no column of cards found where the columns stand on the felt ({}x{} at ({}, {}))",
+                felt.width(),
+                felt.height(),
+                felt.x0,
+                felt.y0
+            );
         }
     }
     let stack = if stack_pile {
         let beyond = left(3) + 0.75 * card_width as f64;
-        Some(*tall.iter().filter(|c| c.x0 as f64 >= beyond).min_by_key(|c| c.x0).context("no stack pile right of the columns")?)
+        Some(
+            *tall
+                .iter()
+                .filter(|c| c.x0 as f64 >= beyond)
+                .min_by_key(|c| c.x0)
+                .context("no stack pile right of the columns")?,
+        )
     } else {
         None
     };
@@ -234,8 +252,9 @@ fn pile_cards(image: &RgbaImage, shapes: &Shapes, pile: &Component, theme: &Tabl
         if bottom <= top + 2 {
             bail!("two card outlines of the pile at ({}, {}) touch at y = {top}", pile.x0, pile.y0);
         }
-        let (glyph, label_y) = corner_glyph(image, shapes, (x0, top, x1, bottom - 1), theme.ink_threshold, pile.width())
-            .with_context(|| format!("the card whose top is at ({}, {})", pile.x0, pair[0].0))?;
+        let (glyph, label_y) =
+            corner_glyph(image, shapes, (x0, top, x1, bottom - 1), theme.ink_threshold, pile.width())
+                .with_context(|| format!("the card whose top is at ({}, {})", pile.x0, pair[0].0))?;
         cards.push(SeenCard { glyph, centre: (((pile.x0 + pile.x1) / 2) as i32, label_y as i32) });
     }
     Ok(cards)
@@ -244,12 +263,24 @@ fn pile_cards(image: &RgbaImage, shapes: &Shapes, pile: &Component, theme: &Tabl
 /// The rank glyph in the corner of a card strip (x0, y0, x1, y1 inclusive): the first band of inked rows from
 /// the top, split into glyphs at blank columns; all but the last glyph (the suit sign) are the rank. Also gives
 /// the picture row in the middle of the label.
-fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, usize, usize, usize), threshold: u8, card_width: usize) -> Result<(RankGlyph, usize)> {
+fn corner_glyph(
+    image: &RgbaImage,
+    shapes: &Shapes,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    threshold: u8,
+    card_width: usize,
+) -> Result<(RankGlyph, usize)> {
     let w = x1 - x0 + 1;
-    let face = mode((y0..=y1).flat_map(|y| (x0..=x1).map(move |x| (x, y))).filter(|&(x, y)| shapes.on[y * shapes.width + x]).map(|(x, y)| rgb_at(image, x, y)))
-        .ok_or_else(|| anyhow!("its corner is empty"))?;
+    let face = mode(
+        (y0..=y1)
+            .flat_map(|y| (x0..=x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| shapes.on[y * shapes.width + x])
+            .map(|(x, y)| rgb_at(image, x, y)),
+    )
+    .ok_or_else(|| anyhow!("its corner is empty"))?;
     let alpha = without_outline_ink(face_ink(image, (x0, y0, x1, y1), face, threshold), w);
-    let (first, last) = first_inked_band(&alpha, w).ok_or_else(|| anyhow!("no corner glyph (face {})", format_rgb(face)))?;
+    let (first, last) =
+        first_inked_band(&alpha, w).ok_or_else(|| anyhow!("no corner glyph (face {})", format_rgb(face)))?;
     let inked_column = |x: usize| (first..=last).any(|y| alpha[y * w + x] >= 0.5);
     let mut glyphs: Vec<(usize, usize)> = Vec::new();
     for x in 0..w {
@@ -274,12 +305,21 @@ fn corner_glyph(image: &RgbaImage, shapes: &Shapes, (x0, y0, x1, y1): (usize, us
 
 /// The ink of a box (x0, y0, x1, y1 inclusive) of a card whose face is `face`, row by row: 0 within `threshold`
 /// of the face, else growing with the difference, 1 from 160 on.
-fn face_ink(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize), face: [u8; 3], threshold: u8) -> Vec<f32> {
+fn face_ink(
+    image: &RgbaImage,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    face: [u8; 3],
+    threshold: u8,
+) -> Vec<f32> {
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
     (0..w * h)
         .map(|i| {
             let d = max_diff(rgb_at(image, x0 + i % w, y0 + i / w), face);
-            if d > threshold { (d as f32 / 160.0).min(1.0) } else { 0.0 }
+            if d > threshold {
+                (d as f32 / 160.0).min(1.0)
+            } else {
+                0.0
+            }
         })
         .collect()
 }
@@ -304,7 +344,11 @@ fn small_card_rank(image: &RgbaImage, card: &Component, face: [u8; 3], threshold
     let band: Vec<f32> = (0..w * h).map(|i| if (first..=last).contains(&(i / w)) { alpha[i] } else { 0.0 }).collect();
     let (gx0, gy0, gx1, gy1) = glyph::ink_box(&band, w, 0.5).expect("the band is inked");
     let (gw, gh) = ((gx1 - gx0 + 1) as f64, (gy1 - gy0 + 1) as f64);
-    Ok(RankGlyph { coverage: glyph::normalise(&band, w, (gx0, gy0, gx1, gy1)), aspect: gw / gh, height: gh / card.width() as f64 })
+    Ok(RankGlyph {
+        coverage: glyph::normalise(&band, w, (gx0, gy0, gx1, gy1)),
+        aspect: gw / gh,
+        height: gh / card.width() as f64,
+    })
 }
 
 /// Clears the ink 8-connected to the top row of a `w`-wide strip: the soft lower edge of the card's top outline
@@ -320,7 +364,9 @@ fn without_outline_ink(mut alpha: Vec<f32>, w: usize) -> Vec<f32> {
 }
 
 fn distance(glyph: &RankGlyph, coverage: &[f32], template: &RankTemplate) -> f64 {
-    glyph::mean_squared_difference(&glyph.coverage, coverage) + 0.25 * (glyph.aspect - template.aspect).powi(2) + 4.0 * (glyph.height - template.height).powi(2)
+    glyph::mean_squared_difference(&glyph.coverage, coverage)
+        + 0.25 * (glyph.aspect - template.aspect).powi(2)
+        + 4.0 * (glyph.height - template.height).powi(2)
 }
 
 /// A pile's cards, bottom first, and a point on each.
@@ -350,10 +396,16 @@ impl<'a> Matcher<'a> {
     /// As [`Self::classify`], for a glyph printed at another size than the cards' corners (the stack's small
     /// cards): its height is left out.
     fn classify_any_size(&self, glyph: &RankGlyph) -> (Rank, f64, f64) {
-        self.classify_by(glyph, |g, coverage, template| distance(g, coverage, &RankTemplate { height: g.height, ..template.clone() }))
+        self.classify_by(glyph, |g, coverage, template| {
+            distance(g, coverage, &RankTemplate { height: g.height, ..template.clone() })
+        })
     }
 
-    fn classify_by(&self, glyph: &RankGlyph, distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64) -> (Rank, f64, f64) {
+    fn classify_by(
+        &self,
+        glyph: &RankGlyph,
+        distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64,
+    ) -> (Rank, f64, f64) {
         let mut per_rank: HashMap<char, f64> = HashMap::new();
         for (template, coverage) in &self.templates {
             let d = distance(glyph, coverage, template);
@@ -372,7 +424,12 @@ impl<'a> Matcher<'a> {
             Some(places) => placed_piles(shapes, places, self.theme.stack_pile),
             None => {
                 let (piles, card_width) = piles(shapes)?;
-                Ok(TablePiles { columns: std::array::from_fn(|i| Some(piles[i])), stack: Some(piles[4]), card_width, felt: None })
+                Ok(TablePiles {
+                    columns: std::array::from_fn(|i| Some(piles[i])),
+                    stack: Some(piles[4]),
+                    card_width,
+                    felt: None,
+                })
             }
         }
     }
@@ -406,7 +463,8 @@ impl<'a> Matcher<'a> {
             _ if self.theme.ends_stacks_itself => None,
             (Some(share), Some(felt)) => Some(point_in(felt, share)),
             _ => {
-                let next = button(&shapes, columns_end, piles.card_width).context("no NEXT STACK button found right of the columns")?;
+                let next = button(&shapes, columns_end, piles.card_width)
+                    .context("no NEXT STACK button found right of the columns")?;
                 Some((((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32))
             }
         };
@@ -429,14 +487,25 @@ impl<'a> Matcher<'a> {
         // Numbers the table prints, where the theme knows them and the fonts to read them are at hand.
         let printed = |at: Option<[f64; 2]>, what: &str| -> Result<Option<u32>> {
             let (Some(share), Some(felt), Some(numbers)) = (at, &piles.felt, numbers) else { return Ok(None) };
-            numbers.read(image, point_in(felt, share), piles.card_width).with_context(|| format!("reading the {what}")).map(Some)
+            numbers
+                .read(image, point_in(felt, share), piles.card_width)
+                .with_context(|| format!("reading the {what}"))
+                .map(Some)
         };
         let (total, score) = (printed(self.theme.total_at, "stack total")?, printed(self.theme.score_at, "score")?);
         if let Some(total) = total.filter(|&t| stack_shown && t != state.total()) {
             bail!("the stack's cards add up to {}, but the table prints a total of {total}", state.total());
         }
         let points = TablePoints { cards: points, next_stack, card_width: piles.card_width };
-        Ok(TableReading { state, points, theme: self.theme.theme.clone(), stack_shown, ends_stacks_itself: self.theme.ends_stacks_itself, total, score })
+        Ok(TableReading {
+            state,
+            points,
+            theme: self.theme.theme.clone(),
+            stack_shown,
+            ends_stacks_itself: self.theme.ends_stacks_itself,
+            total,
+            score,
+        })
     }
 
     /// The stack shown as a row of small cards off the felt, in play order (left to right, then down), if the
@@ -444,8 +513,10 @@ impl<'a> Matcher<'a> {
     /// None where there is none (the stack is empty, or not shown).
     fn stack_row(&self, image: &RgbaImage, piles: &TablePiles, face: [u8; 3]) -> Result<Option<Vec<Card>>> {
         let (w, h) = (image.width() as usize, image.height() as usize);
-        let on: Vec<bool> = image.pixels().map(|p| max_diff([p[0], p[1], p[2]], face) <= self.theme.felt_tolerance).collect();
-        let off_felt = |c: &Component| piles.felt.is_none_or(|f| c.x1 < f.x0 || c.x0 > f.x1 || c.y1 < f.y0 || c.y0 > f.y1);
+        let on: Vec<bool> =
+            image.pixels().map(|p| max_diff([p[0], p[1], p[2]], face) <= self.theme.felt_tolerance).collect();
+        let off_felt =
+            |c: &Component| piles.felt.is_none_or(|f| c.x1 < f.x0 || c.x0 > f.x1 || c.y1 < f.y0 || c.y0 > f.y1);
         let mut small: Vec<Component> = components(w, h, 0, |y| &on[y * w..(y + 1) * w])
             .into_iter()
             .filter(|c| c.width() >= 8 && (c.width() as f64) < 0.6 * piles.card_width as f64)
@@ -469,9 +540,13 @@ impl<'a> Matcher<'a> {
             row.sort_by_key(|c| c.x0);
             row.iter()
         }) {
-            let glyph = small_card_rank(image, card, face, self.theme.ink_threshold).with_context(|| format!("the small card at ({}, {})", card.x0, card.y0))?;
+            let glyph = small_card_rank(image, card, face, self.theme.ink_threshold)
+                .with_context(|| format!("the small card at ({}, {})", card.x0, card.y0))?;
             let (rank, best, next) = self.classify_any_size(&glyph);
-            if best > SMALL_PRINT_LEEWAY * self.theme.max_distance || next - best < self.theme.min_margin || next < SMALL_PRINT_MARGIN * best {
+            if best > SMALL_PRINT_LEEWAY * self.theme.max_distance
+                || next - best < self.theme.min_margin
+                || next < SMALL_PRINT_MARGIN * best
+            {
                 bail!(
                     "the small card of the stack at ({}, {}) matches no rank well enough (closest '{}' at {best:.3}, limit {:.3}; next at {next:.3})",
                     card.x0,
@@ -492,7 +567,11 @@ pub fn read(image: &RgbaImage, themes: &[TableTheme]) -> Result<TableReading> {
 }
 
 /// Reads a table with the first theme that reads it, and the numbers it prints as text with `numbers`.
-pub fn read_with_numbers(image: &RgbaImage, themes: &[TableTheme], numbers: Option<&NumberReader>) -> Result<TableReading> {
+pub fn read_with_numbers(
+    image: &RgbaImage,
+    themes: &[TableTheme],
+    numbers: Option<&NumberReader>,
+) -> Result<TableReading> {
     first_reading(themes, "the Cribbage Solitaire table", |theme| Matcher::new(theme)?.read(image, numbers))
 }
 
@@ -570,19 +649,35 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
     // Outline darkness: from the longest pile, its face (commonest colour) and the darkest pixel of its left
     // edge at mid-height.
     let longest = piles.iter().max_by_key(|p| p.height()).expect("four or five piles");
-    let face = mode((longest.y0..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| (x, y))).map(|(x, y)| rgb_at(image, x, y)))
-        .expect("a pile has pixels");
+    let face = mode(
+        (longest.y0..=longest.y1)
+            .flat_map(|y| (longest.x0..=longest.x1).map(move |x| (x, y)))
+            .map(|(x, y)| rgb_at(image, x, y)),
+    )
+    .expect("a pile has pixels");
     let middle = (longest.y0 + longest.y1) / 2;
-    let edge = (longest.x0..longest.x0 + (card_width / 10).max(4)).map(|x| rgb_at(image, x, middle)).min_by_key(|&p| luminance(p)).expect("a pile is wide");
+    let edge = (longest.x0..longest.x0 + (card_width / 10).max(4))
+        .map(|x| rgb_at(image, x, middle))
+        .min_by_key(|&p| luminance(p))
+        .expect("a pile is wide");
     let (face_l, edge_l) = (luminance(face), luminance(edge));
     if face_l <= edge_l + 30 {
-        bail!("the card faces ({}) are not clearly lighter than their outlines ({})", format_rgb(face), format_rgb(edge));
+        bail!(
+            "the card faces ({}) are not clearly lighter than their outlines ({})",
+            format_rgb(face),
+            format_rgb(edge)
+        );
     }
     theme.outline_max = edge_l + (face_l - edge_l) / 3;
     // Where no pile shows the stack, a row of small cards may: they have the face of a playable card (the
     // lowest fifth of the longest pile is its front card's).
     theme.card_face = (!theme.stack_pile)
-        .then(|| mode((longest.y1 - longest.height() / 5..=longest.y1).flat_map(|y| (longest.x0..=longest.x1).map(move |x| rgb_at(image, x, y)))))
+        .then(|| {
+            mode(
+                (longest.y1 - longest.height() / 5..=longest.y1)
+                    .flat_map(|y| (longest.x0..=longest.x1).map(move |x| rgb_at(image, x, y))),
+            )
+        })
         .flatten()
         .map(format_rgb);
     let on_felt = |(x, y): (i32, i32)| [across(x as f64), share(y as f64, felt_box.y0, felt_box.height())];
@@ -607,9 +702,9 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
             bail!("the picture shows {} card(s) in {place}, the truth {}", cards.len(), wanted[p].len());
         }
         for (card, truth_card) in cards.iter().zip(wanted[p]) {
-            let entry = sums
-                .entry(truth_card.rank.to_char())
-                .or_insert_with(|| (RankGlyph { coverage: vec![0.0; glyph::GLYPH_SIDE * glyph::GLYPH_SIDE], aspect: 0.0, height: 0.0 }, 0));
+            let entry = sums.entry(truth_card.rank.to_char()).or_insert_with(|| {
+                (RankGlyph { coverage: vec![0.0; glyph::GLYPH_SIDE * glyph::GLYPH_SIDE], aspect: 0.0, height: 0.0 }, 0)
+            });
             for (s, a) in entry.0.coverage.iter_mut().zip(&card.glyph.coverage) {
                 *s += a;
             }

@@ -135,7 +135,8 @@ impl ThemeFile for TableTheme {
         parse_rgb(&self.felt).map_err(|e| e.context(format!("{origin}: felt")))?;
         if let Some(places) = &self.columns {
             let on_felt = |v: f64| (-1.0..=2.0).contains(&v);
-            let sensible = places.card_width > 0.0 && places.card_width < 1.0 && places.left.iter().all(|&l| on_felt(l));
+            let sensible =
+                places.card_width > 0.0 && places.card_width < 1.0 && places.left.iter().all(|&l| on_felt(l));
             if !sensible {
                 bail!("{origin}: columns: card_width must be a share of the felt's width (0 to 1), and each left near the felt");
             }

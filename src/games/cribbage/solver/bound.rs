@@ -183,11 +183,9 @@ fn run_table() -> &'static RunTable {
                     for n in 3..=7u32 {
                         for lo in 0..=(13 - n) {
                             let range = ((1u32 << n) - 1) << lo;
-                            let sum: u32 =
-                                (lo..lo + n).map(rank_value).sum::<u32>() - rank_value(x);
+                            let sum: u32 = (lo..lo + n).map(rank_value).sum::<u32>() - rank_value(x);
                             if range & three == three && sum <= LIMIT {
-                                longer[((r1 * 13 + r2) * 13 + x) as usize] |=
-                                    (range & !three) as u16;
+                                longer[((r1 * 13 + r2) * 13 + x) as usize] |= (range & !three) as u16;
                                 ranges.push(((range & !three) as u16, n as u8, sum as u8));
                             }
                         }
@@ -204,12 +202,7 @@ fn run_table() -> &'static RunTable {
                 }
             }
         }
-        RunTable {
-            index,
-            longer,
-            ranges,
-            steps,
-        }
+        RunTable { index, longer, ranges, steps }
     })
 }
 
@@ -246,9 +239,7 @@ fn peel(taken_bit: &[[u16; 8]; 4], depth: [usize; 4], others: u16) -> bool {
         for k1 in 0..=longest[1] {
             for k2 in 0..=longest[2] {
                 let k3 = need.wrapping_sub(k0 + k1 + k2);
-                if k3 <= longest[3]
-                    && prefix[0][k0] | prefix[1][k1] | prefix[2][k2] | prefix[3][k3] == others
-                {
+                if k3 <= longest[3] && prefix[0][k0] | prefix[1][k1] | prefix[2][k2] | prefix[3][k3] == others {
                     return true;
                 }
             }
@@ -298,10 +289,7 @@ impl Bound {
                     // SAFETY: a prefetch has no effect on memory (and SSE is baseline); the address is in the
                     // table.
                     unsafe {
-                        std::arch::x86_64::_mm_prefetch(
-                            byte as *const u8 as *const i8,
-                            std::arch::x86_64::_MM_HINT_T0,
-                        )
+                        std::arch::x86_64::_mm_prefetch(byte as *const u8 as *const i8, std::arch::x86_64::_MM_HINT_T0)
                     };
                 }
             }
@@ -337,12 +325,7 @@ impl Bound {
     }
 
     #[inline(always)]
-    fn build_any<L: lanes::Lanes>(
-        &mut self,
-        cols: &[Vec<u32>; 4],
-        len: &[usize; 4],
-        stride: &[usize; 4],
-    ) {
+    fn build_any<L: lanes::Lanes>(&mut self, cols: &[Vec<u32>; 4], len: &[usize; 4], stride: &[usize; 4]) {
         let points = points_table();
         let runs = run_table();
         let n = stride[3] * (len[3] + 1);
@@ -390,13 +373,7 @@ impl Bound {
                 }
             }
             let taken_bit: [[u16; 8]; 4] = std::array::from_fn(|q| {
-                std::array::from_fn(|d| {
-                    if taken[q][d] == NO_R2 {
-                        0
-                    } else {
-                        1 << taken[q][d]
-                    }
-                })
+                std::array::from_fn(|d| if taken[q][d] == NO_R2 { 0 } else { 1 << taken[q][d] })
             });
             // The playable cards: (column, rank, value, successor index).
             let mut moves = [(0usize, 0usize, 0usize, 0usize); 4];
@@ -412,8 +389,7 @@ impl Bound {
                     m += 1;
                     min_value = min_value.min(v);
                     let jack = if x as u32 == JACK { 2 } else { 0 };
-                    fresh =
-                        fresh.max(jack + self.rows[(succ * SLOTS + j * 6 + SINGLE) * LANES + v]);
+                    fresh = fresh.max(jack + self.rows[(succ * SLOTS + j * 6 + SINGLE) * LANES + v]);
                 }
             }
             // Lanes where no card fits start a new stack.
@@ -470,10 +446,7 @@ impl Bound {
                         // A pair on top: a third card scores 6.
                         for (mi, &(_, x, _, _)) in moves[..m].iter().enumerate() {
                             if x == r1 {
-                                out = L::max(
-                                    out,
-                                    L::adds(points_of(r1, r1, x, false), shifted_set[mi]),
-                                );
+                                out = L::max(out, L::adds(points_of(r1, r1, x, false), shifted_set[mi]));
                             }
                         }
                     } else {
@@ -483,9 +456,8 @@ impl Bound {
                         let (rows_of, has) = if jp < jl {
                             shared[pair]
                         } else {
-                            let run_moves: [(u16, u16); 4] = std::array::from_fn(|mi| {
-                                runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]
-                            });
+                            let run_moves: [(u16, u16); 4] =
+                                std::array::from_fn(|mi| runs.index[(r1 * 13 + r2) * 13 + moves[mi].1]);
                             if run_moves[..m].iter().all(|&(start, end)| start == end) {
                                 if jp != jl {
                                     shared[pair].1 = 0;
@@ -495,15 +467,13 @@ impl Bound {
                             }
                             let mut rows_of = [L::zero(); 4];
                             let mut has = 0u8;
-                            let depth: [usize; 4] = std::array::from_fn(|q| {
-                                usize::from(q == jl) + usize::from(q == jp)
-                            });
+                            let depth: [usize; 4] =
+                                std::array::from_fn(|q| usize::from(q == jl) + usize::from(q == jp));
                             let third: [u16; 4] = std::array::from_fn(|q| taken_bit[q][depth[q]]);
                             let thirds = third[0] | third[1] | third[2] | third[3];
                             // Every rank among the next four cards of each column (a quick test before `peel`).
-                            let reach = (0..4).fold(0u16, |acc, q| {
-                                acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k])
-                            });
+                            let reach =
+                                (0..4).fold(0u16, |acc, q| acc | (0..4).fold(0, |a, k| a | taken_bit[q][depth[q] + k]));
                             for (mi, &(_, x, _, _)) in moves[..m].iter().enumerate() {
                                 let (start, mut end) = run_moves[mi];
                                 if start == end {
@@ -515,9 +485,7 @@ impl Bound {
                                 }
                                 let mut run = L::zero();
                                 let mut any = false;
-                                for &(others, n, sum) in
-                                    &runs.ranges[usize::from(start)..usize::from(end)]
-                                {
+                                for &(others, n, sum) in &runs.ranges[usize::from(start)..usize::from(end)] {
                                     // r3, r4, … must be real cards making up the rest of the range (for 4 and 5
                                     // cards, `peel` unrolled).
                                     let possible = match n {
@@ -527,8 +495,7 @@ impl Bound {
                                             let r3 = third[q];
                                             r3 & others != 0 && {
                                                 let r4 = others & !r3;
-                                                (taken_bit[q][depth[q] + 1] | (thirds & !r3)) & r4
-                                                    != 0
+                                                (taken_bit[q][depth[q] + 1] | (thirds & !r3)) & r4 != 0
                                             }
                                         }),
                                         _ => {
@@ -538,10 +505,7 @@ impl Bound {
                                         }
                                     };
                                     if possible {
-                                        run = L::max(
-                                            run,
-                                            L::load(&runs.steps[usize::from(n)][usize::from(sum)]),
-                                        );
+                                        run = L::max(run, L::load(&runs.steps[usize::from(n)][usize::from(sum)]));
                                         any = true;
                                     }
                                 }
@@ -558,13 +522,7 @@ impl Bound {
                         for (mi, &(_, _, v, _)) in moves[..m].iter().enumerate() {
                             if has & 1 << mi != 0 {
                                 // The points over r1 alone (15/31) plus the run, where x fits.
-                                out = L::max(
-                                    out,
-                                    L::adds(
-                                        plain[mi],
-                                        L::and(rows_of[mi], L::load(&SHIFT_MASK[v])),
-                                    ),
-                                );
+                                out = L::max(out, L::adds(plain[mi], L::and(rows_of[mi], L::load(&SHIFT_MASK[v]))));
                             }
                         }
                     }

@@ -2,7 +2,7 @@
 //! cut to what can still score from the position (see the solver's module docs for why the cut is exact), and
 //! the step that plays a card onto it, with the tables the cut tests use.
 
-use super::{rank_value, LIMIT, SET_POINTS, JACK};
+use super::{rank_value, JACK, LIMIT, SET_POINTS};
 
 pub(super) const fn build_valsum() -> [u8; 8192] {
     let mut table = [0u8; 8192];
@@ -125,15 +125,7 @@ pub(super) const SPAN_OK: u8 = 1;
 pub(super) const IS_RUN: u8 = 2;
 
 pub(super) const fn build_mask_info() -> [MaskInfo; 8192] {
-    let mut table = [MaskInfo {
-        gaps: 0,
-        low: 0,
-        high: 0,
-        gap_sum: 0,
-        low_value: 0,
-        high_value: 0,
-        flags: 0,
-    }; 8192];
+    let mut table = [MaskInfo { gaps: 0, low: 0, high: 0, gap_sum: 0, low_value: 0, high_value: 0, flags: 0 }; 8192];
     let mut mask = 1u32;
     while mask < 8192 {
         let lo = mask.trailing_zeros();
@@ -237,11 +229,7 @@ pub(super) fn step(key: u64, x: u32, here: &Here) -> Option<(u64, u32)> {
     while keep > 0 && !here.completable(sets[keep as usize - 1], room) {
         keep -= 1;
     }
-    let (k_out, r_out) = if v <= room && here.front_has(x) {
-        (k2, x)
-    } else {
-        (0, 0)
-    };
+    let (k_out, r_out) = if v <= room && here.front_has(x) { (k2, x) } else { (0, 0) };
     let out = u64::from(t2)
         | u64::from(k_out) << 5
         | u64::from(r_out) << 8

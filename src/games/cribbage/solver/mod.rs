@@ -138,11 +138,7 @@ pub fn solve(state: &State) -> Solution {
 
 fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
     if state.is_over() {
-        return Solution {
-            score: state.score,
-            line: String::new(),
-            nodes: 0,
-        };
+        return Solution { score: state.score, line: String::new(), nodes: 0 };
     }
     let problem = Problem::new(state);
     let (start_key, n) = (problem.start_key, problem.n);
@@ -150,19 +146,14 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
     let (len, stride) = (problem.len, problem.stride);
     ws.bound.build(&problem.cols, &len, &stride);
     ws.position.clear();
-    ws.position
-        .extend((0..n).map(|idx| std::array::from_fn(|j| (idx / stride[j] % (len[j] + 1)) as u8)));
+    ws.position.extend((0..n).map(|idx| std::array::from_fn(|j| (idx / stride[j] % (len[j] + 1)) as u8)));
 
     // Floors under the bound of the start (see the module docs): a pass whose best line reaches its floor is
     // optimal. A failed pass proves the optimum below its floor, and a beam search from its deepest entries
     // gives a real line, whose score is a floor that cannot fail. A given non-empty stack has no bound (its
     // first pass only gathers the completions of that stack for the beam search).
     let mut nodes = 0u64;
-    let mut floor = if start_key == 0 {
-        ws.bound.get(n - 1, 0, 0, 0).saturating_sub(FIRST_GAP)
-    } else {
-        u32::MAX
-    };
+    let mut floor = if start_key == 0 { ws.bound.get(n - 1, 0, 0, 0).saturating_sub(FIRST_GAP) } else { u32::MAX };
     let best = loop {
         let best = problem.forward(ws, floor);
         nodes += ws.arena.len() as u64;
@@ -172,22 +163,14 @@ fn solve_in(state: &State, ws: &mut Workspace) -> Solution {
             _ => {
                 let line = problem.beam(ws).max(found.unwrap_or(0));
                 // Close to the floor, the line is worth a sure pass; far below it, try a lower floor first.
-                floor = if floor == u32::MAX || line + GAP_STEP >= floor {
-                    line
-                } else {
-                    floor - GAP_STEP
-                };
+                floor = if floor == u32::MAX || line + GAP_STEP >= floor { line } else { floor - GAP_STEP };
             }
         }
     };
 
     let arena = &ws.arena;
     let line = line_to(arena, best, start_reset);
-    Solution {
-        score: state.score + u32::from(arena[best].score),
-        line,
-        nodes,
-    }
+    Solution { score: state.score + u32::from(arena[best].score), line, nodes }
 }
 
 /// The line that reached arena entry `best`: its columns from the start, `_` where a new stack began (also at the

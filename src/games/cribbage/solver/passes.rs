@@ -60,7 +60,6 @@ pub(super) struct BeamState {
     pub(super) priority: u32,
 }
 
-
 /// What a solve works on, fixed for all its passes: each column's ranks (buried first), the positions (cards
 /// left per column) indexed in mixed radix, the per-column reach tables, and the key of the given stack.
 pub(super) struct Problem {
@@ -75,12 +74,8 @@ pub(super) struct Problem {
 
 impl Problem {
     pub(super) fn new(state: &State) -> Problem {
-        let cols: [Vec<u32>; 4] = std::array::from_fn(|j| {
-            state.columns[j]
-                .iter()
-                .map(|c| u32::from(c.rank.index()))
-                .collect()
-        });
+        let cols: [Vec<u32>; 4] =
+            std::array::from_fn(|j| state.columns[j].iter().map(|c| u32::from(c.rank.index())).collect());
         let len: [usize; 4] = std::array::from_fn(|j| cols[j].len());
         let mut stride = [1usize; 4];
         for j in 1..4 {
@@ -104,11 +99,7 @@ impl Problem {
                     cut.push((sum, mask));
                 }
                 for (room, lane) in row.iter_mut().enumerate() {
-                    *lane = cut
-                        .iter()
-                        .take_while(|&&(s, _)| s <= room as u32)
-                        .last()
-                        .map_or(0, |&(_, m)| m);
+                    *lane = cut.iter().take_while(|&&(s, _)| s <= room as u32).last().map_or(0, |&(_, m)| m);
                 }
             }
             table
@@ -120,9 +111,7 @@ impl Problem {
         for (i, card) in state.stack.iter().enumerate() {
             let last = i + 1 == state.stack.len();
             let context = if last { &here } else { &Here::permissive() };
-            key = step(key, u32::from(card.rank.index()), context)
-                .expect("stack total within 31")
-                .0;
+            key = step(key, u32::from(card.rank.index()), context).expect("stack total within 31").0;
         }
         problem.start_key = key;
         problem
@@ -132,25 +121,25 @@ impl Problem {
     #[inline]
     pub(super) fn here_of(&self, c: &[usize; 4]) -> Here<'_> {
         let (cols, reach) = (&self.cols, &self.reach);
-            let mut here = Here {
-                rows: std::array::from_fn(|j| &reach[j][c[j]]),
-                front: [(0, 0); 4],
-                next: [&ALL_RANKS; 4],
-                front_col: [0; 4],
-                fronts: 0,
-                permissive: false,
-            };
-            for j in 0..4 {
-                if c[j] > 0 {
-                    let r = cols[j][c[j] - 1];
-                    let f = here.fronts;
-                    here.front[f] = (r, rank_value(r));
-                    here.next[f] = &reach[j][c[j] - 1];
-                    here.front_col[f] = j;
-                    here.fronts += 1;
-                }
+        let mut here = Here {
+            rows: std::array::from_fn(|j| &reach[j][c[j]]),
+            front: [(0, 0); 4],
+            next: [&ALL_RANKS; 4],
+            front_col: [0; 4],
+            fronts: 0,
+            permissive: false,
+        };
+        for j in 0..4 {
+            if c[j] > 0 {
+                let r = cols[j][c[j] - 1];
+                let f = here.fronts;
+                here.front[f] = (r, rank_value(r));
+                here.next[f] = &reach[j][c[j] - 1];
+                here.front_col[f] = j;
+                here.fronts += 1;
             }
-            here
+        }
+        here
     }
 
     /// One forward pass keeping only the states with score + bound ≥ `floor`; the best entry at the end, if any.
@@ -162,21 +151,12 @@ impl Problem {
         ws.offset.resize(n, 0);
         ws.count.clear();
         ws.count.resize(n, 0);
-        ws.arena.push(Entry {
-            key: start_key,
-            parent: u32::MAX,
-            score: 0,
-            col: 0,
-            own: start_key == 0,
-        });
+        ws.arena.push(Entry { key: start_key, parent: u32::MAX, score: 0, col: 0, own: start_key == 0 });
         ws.count[n - 1] = 1;
         for idx in (0..n - 1).rev() {
             let c = ws.position[idx];
             let c: [usize; 4] = std::array::from_fn(|j| usize::from(c[j]));
-            let incoming: usize = (0..4)
-                .filter(|&j| c[j] < len[j])
-                .map(|j| ws.count[idx + stride[j]] as usize)
-                .sum();
+            let incoming: usize = (0..4).filter(|&j| c[j] < len[j]).map(|j| ws.count[idx + stride[j]] as usize).sum();
             ws.offset[idx] = ws.arena.len() as u32;
             if incoming == 0 {
                 continue;
@@ -215,11 +195,7 @@ impl Problem {
                             continue;
                         }
                         let k = (entry.key >> 5) as u32 & 7;
-                        let set = if k > 0 && (entry.key >> 8) as u32 & 15 == x {
-                            (k + 1).min(4)
-                        } else {
-                            1
-                        };
+                        let set = if k > 0 && (entry.key >> 8) as u32 & 15 == x { (k + 1).min(4) } else { 1 };
                         let below = if entry.key == 0 {
                             SINGLE
                         } else if set >= 3 {
@@ -227,11 +203,7 @@ impl Problem {
                         } else {
                             usize::from(entry.col)
                         };
-                        let lane = if here.reach(LIMIT - t2) == 0 {
-                            0
-                        } else {
-                            t2 as usize
-                        };
+                        let lane = if here.reach(LIMIT - t2) == 0 { 0 } else { t2 as usize };
                         bound = ws.bound.get(idx, lane, j, below);
                         let mut most = SET_POINTS[set as usize];
                         if t == 0 && x == JACK {
@@ -254,18 +226,7 @@ impl Problem {
                     if own && u32::from(score) + bound < floor {
                         continue;
                     }
-                    insert(
-                        &mut ws.arena,
-                        slots,
-                        stamp,
-                        Entry {
-                            key,
-                            parent: e as u32,
-                            score,
-                            col: j as u8,
-                            own,
-                        },
-                    );
+                    insert(&mut ws.arena, slots, stamp, Entry { key, parent: e as u32, score, col: j as u8, own });
                 }
             }
             drop_dominated(&mut ws.arena, start);
@@ -331,8 +292,7 @@ impl Problem {
                     }
                     let mut after: [usize; 4] = std::array::from_fn(|k| usize::from(c[k]));
                     after[j] -= 1;
-                    let Some((key, points)) = step(s.key, cols[j][after[j]], &here_of(&after))
-                    else {
+                    let Some((key, points)) = step(s.key, cols[j][after[j]], &here_of(&after)) else {
                         continue;
                     };
                     let idx = s.idx - stride[j];
@@ -350,14 +310,7 @@ impl Problem {
                     } else {
                         0
                     };
-                    next.push(BeamState {
-                        idx,
-                        key,
-                        own,
-                        top: j,
-                        score,
-                        priority: score + bound,
-                    });
+                    next.push(BeamState { idx, key, own, top: j, score, priority: score + bound });
                 }
             }
             next.sort_unstable_by_key(|s| std::cmp::Reverse((s.priority, s.score)));
@@ -406,11 +359,7 @@ pub(super) fn insert(arena: &mut Vec<Entry>, slots: &mut [Slot], stamp: u32, ent
     loop {
         let slot = slots[h];
         if slot.stamp != stamp {
-            slots[h] = Slot {
-                key: entry.key,
-                at: arena.len() as u32,
-                stamp,
-            };
+            slots[h] = Slot { key: entry.key, at: arena.len() as u32, stamp };
             arena.push(entry);
             return;
         }

@@ -29,9 +29,7 @@ fn brute_force(state: &State) -> u32 {
 fn random_state(rng: &mut DealRng, max_cards: usize) -> State {
     let width = 3 + rng.next(0, 11) as u8;
     let low = rng.next(0, u64::from(14 - width)) as u8;
-    let mut pool: Vec<Card> = (low..low + width)
-        .flat_map(|r| [Card::new(Rank::new(r).unwrap()); 4])
-        .collect();
+    let mut pool: Vec<Card> = (low..low + width).flat_map(|r| [Card::new(Rank::new(r).unwrap()); 4]).collect();
     let mut columns: [Vec<Card>; 4] = Default::default();
     let mut left = max_cards;
     for column in &mut columns {
@@ -42,23 +40,14 @@ fn random_state(rng: &mut DealRng, max_cards: usize) -> State {
         }
         left -= n;
     }
-    State {
-        columns,
-        stack: Vec::new(),
-        score: 0,
-    }
+    State { columns, stack: Vec::new(), score: 0 }
 }
 
 fn check(state: &State) {
     let best = brute_force(state);
     let solution = solve(state);
     assert_eq!(solution.score, best, "state {state:?}");
-    assert_eq!(
-        score_line_from(state, &solution.line),
-        Ok(best),
-        "state {state:?} line {}",
-        solution.line
-    );
+    assert_eq!(score_line_from(state, &solution.line), Ok(best), "state {state:?} line {}", solution.line);
 }
 
 #[test]
@@ -97,17 +86,8 @@ fn mid_game_states_against_brute_force() {
 fn forced_new_stack_at_the_start() {
     // Stack K K Q (30) and only a K playable: the line must start with `_`.
     let state = State::new(
-        [
-            vec![Card::new(Rank::KING)],
-            Vec::new(),
-            Vec::new(),
-            Vec::new(),
-        ],
-        vec![
-            Card::new(Rank::KING),
-            Card::new(Rank::KING),
-            Card::new(Rank::QUEEN),
-        ],
+        [vec![Card::new(Rank::KING)], Vec::new(), Vec::new(), Vec::new()],
+        vec![Card::new(Rank::KING), Card::new(Rank::KING), Card::new(Rank::QUEEN)],
         5,
     )
     .unwrap();
@@ -120,12 +100,7 @@ fn forced_new_stack_at_the_start() {
     assert_eq!(solve(&end).line, "1");
     // A pair with the stack's top card is found from a mid-game stack.
     let state = State::new(
-        [
-            vec![Card::new(Rank::new(4).unwrap())],
-            Vec::new(),
-            Vec::new(),
-            Vec::new(),
-        ],
+        [vec![Card::new(Rank::new(4).unwrap())], Vec::new(), Vec::new(), Vec::new()],
         vec![Card::new(Rank::new(4).unwrap())],
         0,
     )
@@ -219,8 +194,7 @@ fn bound_of(start: &State, moves: &[Move], state: &State) -> u32 {
     let top = &state.stack;
     let below = if n == 1 {
         SINGLE
-    } else if n >= 3 && top[n - 1].rank == top[n - 2].rank && top[n - 2].rank == top[n - 3].rank
-    {
+    } else if n >= 3 && top[n - 1].rank == top[n - 2].rank && top[n - 2].rank == top[n - 3].rank {
         TRIPLE
     } else {
         stack[n - 2]
@@ -229,7 +203,11 @@ fn bound_of(start: &State, moves: &[Move], state: &State) -> u32 {
 }
 
 /// Plays random legal moves from `state` while `more` says so (and some move is legal); returns them.
-fn play_randomly(state: &mut State, rng: &mut DealRng, mut more: impl FnMut(&State, &mut DealRng) -> bool) -> Vec<Move> {
+fn play_randomly(
+    state: &mut State,
+    rng: &mut DealRng,
+    mut more: impl FnMut(&State, &mut DealRng) -> bool,
+) -> Vec<Move> {
     let mut moves = Vec::new();
     while more(state, rng) {
         let legal = state.legal_moves();
@@ -281,9 +259,7 @@ fn bound_holds_with_long_runs() {
     let mut checked = 0;
     while checked < 400 {
         let low = rng.next(0, 2) as u8;
-        let mut pool: Vec<Card> = (low..low + 7)
-            .flat_map(|r| [Card::new(Rank::new(r).unwrap()); 4])
-            .collect();
+        let mut pool: Vec<Card> = (low..low + 7).flat_map(|r| [Card::new(Rank::new(r).unwrap()); 4]).collect();
         let mut columns: [Vec<Card>; 4] = Default::default();
         for column in &mut columns {
             for _ in 0..rng.next(1, 6) {
@@ -291,13 +267,11 @@ fn bound_holds_with_long_runs() {
                 column.push(pool.swap_remove(k));
             }
         }
-        let start = State {
-            columns,
-            stack: Vec::new(),
-            score: 0,
-        };
+        let start = State { columns, stack: Vec::new(), score: 0 };
         let mut state = start.clone();
-        let moves = play_randomly(&mut state, &mut rng, |s, rng| s.cards_left() > 11 || (rng.next(0, 3) > 0 && s.cards_left() > 4));
+        let moves = play_randomly(&mut state, &mut rng, |s, rng| {
+            s.cards_left() > 11 || (rng.next(0, 3) > 0 && s.cards_left() > 4)
+        });
         assert_bound_holds(&start, &moves, &state, "low ranks");
         checked += 1;
     }
@@ -315,9 +289,6 @@ fn bound_holds_late_in_real_deals() {
     }
     for n in [1, 30, 969, 1031] {
         let start = State::from(&deal(n));
-        assert!(
-            bound_of(&start, &[], &start) >= solve(&start).score,
-            "deal {n}"
-        );
+        assert!(bound_of(&start, &[], &start) >= solve(&start).score, "deal {n}");
     }
 }

@@ -109,18 +109,7 @@ impl Geometry {
                     .fold(0u8, |acc, d| acc | 1 << transform_dir(t, d).index());
             }
         }
-        Geometry {
-            n,
-            full,
-            shl,
-            shr,
-            dest,
-            rays,
-            stars,
-            back_lines,
-            sym_rows,
-            sym_dirs,
-        }
+        Geometry { n, full, shl, shr, dest, rays, stars, back_lines, sym_rows, sym_dirs }
     }
 
     /// Board side.

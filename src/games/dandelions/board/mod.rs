@@ -47,16 +47,7 @@ pub enum Dir {
 
 impl Dir {
     /// All directions, clockwise from north; `Dir::ALL[d.index()] == d`.
-    pub const ALL: [Dir; 8] = [
-        Dir::N,
-        Dir::NE,
-        Dir::E,
-        Dir::SE,
-        Dir::S,
-        Dir::SW,
-        Dir::W,
-        Dir::NW,
-    ];
+    pub const ALL: [Dir; 8] = [Dir::N, Dir::NE, Dir::E, Dir::SE, Dir::S, Dir::SW, Dir::W, Dir::NW];
 
     /// Index 0..8, clockwise from north; bit `index` in a direction set.
     pub fn index(self) -> usize {
@@ -75,16 +66,7 @@ impl Dir {
 
     /// `(row step, column step)` of one step in this direction.
     pub fn delta(self) -> (i32, i32) {
-        [
-            (-1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-        ][self.index()]
+        [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)][self.index()]
     }
 
     /// The direction with this step, if any.
@@ -94,11 +76,7 @@ impl Dir {
 
     /// Parses a name (`ne`, `NE`, …) or its long form (`north-east`, `northeast`).
     pub fn parse(text: &str) -> Option<Dir> {
-        let t: String = text
-            .chars()
-            .filter(|c| !matches!(c, '-' | '_' | ' '))
-            .collect::<String>()
-            .to_ascii_uppercase();
+        let t: String = text.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect::<String>().to_ascii_uppercase();
         let short = match t.as_str() {
             "NORTH" => "N",
             "NORTHEAST" => "NE",
@@ -122,10 +100,7 @@ impl fmt::Display for Dir {
 
 /// The directions of a set of direction bits (bit `d.index()`), in index order.
 pub fn dirs_of(set: u8) -> Vec<Dir> {
-    Dir::ALL
-        .into_iter()
-        .filter(|d| set & (1 << d.index()) != 0)
-        .collect()
+    Dir::ALL.into_iter().filter(|d| set & (1 << d.index()) != 0).collect()
 }
 
 /// A cell, 0-based, row 0 at the top.
@@ -137,10 +112,7 @@ pub struct Cell {
 
 impl Cell {
     pub fn new(row: usize, col: usize) -> Cell {
-        Cell {
-            row: row as u8,
-            col: col as u8,
-        }
+        Cell { row: row as u8, col: col as u8 }
     }
 
     /// Bit index on a board of side `n`.
@@ -157,9 +129,7 @@ impl Cell {
     /// (row, column, counted from 1) on a board of side `n`.
     pub fn parse(text: &str, n: usize) -> Option<Cell> {
         let t = text.trim();
-        let pair = t
-            .split_once(',')
-            .or_else(|| t.split_once(char::is_whitespace));
+        let pair = t.split_once(',').or_else(|| t.split_once(char::is_whitespace));
         let (row, col) = if let Some((r, c)) = pair {
             let r: usize = r.trim().parse().ok()?;
             let c: usize = c.trim().parse().ok()?;

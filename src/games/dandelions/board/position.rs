@@ -60,11 +60,7 @@ impl Position {
     /// The empty `size × size` board with `turns` turns each.
     pub fn empty(size: usize, turns: usize) -> Result<Position, DandelionsError> {
         check_dimensions(size, turns)?;
-        Ok(Position {
-            size,
-            turns,
-            state: State::new(0, 0, 0xff),
-        })
+        Ok(Position { size, turns, state: State::new(0, 0, 0xff) })
     }
 
     /// Builds a position from bitboards, checking that it is consistent
@@ -79,20 +75,13 @@ impl Position {
         check_dimensions(size, turns)?;
         let full = (1u64 << (size * size)) - 1;
         if (seeds | flowers) & !full != 0 {
-            return Err(DandelionsError::Inconsistent {
-                reason: "cells outside the board".into(),
-            });
+            return Err(DandelionsError::Inconsistent { reason: "cells outside the board".into() });
         }
-        let pos = Position {
-            size,
-            turns,
-            state: State::new(seeds | flowers, flowers, winds_left),
-        };
+        let pos = Position { size, turns, state: State::new(seeds | flowers, flowers, winds_left) };
         pos.check_counts()?;
         if !pos.seeds_realizable() {
             return Err(DandelionsError::Inconsistent {
-                reason: "no order of the flowers and winds so far produces exactly these seeds"
-                    .into(),
+                reason: "no order of the flowers and winds so far produces exactly these seeds".into(),
             });
         }
         Ok(pos)
@@ -156,13 +145,7 @@ impl Position {
 
     /// The winner of a finished game.
     pub fn result(&self) -> Option<Side> {
-        self.is_over().then(|| {
-            if self.is_covered() {
-                Side::Dandelions
-            } else {
-                Side::Wind
-            }
-        })
+        self.is_over().then(|| if self.is_covered() { Side::Dandelions } else { Side::Wind })
     }
 
     /// What `cell` holds.
@@ -186,19 +169,13 @@ impl Position {
                 .filter(|&i| self.flowers() & (1 << i) == 0)
                 .map(|i| Move::Place(Cell::from_index(i, self.size)))
                 .collect(),
-            Some(Side::Wind) => dirs_of(self.winds_left())
-                .into_iter()
-                .map(Move::Blow)
-                .collect(),
+            Some(Side::Wind) => dirs_of(self.winds_left()).into_iter().map(Move::Blow).collect(),
         }
     }
 
     /// Plays a move, checking that it is legal.
     pub fn play(&self, mv: Move) -> Result<Position, DandelionsError> {
-        let illegal = |reason: String| DandelionsError::IllegalMove {
-            mv: mv.to_string(),
-            reason,
-        };
+        let illegal = |reason: String| DandelionsError::IllegalMove { mv: mv.to_string(), reason };
         match (self.to_move(), mv) {
             (None, _) => Err(illegal("the game is over".into())),
             (Some(Side::Dandelions), Move::Place(cell)) => {
@@ -209,10 +186,7 @@ impl Position {
                 if self.flowers() & bit != 0 {
                     return Err(illegal("there is already a flower there".into()));
                 }
-                Ok(Position {
-                    state: State::new(self.seeds() | bit, self.flowers() | bit, self.winds_left()),
-                    ..*self
-                })
+                Ok(Position { state: State::new(self.seeds() | bit, self.flowers() | bit, self.winds_left()), ..*self })
             }
             (Some(Side::Wind), Move::Blow(d)) => {
                 let bit = 1u8 << d.index();
@@ -220,17 +194,12 @@ impl Position {
                     return Err(illegal("the wind has already blown that way".into()));
                 }
                 let seeds = self.seeds() | spread_on(self.size, self.flowers(), d);
-                Ok(Position {
-                    state: State::new(seeds, self.flowers(), self.winds_left() & !bit),
-                    ..*self
-                })
+                Ok(Position { state: State::new(seeds, self.flowers(), self.winds_left() & !bit), ..*self })
             }
             (Some(Side::Dandelions), Move::Blow(_)) => {
                 Err(illegal("it is the dandelions' turn: place a flower".into()))
             }
-            (Some(Side::Wind), Move::Place(_)) => {
-                Err(illegal("it is the wind's turn: name a direction".into()))
-            }
+            (Some(Side::Wind), Move::Place(_)) => Err(illegal("it is the wind's turn: name a direction".into())),
         }
     }
 
@@ -269,16 +238,9 @@ impl Position {
                     });
                 };
                 if winds.is_some() {
-                    return Err(DandelionsError::Syntax {
-                        line: line_no,
-                        message: "a second `wind:` line".into(),
-                    });
+                    return Err(DandelionsError::Syntax { line: line_no, message: "a second `wind:` line".into() });
                 }
-                winds = Some(parse_winds(
-                    &trimmed[colon + 1..],
-                    line_no,
-                    indent + colon + 2,
-                )?);
+                winds = Some(parse_winds(&trimmed[colon + 1..], line_no, indent + colon + 2)?);
             } else if lower.starts_with("turns") {
                 let value = trimmed
                     .split_once(':')
@@ -303,13 +265,7 @@ impl Position {
                     match ch {
                         '*' | '~' | '.' => cells.push((j + 1, ch)),
                         c if c.is_whitespace() => {}
-                        found => {
-                            return Err(DandelionsError::BadCell {
-                                line: line_no,
-                                column: j + 1,
-                                found,
-                            })
-                        }
+                        found => return Err(DandelionsError::BadCell { line: line_no, column: j + 1, found }),
                     }
                 }
                 rows.push((line_no, cells));
@@ -324,11 +280,7 @@ impl Position {
         }
         for (line, cells) in &rows {
             if cells.len() != n {
-                return Err(DandelionsError::RowLength {
-                    line: *line,
-                    found: cells.len(),
-                    expected: n,
-                });
+                return Err(DandelionsError::RowLength { line: *line, found: cells.len(), expected: n });
             }
         }
         let Some(winds_left) = winds else {
@@ -346,11 +298,7 @@ impl Position {
                 }
             }
         }
-        let pos = Position {
-            size: n,
-            turns,
-            state: State::new(seeds | flowers, flowers, winds_left),
-        };
+        let pos = Position { size: n, turns, state: State::new(seeds | flowers, flowers, winds_left) };
         pos.check_counts()?;
         // Each seed must lie beyond some flower in some direction already used.
         let g = Geometry::new(n);
@@ -359,15 +307,11 @@ impl Position {
         if stray != 0 {
             let i = stray.trailing_zeros() as usize;
             let (line, cells) = &rows[i / n];
-            return Err(DandelionsError::StraySeed {
-                line: *line,
-                column: cells[i % n].0,
-            });
+            return Err(DandelionsError::StraySeed { line: *line, column: cells[i % n].0 });
         }
         if !pos.seeds_realizable() {
             return Err(DandelionsError::Inconsistent {
-                reason: "no order of the flowers and winds so far produces exactly these seeds"
-                    .into(),
+                reason: "no order of the flowers and winds so far produces exactly these seeds".into(),
             });
         }
         Ok(pos)
@@ -377,10 +321,7 @@ impl Position {
         let k = self.flowers_placed();
         let j = self.winds_used();
         let reason = if k > self.turns {
-            format!(
-                "{k} flowers, but the dandelions have only {} turns",
-                self.turns
-            )
+            format!("{k} flowers, but the dandelions have only {} turns", self.turns)
         } else if j > self.turns {
             format!(
                 "{j} winds used (8 minus the {} directions left), but the wind has only {} turns",
@@ -478,10 +419,7 @@ fn parse_winds(list: &str, line: usize, column: usize) -> Result<u8, DandelionsE
     // (byte offset, word) for each run of characters between separators.
     let mut words: Vec<(usize, &str)> = Vec::new();
     let mut start = None;
-    for (i, c) in list
-        .char_indices()
-        .chain(std::iter::once((list.len(), ' ')))
-    {
+    for (i, c) in list.char_indices().chain(std::iter::once((list.len(), ' '))) {
         let separator = c.is_whitespace() || c == ',';
         match (start, separator) {
             (None, false) => start = Some(i),
@@ -497,18 +435,10 @@ fn parse_winds(list: &str, line: usize, column: usize) -> Result<u8, DandelionsE
             continue;
         }
         let Some(d) = Dir::parse(word) else {
-            return Err(DandelionsError::BadDirection {
-                line,
-                column: column + i,
-                word: word.to_string(),
-            });
+            return Err(DandelionsError::BadDirection { line, column: column + i, word: word.to_string() });
         };
         if set & (1 << d.index()) != 0 {
-            return Err(DandelionsError::DuplicateDirection {
-                line,
-                column: column + i,
-                dir: d.name(),
-            });
+            return Err(DandelionsError::DuplicateDirection { line, column: column + i, dir: d.name() });
         }
         set |= 1 << d.index();
     }
@@ -529,10 +459,7 @@ impl fmt::Display for Position {
             }
             writeln!(f)?;
         }
-        let names: Vec<&str> = dirs_of(self.winds_left())
-            .iter()
-            .map(|d| d.name())
-            .collect();
+        let names: Vec<&str> = dirs_of(self.winds_left()).iter().map(|d| d.name()).collect();
         if names.is_empty() {
             writeln!(f, "wind: none")?;
         } else {

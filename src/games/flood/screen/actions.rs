@@ -12,7 +12,10 @@ pub fn target_cell(board: &FloodBoard, colour: u8) -> Option<(usize, usize)> {
     let inside = flood_region(board);
     let touches = |i: usize| {
         let (r, c) = (i / w, i % w);
-        (r > 0 && inside[i - w]) || (r + 1 < h && inside[i + w]) || (c > 0 && inside[i - 1]) || (c + 1 < w && inside[i + 1])
+        (r > 0 && inside[i - w])
+            || (r + 1 < h && inside[i + w])
+            || (c > 0 && inside[i - 1])
+            || (c + 1 < w && inside[i + 1])
     };
     let of_colour = || (0..w * h).filter(|&i| board.cells[i] == colour && !inside[i]);
     of_colour().find(|&i| touches(i)).or_else(|| of_colour().next()).map(|i| (i / w, i % w))
@@ -27,7 +30,8 @@ fn flood_region(board: &FloodBoard) -> Vec<bool> {
     inside[board.start] = true;
     while let Some(i) = queue.pop_front() {
         let (r, c) = (i / w, i % w);
-        let neighbours = [(r > 0).then(|| i - w), (r + 1 < h).then(|| i + w), (c > 0).then(|| i - 1), (c + 1 < w).then(|| i + 1)];
+        let neighbours =
+            [(r > 0).then(|| i - w), (r + 1 < h).then(|| i + w), (c > 0).then(|| i - 1), (c + 1 < w).then(|| i + 1)];
         for n in neighbours.into_iter().flatten() {
             if !inside[n] && board.cells[n] == colour {
                 inside[n] = true;

@@ -68,7 +68,8 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
                 if layout.cols * layout.rows < 4 {
                     continue;
                 }
-                let mut looks: Vec<([u8; 3], bool)> = samples.iter().map(|s| (kept[s.class as usize - 1], s.marked)).collect();
+                let mut looks: Vec<([u8; 3], bool)> =
+                    samples.iter().map(|s| (kept[s.class as usize - 1], s.marked)).collect();
                 looks.sort_unstable();
                 looks.dedup();
                 return Ok(theme_of(looks, known));
@@ -81,7 +82,8 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
             }
         }
     }
-    let error = closest.map_or_else(|| "no colour set gave a board of at least 2×2 cells".to_string(), |(_, e)| e.to_string());
+    let error =
+        closest.map_or_else(|| "no colour set gave a board of at least 2×2 cells".to_string(), |(_, e)| e.to_string());
     bail!("no lattice of flat cells found without a calibration ({} solid colours tried): {error}", colours.len())
 }
 
@@ -120,22 +122,29 @@ fn closest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
 fn theme_of(looks: Vec<([u8; 3], bool)>, known: &[PaletteTheme]) -> PaletteTheme {
     let mut colours: Vec<PaletteColour> = Vec::new();
     for (rgb, marked) in looks {
-        let from_theme = known.iter().flat_map(|t| t.colours.iter().map(move |c| (t.tolerance, c))).find_map(|(tolerance, c)| {
-            let near = c.rgb().ok().is_some_and(|k| (0..3).all(|i| k[i].abs_diff(rgb[i]) <= tolerance));
-            (near && c.marked == marked).then_some(c.symbol)
-        });
+        let from_theme =
+            known.iter().flat_map(|t| t.colours.iter().map(move |c| (t.tolerance, c))).find_map(|(tolerance, c)| {
+                let near = c.rgb().ok().is_some_and(|k| (0..3).all(|i| k[i].abs_diff(rgb[i]) <= tolerance));
+                (near && c.marked == marked).then_some(c.symbol)
+            });
         let taken = |s: char| colours.iter().any(|c| c.symbol == s);
         // A marked colour, unknown to the themes, takes a digit: letters stand for the plain colours.
         let by_look = if marked { None } else { Some(colour_letter(rgb)) };
-        let symbol = from_theme
-            .filter(|&s| !taken(s))
-            .or_else(|| by_look.filter(|&s| !taken(s)))
-            .unwrap_or_else(|| {
+        let symbol =
+            from_theme.filter(|&s| !taken(s)).or_else(|| by_look.filter(|&s| !taken(s))).unwrap_or_else(|| {
                 let letters = ('A'..='Z').chain('a'..='z');
-                let mut order: Box<dyn Iterator<Item = char>> = if marked { Box::new(('1'..='9').chain(letters)) } else { Box::new(letters.chain('1'..='9')) };
+                let mut order: Box<dyn Iterator<Item = char>> =
+                    if marked { Box::new(('1'..='9').chain(letters)) } else { Box::new(letters.chain('1'..='9')) };
                 order.find(|&s| !taken(s)).expect("at most 48 looks")
             });
-        colours.push(PaletteColour { symbol, rgb: format_rgb(rgb), game_index: None, name: String::new(), marked, playable: true });
+        colours.push(PaletteColour {
+            symbol,
+            rgb: format_rgb(rgb),
+            game_index: None,
+            name: String::new(),
+            marked,
+            playable: true,
+        });
     }
     PaletteTheme {
         game: "flood".into(),

@@ -13,13 +13,13 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
+use super::board::centre_cell;
 use super::sgt_id::SgtFloodId;
 use super::{ColourMove, Flood, FloodBoard};
 use crate::calibration::{format_rgb, theme_to_refresh, ThemeTarget};
 use crate::capture::Frame;
 use crate::game::{Action, CellLayout, MoveEvents, Reading, ScreenGame};
 use crate::imageio::read_text;
-use super::board::centre_cell;
 use theme::{MovesBy, PaletteTheme, ThemeStart};
 
 /// The truth of a calibration screenshot: the board shown, and the game's own number of each symbol's colour
@@ -49,7 +49,12 @@ impl FloodTruth {
             let cells = id
                 .colours
                 .iter()
-                .map(|n| symbol_of_index.get(n).copied().with_context(|| format!("no symbol for game colour {n}: give --symbols")))
+                .map(|n| {
+                    symbol_of_index
+                        .get(n)
+                        .copied()
+                        .with_context(|| format!("no symbol for game colour {n}: give --symbols"))
+                })
                 .collect::<Result<_>>()?;
             FloodBoard { width: id.width, height: id.height, cells, start: 0 }
         } else {
@@ -124,7 +129,8 @@ impl ScreenGame for Flood {
 
     fn reading_json(&self, reading: &Reading<FloodBoard>) -> serde_json::Value {
         let l = &reading.layout;
-        let centres: Vec<Vec<(i32, i32)>> = (0..l.rows).map(|r| (0..l.cols).map(|c| l.centre(r, c)).collect()).collect();
+        let centres: Vec<Vec<(i32, i32)>> =
+            (0..l.rows).map(|r| (0..l.cols).map(|c| l.centre(r, c)).collect()).collect();
         serde_json::json!({
             "board": reading.board.to_string(),
             "rows": l.rows, "cols": l.cols, "theme": reading.theme,
@@ -203,7 +209,9 @@ impl ScreenGame for Flood {
     /// game starts with them; with `keep` it does. Colours found in the picture have no theme to keep it in.
     fn remember_way(&self, reading: &Reading<FloodBoard>, way: usize, keep: bool) -> Result<Option<String>> {
         let (Some(root), 1) = (&self.calibration_root, way) else { return Ok(None) };
-        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by.is_none()) else { return Ok(None) };
+        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by.is_none()) else {
+            return Ok(None);
+        };
         if !keep {
             return Ok(Some(format!(
                 "this client takes moves by its colour buttons; `autoplay play flood --learn` keeps that in theme '{}'",
@@ -213,12 +221,22 @@ impl ScreenGame for Flood {
         let mut theme = theme.clone();
         theme.moves_by = Some(MovesBy::ColourButtons);
         let path = theme.save(root)?;
-        Ok(Some(format!("kept in theme '{}' ({}): this client takes moves by its colour buttons", theme.theme, path.display())))
+        Ok(Some(format!(
+            "kept in theme '{}' ({}): this client takes moves by its colour buttons",
+            theme.theme,
+            path.display()
+        )))
     }
 
     /// Way 0, a click on a cell of the colour outside the flood; way 1, the colour's button, where the client shows
     /// a button of every board colour beside the board.
-    fn actions(&self, frame: &Frame, reading: &Reading<FloodBoard>, mv: &ColourMove, way: usize) -> Result<Option<MoveEvents>> {
+    fn actions(
+        &self,
+        frame: &Frame,
+        reading: &Reading<FloodBoard>,
+        mv: &ColourMove,
+        way: usize,
+    ) -> Result<Option<MoveEvents>> {
         if way == 0 {
             let Some((row, col)) = actions::target_cell(&reading.board, mv.0) else {
                 bail!("no cell of colour '{mv}' outside the flood to click");
@@ -256,7 +274,8 @@ mod tests {
         centre_moved.start = centre_cell(4, 4);
         let seen = game.apply(&centre_moved, &ColourMove(b'G'));
         let seen = FloodBoard { start: 0, ..seen };
-        let (board, learned) = game.learn_from_move(&before, &ColourMove(b'G'), &seen).expect("the centre's region moved");
+        let (board, learned) =
+            game.learn_from_move(&before, &ColourMove(b'G'), &seen).expect("the centre's region moved");
         assert_eq!(board.start, 5, "{learned}");
         assert!(learned.contains("row 2, column 2"), "{learned}");
         assert_eq!(game.shown_start(4, 4), Some(5));

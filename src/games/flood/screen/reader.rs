@@ -70,7 +70,12 @@ impl<'a> Matcher<'a> {
         self.read_map(image, &super::discover::solid_class_map(image, &self.rgbs), hint)
     }
 
-    fn read_map(&self, image: &RgbaImage, map: &ClassMap, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>, LatticeError> {
+    fn read_map(
+        &self,
+        image: &RgbaImage,
+        map: &ClassMap,
+        hint: Option<&CellLayout>,
+    ) -> Result<Reading<FloodBoard>, LatticeError> {
         let (layout, samples) = find_board(image, map, self.theme.min_cell, hint)?;
         let cells = samples
             .iter()
@@ -94,23 +99,32 @@ fn is_button(c: &crate::vision::runs::Component, pitch: f64) -> bool {
 /// the board, the centre of the largest button-shaped patch of that colour outside the board (image
 /// coordinates). `None` unless every colour on the board has one, so that a stray patch of colour is never taken
 /// for a control.
-pub fn colour_buttons(image: &RgbaImage, theme: &PaletteTheme, reading: &Reading<FloodBoard>) -> Result<Option<HashMap<u8, (i32, i32)>>> {
+pub fn colour_buttons(
+    image: &RgbaImage,
+    theme: &PaletteTheme,
+    reading: &Reading<FloodBoard>,
+) -> Result<Option<HashMap<u8, (i32, i32)>>> {
     let matcher = Matcher::new(theme)?;
     let layout = &reading.layout;
     let (width, height) = (image.width() as usize, image.height() as usize);
     // The board and a margin of half a cell around it are not searched.
     let margin = layout.pitch / 2.0;
     let (bx0, by0) = (layout.origin_x - margin, layout.origin_y - margin);
-    let (bx1, by1) = (layout.origin_x + layout.cols as f64 * layout.pitch + margin, layout.origin_y + layout.rows as f64 * layout.pitch + margin);
+    let (bx1, by1) = (
+        layout.origin_x + layout.cols as f64 * layout.pitch + margin,
+        layout.origin_y + layout.rows as f64 * layout.pitch + margin,
+    );
     let on_board = |x: usize, y: usize| (x as f64) >= bx0 && (x as f64) < bx1 && (y as f64) >= by0 && (y as f64) < by1;
     let map = ClassMap::new(image, |rgb| matcher.classify(rgb));
     let mut buttons = HashMap::new();
     for symbol in reading.board.colours() {
-        let Some(rgb) = theme.colours.iter().find(|c| c.symbol as u8 == symbol && !c.marked).and_then(|c| c.rgb().ok()) else {
+        let Some(rgb) = theme.colours.iter().find(|c| c.symbol as u8 == symbol && !c.marked).and_then(|c| c.rgb().ok())
+        else {
             return Ok(None);
         };
         let class = matcher.rgbs.iter().position(|&c| c == rgb).expect("every theme colour is drawn") as u8 + 1;
-        let mask: Vec<bool> = (0..width * height).map(|i| map.classes[i] == class && !on_board(i % width, i / width)).collect();
+        let mask: Vec<bool> =
+            (0..width * height).map(|i| map.classes[i] == class && !on_board(i % width, i / width)).collect();
         let found = crate::vision::runs::components(width, height, 0, |y| &mask[y * width..(y + 1) * width]);
         let Some(button) = found.into_iter().filter(|c| is_button(c, layout.pitch)).max_by_key(|c| c.pixels) else {
             return Ok(None);
@@ -127,7 +141,11 @@ pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout
 }
 
 /// As [`read`], with the palette found in the picture where no theme read it.
-pub fn read_finding(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
+pub fn read_finding(
+    image: &RgbaImage,
+    themes: &[PaletteTheme],
+    hint: Option<&CellLayout>,
+) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
     let Some(themed) = read_with_themes(image, themes, hint) else { return read_discovering(image, themes, hint) };
     match themed {
         Ok(reading) => Ok((reading, None)),
@@ -144,7 +162,11 @@ pub fn read_finding(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&Ce
 }
 
 /// Reads with the board's colours found in the picture (see [`super::discover`]).
-fn read_discovering(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
+fn read_discovering(
+    image: &RgbaImage,
+    themes: &[PaletteTheme],
+    hint: Option<&CellLayout>,
+) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
     let theme = super::discover::discover_theme(image, themes, hint)?;
     let reading = read_found(image, &theme, hint)?;
     Ok((reading, Some(theme)))
@@ -152,11 +174,17 @@ fn read_discovering(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&Ce
 
 /// Reads with a palette found in a picture (of this window, earlier).
 pub fn read_found(image: &RgbaImage, found: &PaletteTheme, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
-    Matcher::new(found)?.read_solid(image, hint).map_err(|e| anyhow::Error::new(e).context("reading Flood-It with colours found in the picture"))
+    Matcher::new(found)?
+        .read_solid(image, hint)
+        .map_err(|e| anyhow::Error::new(e).context("reading Flood-It with colours found in the picture"))
 }
 
 /// Reads with the calibrated themes; `None` when there are none.
-fn read_with_themes(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Option<Result<Reading<FloodBoard>>> {
+fn read_with_themes(
+    image: &RgbaImage,
+    themes: &[PaletteTheme],
+    hint: Option<&CellLayout>,
+) -> Option<Result<Reading<FloodBoard>>> {
     if themes.is_empty() {
         return None;
     }
@@ -198,14 +226,25 @@ pub(super) fn how_far(error: &LatticeError) -> u8 {
 
 /// Reads with one theme, adding every cell colour missing from its palette as a new colour with a fresh
 /// symbol. Returns the reading and the extended theme (unchanged when nothing was missing).
-pub fn read_learning(image: &RgbaImage, theme: &PaletteTheme, hint: Option<&CellLayout>) -> Result<(Reading<FloodBoard>, PaletteTheme)> {
+pub fn read_learning(
+    image: &RgbaImage,
+    theme: &PaletteTheme,
+    hint: Option<&CellLayout>,
+) -> Result<(Reading<FloodBoard>, PaletteTheme)> {
     let mut theme = theme.clone();
     loop {
         match Matcher::new(&theme)?.read(image, hint) {
             Ok(reading) => return Ok((reading, theme)),
             Err(LatticeError::UnknownColour { rgb, .. }) => {
                 let symbol = fresh_symbol(&theme).context("no free symbol left for a new colour")?;
-                theme.colours.push(PaletteColour { symbol, rgb, game_index: None, name: String::new(), marked: false, playable: true });
+                theme.colours.push(PaletteColour {
+                    symbol,
+                    rgb,
+                    game_index: None,
+                    name: String::new(),
+                    marked: false,
+                    playable: true,
+                });
             }
             Err(e) => return Err(e.into()),
         }
@@ -250,7 +289,8 @@ pub(super) fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
             if edge.contains(&c) {
                 continue;
             }
-            let solid = (1..=reach).all(|d| rgb(x - d, y) == c && rgb(x + d, y) == c && rgb(x, y - d) == c && rgb(x, y + d) == c);
+            let solid = (1..=reach)
+                .all(|d| rgb(x - d, y) == c && rgb(x + d, y) == c && rgb(x, y - d) == c && rgb(x, y + d) == c);
             let entry = counts.entry(c).or_default();
             entry.0 += usize::from(solid);
             entry.1 += 1;
@@ -314,7 +354,11 @@ pub fn learn_palette(image: &RgbaImage, truth: &FloodBoard, min_cell: u32) -> Re
         if consistent {
             let mut learned: Vec<LearnedColour> = symbol_of
                 .iter()
-                .map(|(look, &symbol)| LearnedColour { symbol, rgb: colours[look.class as usize - 1], marked: look.marked })
+                .map(|(look, &symbol)| LearnedColour {
+                    symbol,
+                    rgb: colours[look.class as usize - 1],
+                    marked: look.marked,
+                })
                 .collect();
             learned.sort_by_key(|l| l.symbol);
             return Ok(learned);

@@ -40,7 +40,6 @@ impl PaletteColour {
     }
 }
 
-
 /// A theme of a colour-cell game: the palette and how closely a pixel must match it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PaletteTheme {
@@ -127,7 +126,6 @@ impl ThemeFile for PaletteTheme {
         format!("# Calibration for {} (theme '{}'), written by `autoplay calibrate`.\n", self.game, self.theme)
     }
 }
-
 
 /// Every palette theme of Flood-It under `root`, sorted by name, or only the one named.
 /// With no theme named, a missing or empty folder is no themes: the reader then finds the colours in the picture.

@@ -130,8 +130,7 @@ impl<'g> Evaluator<'g> {
         self.reach.clear();
         for &c in &self.first_colour_list {
             let mask = graph.colour_mask(c as usize);
-            self.reach
-                .extend(boundary.iter().zip(mask).map(|(b, m)| b & m));
+            self.reach.extend(boundary.iter().zip(mask).map(|(b, m)| b & m));
         }
         for ((v, &f), &b) in self.visited.iter_mut().zip(flood).zip(boundary) {
             *v = f | b;
@@ -175,10 +174,7 @@ impl<'g> Evaluator<'g> {
             self.layers.extend_from_slice(&self.next);
             let start = self.reach.len();
             self.reach.resize(start + starts * words, 0);
-            for (out, spread) in self.reach[start..]
-                .chunks_exact_mut(words)
-                .zip(self.spread.chunks_exact(words))
-            {
+            for (out, spread) in self.reach[start..].chunks_exact_mut(words).zip(self.spread.chunks_exact(words)) {
                 for ((o, &s), &n) in out.iter_mut().zip(spread).zip(&self.next) {
                     *o = s & n;
                 }
@@ -269,20 +265,12 @@ impl<'g> Evaluator<'g> {
         let mut eccentricity = 0;
         for c in 0..self.far_layer.len() {
             let layer = self.far_layer[c];
-            let d = if layer == 0 {
-                0
-            } else {
-                layer - u32::from(self.far_shortened_by[c] & mask != 0)
-            };
+            let d = if layer == 0 { 0 } else { layer - u32::from(self.far_shortened_by[c] & mask != 0) };
             self.child_farthest[c] = d;
             eliminable |= d == 1;
             eccentricity = eccentricity.max(d);
         }
-        let bound = bound_from_distances(
-            &self.child_farthest,
-            eccentricity as usize,
-            &mut self.histogram,
-        );
+        let bound = bound_from_distances(&self.child_farthest, eccentricity as usize, &mut self.histogram);
         (bound, eliminable)
     }
 
@@ -367,10 +355,7 @@ impl<'g> Evaluator<'g> {
             }
             std::mem::swap(&mut self.layer, &mut self.next);
         }
-        Evaluation {
-            bound: self.bound_from_farthest(distance as usize),
-            eliminable,
-        }
+        Evaluation { bound: self.bound_from_farthest(distance as usize), eliminable }
     }
 
     /// The bound from `farthest` (0 = colour absent) and the eccentricity.
@@ -418,17 +403,11 @@ impl<'g> Evaluator<'g> {
         let eccentricity = distance as usize - 1;
         let mut eliminable = None;
         for c in 0..self.remaining.len() {
-            if self.remaining[c] > 0
-                && eliminable.is_none()
-                && self.on_boundary[c] == self.remaining[c]
-            {
+            if self.remaining[c] > 0 && eliminable.is_none() && self.on_boundary[c] == self.remaining[c] {
                 eliminable = Some(c as u8);
             }
         }
-        Evaluation {
-            bound: self.bound_from_farthest(eccentricity),
-            eliminable,
-        }
+        Evaluation { bound: self.bound_from_farthest(eccentricity), eliminable }
     }
 }
 

@@ -37,10 +37,7 @@ impl DominanceIndex {
         let mut group_masks = vec![0u64; groups * words];
         for c in 0..colours {
             let g = c % groups;
-            or_assign(
-                &mut group_masks[g * words..(g + 1) * words],
-                graph.colour_mask(c),
-            );
+            or_assign(&mut group_masks[g * words..(g + 1) * words], graph.colour_mask(c));
         }
         DominanceIndex {
             groups,
@@ -63,10 +60,7 @@ impl DominanceIndex {
         const CLASS: u64 = 0x0001_0001_0001_0001;
         let mut fingerprint = [0u64; 2];
         for class in 0..16 {
-            let count: u32 = flood
-                .iter()
-                .map(|&w| (w & CLASS << class).count_ones())
-                .sum();
+            let count: u32 = flood.iter().map(|&w| (w & CLASS << class).count_ones()).sum();
             fingerprint[class / 8] |= u64::from(count.min(127)) << (8 * (class % 8));
         }
         fingerprint
@@ -81,9 +75,7 @@ impl DominanceIndex {
     /// The bucket key of `flood` for `group` and `depth`.
     pub(super) fn key(&self, flood: &[u64], group: usize, depth: u32) -> u64 {
         let mask = &self.group_masks[group * self.words..(group + 1) * self.words];
-        let mut h = u64::from(depth)
-            .wrapping_add(0x243F_6A88_85A3_08D3)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut h = u64::from(depth).wrapping_add(0x243F_6A88_85A3_08D3).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         for (&f, &m) in flood.iter().zip(mask) {
             h = (h ^ (f & m)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             h ^= h >> 29;

@@ -132,21 +132,15 @@ impl RegionGraph {
         if len <= MAX_BITSET_REGIONS {
             adjacent_bits = vec![0u64; len * words];
             for &(a, b) in &edges {
-                set_bit(
-                    &mut adjacent_bits[a as usize * words..(a as usize + 1) * words],
-                    b as usize,
-                );
+                set_bit(&mut adjacent_bits[a as usize * words..(a as usize + 1) * words], b as usize);
             }
         }
         let mut neighbour_colours = Vec::new();
         if palette.len() <= PRECEDENCE_MAX_COLOURS {
             neighbour_colours = (0..len)
                 .map(|r| {
-                    let neighbours =
-                        &adjacent[adjacent_start[r] as usize..adjacent_start[r + 1] as usize];
-                    neighbours
-                        .iter()
-                        .fold(0u8, |set, &n| set | 1 << colour[n as usize])
+                    let neighbours = &adjacent[adjacent_start[r] as usize..adjacent_start[r + 1] as usize];
+                    neighbours.iter().fold(0u8, |set, &n| set | 1 << colour[n as usize])
                 })
                 .collect();
         }
@@ -165,8 +159,7 @@ impl RegionGraph {
     }
 
     pub(super) fn neighbours(&self, region: usize) -> &[u32] {
-        &self.adjacent
-            [self.adjacent_start[region] as usize..self.adjacent_start[region + 1] as usize]
+        &self.adjacent[self.adjacent_start[region] as usize..self.adjacent_start[region + 1] as usize]
     }
 
     pub(super) fn adjacent_mask(&self, region: usize) -> &[u64] {
@@ -193,10 +186,7 @@ pub(super) fn set_bit(set: &mut [u64], i: usize) {
 #[inline]
 pub(super) fn or_assign(target: &mut [u64], source: &[u64]) {
     pub(super) fn fixed<const N: usize>(target: &mut [u64], source: &[u64]) {
-        if let (Ok(t), Ok(s)) = (
-            <&mut [u64; N]>::try_from(target),
-            <&[u64; N]>::try_from(source),
-        ) {
+        if let (Ok(t), Ok(s)) = (<&mut [u64; N]>::try_from(target), <&[u64; N]>::try_from(source)) {
             for i in 0..N {
                 t[i] |= s[i];
             }
@@ -225,17 +215,13 @@ pub(super) fn or_assign(target: &mut [u64], source: &[u64]) {
 pub(super) fn or_neighbours(graph: &RegionGraph, set: &[u64], filter: &[u64], out: &mut [u64]) {
     #[inline(always)]
     pub(super) fn fixed<const N: usize>(adjacent: &[u64], set: &[u64], filter: &[u64], out: &mut [u64]) {
-        let Ok(out) = <&mut [u64; N]>::try_from(out) else {
-            unreachable!()
-        };
+        let Ok(out) = <&mut [u64; N]>::try_from(out) else { unreachable!() };
         for w in 0..N {
             let mut word = set[w] & filter[w];
             while word != 0 {
                 let r = w * 64 + word.trailing_zeros() as usize;
                 word &= word - 1;
-                let Ok(row) = <&[u64; N]>::try_from(&adjacent[r * N..(r + 1) * N]) else {
-                    unreachable!()
-                };
+                let Ok(row) = <&[u64; N]>::try_from(&adjacent[r * N..(r + 1) * N]) else { unreachable!() };
                 for i in 0..N {
                     out[i] |= row[i];
                 }

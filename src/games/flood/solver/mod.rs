@@ -117,21 +117,10 @@ pub fn solve_from(width: usize, height: usize, cells: &[u8], start: usize, limit
         width * height
     );
     if is_solved(cells) {
-        return Solution {
-            moves: Vec::new(),
-            optimal: true,
-            nodes: 0,
-        };
+        return Solution { moves: Vec::new(), optimal: true, nodes: 0 };
     }
     let graph = RegionGraph::build(width, height, cells, start);
     let mut search = SearchGraph::new(&graph);
     let (compact_moves, optimal, nodes) = search.solve(limits);
-    Solution {
-        moves: compact_moves
-            .iter()
-            .map(|&c| graph.palette[c as usize])
-            .collect(),
-        optimal,
-        nodes,
-    }
+    Solution { moves: compact_moves.iter().map(|&c| graph.palette[c as usize]).collect(), optimal, nodes }
 }

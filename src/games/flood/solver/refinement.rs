@@ -47,9 +47,7 @@ impl<'g> Evaluator<'g> {
             if x as u32 - 1 + colours_beyond != bound {
                 continue;
             }
-            let window: u32 = (0..colours)
-                .filter(|&c| self.far_layer[c] as usize >= x)
-                .fold(0, |w, c| w | 1 << c);
+            let window: u32 = (0..colours).filter(|&c| self.far_layer[c] as usize >= x).fold(0, |w, c| w | 1 << c);
             if !Self::single_moves_suffice(&self.far_layer, x as u32, window, &needs) {
                 return Some(bound + 1);
             }
@@ -127,11 +125,7 @@ impl<'g> Evaluator<'g> {
         }
         let mut passed = false;
         let mut failed = 0u32;
-        let mut candidates = if outside != 0 {
-            outside
-        } else {
-            before_colours
-        };
+        let mut candidates = if outside != 0 { outside } else { before_colours };
         while candidates != 0 {
             let last = candidates.trailing_zeros() as usize;
             candidates &= candidates - 1;
@@ -218,56 +212,27 @@ impl<'g> Evaluator<'g> {
                 continue;
             }
             let mask = graph.colour_mask(c);
-            or_neighbours(
-                graph,
-                second,
-                mask,
-                &mut scratch[c * words..(c + 1) * words],
-            );
+            or_neighbours(graph, second, mask, &mut scratch[c * words..(c + 1) * words]);
         }
         const NONE: usize = usize::MAX;
         // Colour sets as bitmasks; an empty set stands for the single choice NONE.
         let seconds_set = second_colours;
-        let mut seconds_left = if seconds_set == 0 {
-            1u64 << 63
-        } else {
-            u64::from(seconds_set)
-        };
+        let mut seconds_left = if seconds_set == 0 { 1u64 << 63 } else { u64::from(seconds_set) };
         while seconds_left != 0 {
-            let c2 = if seconds_set == 0 {
-                NONE
-            } else {
-                seconds_left.trailing_zeros() as usize
-            };
+            let c2 = if seconds_set == 0 { NONE } else { seconds_left.trailing_zeros() as usize };
             seconds_left &= seconds_left - 1;
-            let firsts_set =
-                (second_colours | before_colours) & !if c2 == NONE { 0 } else { 1u32 << c2 };
-            let mut firsts_left = if firsts_set == 0 {
-                1u64 << 63
-            } else {
-                u64::from(firsts_set)
-            };
+            let firsts_set = (second_colours | before_colours) & !if c2 == NONE { 0 } else { 1u32 << c2 };
+            let mut firsts_left = if firsts_set == 0 { 1u64 << 63 } else { u64::from(firsts_set) };
             while firsts_left != 0 {
-                let c1 = if firsts_set == 0 {
-                    NONE
-                } else {
-                    firsts_left.trailing_zeros() as usize
-                };
+                let c1 = if firsts_set == 0 { NONE } else { firsts_left.trailing_zeros() as usize };
                 firsts_left &= firsts_left - 1;
                 // Skip pairs whose conditions contain those of a failed single-move test
                 // (see `failed_last` above).
                 let c1_present = c1 != NONE && before_colours >> c1 & 1 != 0;
-                if if c1_present {
-                    failed_last >> c1 & 1 != 0
-                } else {
-                    failed_last != 0
-                } {
+                if if c1_present { failed_last >> c1 & 1 != 0 } else { failed_last != 0 } {
                     continue;
                 }
-                let moved = [c1, c2]
-                    .iter()
-                    .filter(|&&c| c != NONE)
-                    .fold(0u32, |set, &c| set | 1 << c);
+                let moved = [c1, c2].iter().filter(|&&c| c != NONE).fold(0u32, |set, &c| set | 1 << c);
                 // Regions left at distance x - 2 are absorbed in the window.
                 if second_colours & !moved & !window != 0 {
                     continue;
@@ -305,8 +270,7 @@ impl<'g> Evaluator<'g> {
                             touched |= neighbour_sets[c * words + w];
                         }
                     }
-                    let mut word =
-                        (before[w] & !absorbed[w] & !touched) | (first[w] & !absorbed_next[w]);
+                    let mut word = (before[w] & !absorbed[w] & !touched) | (first[w] & !absorbed_next[w]);
                     while word != 0 {
                         let r = w * 64 + word.trailing_zeros() as usize;
                         word &= word - 1;
@@ -370,12 +334,9 @@ impl<'g> Evaluator<'g> {
         }
         let words = graph.words;
         let eccentricity = self.layers.len() / words;
-        self.suffix_needs
-            .resize((eccentricity + 2) * PRECEDENCE_MAX_COLOURS, 0);
+        self.suffix_needs.resize((eccentricity + 2) * PRECEDENCE_MAX_COLOURS, 0);
         for d in (1..=eccentricity).rev() {
-            let (this, beyond) = self
-                .suffix_needs
-                .split_at_mut((d + 1) * PRECEDENCE_MAX_COLOURS);
+            let (this, beyond) = self.suffix_needs.split_at_mut((d + 1) * PRECEDENCE_MAX_COLOURS);
             let this = &mut this[d * PRECEDENCE_MAX_COLOURS..];
             this.copy_from_slice(&beyond[..PRECEDENCE_MAX_COLOURS]);
             for_each_bit(&self.layers[(d - 1) * words..d * words], |r| {
@@ -408,22 +369,16 @@ impl<'g> Evaluator<'g> {
         }
         let mut colours_beyond = 0u32;
         for x in (1..=eccentricity).rev() {
-            colours_beyond += self
-                .child_farthest
-                .iter()
-                .filter(|&&d| d as usize == x)
-                .count() as u32;
+            colours_beyond += self.child_farthest.iter().filter(|&&d| d as usize == x).count() as u32;
             if x as u32 - 1 + colours_beyond != bound {
                 continue;
             }
-            let window: u32 = (0..graph.palette.len())
-                .filter(|&c| self.child_farthest[c] as usize >= x)
-                .fold(0, |w, c| w | 1 << c);
+            let window: u32 =
+                (0..graph.palette.len()).filter(|&c| self.child_farthest[c] as usize >= x).fold(0, |w, c| w | 1 << c);
             let mut needs = [0u64; PRECEDENCE_MAX_COLOURS];
             if x + 2 <= parent_eccentricity + 1 {
                 needs.copy_from_slice(
-                    &self.suffix_needs
-                        [(x + 2) * PRECEDENCE_MAX_COLOURS..(x + 3) * PRECEDENCE_MAX_COLOURS],
+                    &self.suffix_needs[(x + 2) * PRECEDENCE_MAX_COLOURS..(x + 3) * PRECEDENCE_MAX_COLOURS],
                 );
             }
             if x < parent_eccentricity {
@@ -454,11 +409,8 @@ impl<'g> Evaluator<'g> {
                         } else {
                             0
                         };
-                        let arrives = if d < parent_eccentricity {
-                            self.reach[(d * starts + index) * words + w]
-                        } else {
-                            0
-                        };
+                        let arrives =
+                            if d < parent_eccentricity { self.reach[(d * starts + index) * words + w] } else { 0 };
                         self.child_layers.push(stays | arrives);
                     }
                 }

@@ -174,11 +174,7 @@ impl<'g> SearchGraph<'g> {
         let n = self.graph.len;
         flood.iter().enumerate().all(|(w, &word)| {
             let bits_here = (n - w * 64).min(64);
-            let want = if bits_here == 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits_here) - 1
-            };
+            let want = if bits_here == 64 { u64::MAX } else { (1u64 << bits_here) - 1 };
             word == want
         })
     }
@@ -257,24 +253,15 @@ impl<'g> SearchGraph<'g> {
             pieces.push(&self.moves[start..start + self.moves_len[n as usize] as usize]);
             n = self.parent[n as usize];
         }
-        pieces
-            .iter()
-            .rev()
-            .flat_map(|p| p.iter().copied())
-            .collect()
+        pieces.iter().rev().flat_map(|p| p.iter().copied()).collect()
     }
 
     /// Colours present on the boundary of `state`.
     pub(super) fn boundary_colours(&self, state: &[u64]) -> Vec<u8> {
         let words = self.graph.words;
         let mut seen = vec![false; self.graph.palette.len()];
-        for_each_bit(&state[words..], |r| {
-            seen[self.graph.colour[r] as usize] = true
-        });
-        (0..seen.len())
-            .filter(|&c| seen[c])
-            .map(|c| c as u8)
-            .collect()
+        for_each_bit(&state[words..], |r| seen[self.graph.colour[r] as usize] = true);
+        (0..seen.len()).filter(|&c| seen[c]).map(|c| c as u8).collect()
     }
 
     /// Beam search from a settled state for a good first solution (an upper bound).
@@ -291,12 +278,7 @@ impl<'g> SearchGraph<'g> {
             area: u64,
         }
         let words = self.graph.words;
-        let mut level = vec![Candidate {
-            state: start.to_vec(),
-            moves: Vec::new(),
-            estimate: 0,
-            area: 0,
-        }];
+        let mut level = vec![Candidate { state: start.to_vec(), moves: Vec::new(), estimate: 0, area: 0 }];
         let mut best: Option<Vec<u8>> = None;
         let mut seen = std::collections::HashSet::new();
         let mut played = Vec::new();
@@ -315,10 +297,7 @@ impl<'g> SearchGraph<'g> {
                     let bound = self.settle(&mut child, &mut played);
                     let mut moves = candidate.moves.clone();
                     moves.extend_from_slice(&played);
-                    if best
-                        .as_ref()
-                        .is_some_and(|b| moves.len() + bound as usize >= b.len())
-                    {
+                    if best.as_ref().is_some_and(|b| moves.len() + bound as usize >= b.len()) {
                         continue;
                     }
                     if self.is_full(&child[..words]) {
@@ -331,12 +310,7 @@ impl<'g> SearchGraph<'g> {
                     let mut area = 0u64;
                     for_each_bit(&child[..words], |r| area += u64::from(self.graph.area[r]));
                     let estimate = moves.len() as u32 + bound;
-                    next.push(Candidate {
-                        state: child,
-                        moves,
-                        estimate,
-                        area,
-                    });
+                    next.push(Candidate { state: child, moves, estimate, area });
                 }
             }
             next.sort_by_key(|c| (c.estimate, std::cmp::Reverse(c.area)));
@@ -358,10 +332,7 @@ impl<'g> SearchGraph<'g> {
             for_each_bit(&state[words..], |r| {
                 gained[self.graph.colour[r] as usize] += u64::from(self.graph.area[r]);
             });
-            let Some(colour) = (0..gained.len())
-                .filter(|&c| gained[c] > 0)
-                .max_by_key(|&c| gained[c])
-            else {
+            let Some(colour) = (0..gained.len()).filter(|&c| gained[c] > 0).max_by_key(|&c| gained[c]) else {
                 break; // unreachable: a non-full flood always has a boundary
             };
             Self::play(self.graph, &mut state, colour);
@@ -423,11 +394,7 @@ impl<'g> SearchGraph<'g> {
             None => self.quick_completion(&root),
         };
         let proven = |moves: &[u8]| moves.len() as u32 <= root_bound;
-        if !proven(&tail)
-            && !deadline_passed()
-            && limits.node_limit != Some(0)
-            && self.graph.len <= MAX_BEAM_REGIONS
-        {
+        if !proven(&tail) && !deadline_passed() && limits.node_limit != Some(0) && self.graph.len <= MAX_BEAM_REGIONS {
             // Wider beams pay off on larger boards, where the search itself costs far more.
             let width = (self.graph.len / 8).clamp(2, 48);
             if let Some(wide) = self.beam(&root, width, limits.deadline) {
@@ -474,12 +441,7 @@ impl<'g> SearchGraph<'g> {
         let (slot, _, tag) = self.table_slot(&root[..words]);
         self.table[slot] = tag | u64::from(root_node);
         self.table_used += 1;
-        push(
-            &mut open,
-            root_moves_len + root_bound,
-            root_moves_len,
-            root_node,
-        );
+        push(&mut open, root_moves_len + root_bound, root_moves_len, root_node);
 
         let mut f = (root_moves_len + root_bound) as usize;
         let mut state = vec![0u64; self.stride];
@@ -512,8 +474,7 @@ impl<'g> SearchGraph<'g> {
             self.fill_boundary(&mut state);
             let shared_analysis = self.evaluator.can_analyse_children();
             if shared_analysis {
-                self.evaluator
-                    .analyse_children(&state[..words], &state[words..]);
+                self.evaluator.analyse_children(&state[..words], &state[words..]);
                 // Nodes whose bound was not refined when generated (the root, results of
                 // forced moves) get the refinement now; a node it raises goes back to the queue.
                 if !self.refined[node as usize] {
@@ -531,16 +492,8 @@ impl<'g> SearchGraph<'g> {
             }
             // Indexed once its children are about to be generated (so once per depth).
             self.dominance.insert(&state[..words], node, g);
-            let colour_set: Vec<u8> = if shared_analysis {
-                Vec::new()
-            } else {
-                self.boundary_colours(&state)
-            };
-            let mut remaining_colours = if shared_analysis {
-                self.evaluator.boundary_colours
-            } else {
-                0
-            };
+            let colour_set: Vec<u8> = if shared_analysis { Vec::new() } else { self.boundary_colours(&state) };
+            let mut remaining_colours = if shared_analysis { self.evaluator.boundary_colours } else { 0 };
             let mut listed = colour_set.iter();
             loop {
                 let colour = if shared_analysis {

@@ -3,11 +3,11 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::*;
 use super::bounds::*;
 use super::dominance::*;
 use super::graph::*;
 use super::search::*;
+use super::*;
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -54,15 +54,9 @@ fn unlimited() -> Limits {
 fn assert_optimal(width: usize, height: usize, cells: &[u8], context: &str) {
     let expected = brute_force_minimum(width, height, cells);
     let solution = solve(width, height, cells, &unlimited());
-    check_solution(width, height, cells, &solution.moves)
-        .unwrap_or_else(|e| panic!("{context}: {e}"));
+    check_solution(width, height, cells, &solution.moves).unwrap_or_else(|e| panic!("{context}: {e}"));
     assert!(solution.optimal, "{context}: not marked optimal");
-    assert_eq!(
-        solution.moves.len(),
-        expected,
-        "{context}: {:?}",
-        solution.moves
-    );
+    assert_eq!(solution.moves.len(), expected, "{context}: {:?}", solution.moves);
 }
 
 #[test]
@@ -70,19 +64,10 @@ fn matches_brute_force_on_small_boards() {
     let shapes = [(3, 3), (4, 4), (5, 5), (3, 5), (5, 4), (2, 6), (6, 3)];
     for &(width, height) in &shapes {
         for colours in 3..=5u8 {
-            let seeds = if width * height >= 25 && colours == 5 {
-                12
-            } else {
-                30
-            };
+            let seeds = if width * height >= 25 && colours == 5 { 12 } else { 30 };
             for seed in 0..seeds {
                 let cells = random_board(width, height, colours, seed);
-                assert_optimal(
-                    width,
-                    height,
-                    &cells,
-                    &format!("{width}x{height} c{colours} s{seed}"),
-                );
+                assert_optimal(width, height, &cells, &format!("{width}x{height} c{colours} s{seed}"));
             }
         }
     }
@@ -101,7 +86,8 @@ fn matches_brute_force_from_any_start_cell() {
                     let context = format!("{width}x{height} c{colours} s{seed} start {start}");
                     let expected = brute_force_minimum_from(width, height, &cells, start);
                     let solution = solve_from(width, height, &cells, start, &unlimited());
-                    check_solution_from(width, height, &cells, start, &solution.moves).unwrap_or_else(|e| panic!("{context}: {e}"));
+                    check_solution_from(width, height, &cells, start, &solution.moves)
+                        .unwrap_or_else(|e| panic!("{context}: {e}"));
                     assert!(solution.optimal, "{context}");
                     assert_eq!(solution.moves.len(), expected, "{context}: {:?}", solution.moves);
                 }
@@ -203,17 +189,12 @@ fn matches_reference_search_on_mid_size_boards() {
     .bytes()
     .map(|b| b - b'0')
     .collect();
-    assert_eq!(
-        solve(12, 12, &cells, &unlimited()).moves.len(),
-        reference_minimum(12, 12, &cells)
-    );
+    assert_eq!(solve(12, 12, &cells, &unlimited()).moves.len(), reference_minimum(12, 12, &cells));
 }
 
 #[test]
 fn larger_random_boards_get_valid_optimal_solutions() {
-    for &(width, height, colours) in
-        &[(8, 8, 6), (10, 7, 4), (12, 12, 6), (6, 15, 8), (14, 14, 3)]
-    {
+    for &(width, height, colours) in &[(8, 8, 6), (10, 7, 4), (12, 12, 6), (6, 15, 8), (14, 14, 3)] {
         for seed in 0..4 {
             let cells = random_board(width, height, colours, seed);
             let solution = solve(width, height, &cells, &unlimited());
@@ -227,14 +208,7 @@ fn larger_random_boards_get_valid_optimal_solutions() {
 fn one_colour_board_needs_no_moves() {
     let cells = vec![4u8; 12];
     let solution = solve(4, 3, &cells, &unlimited());
-    assert_eq!(
-        solution,
-        Solution {
-            moves: vec![],
-            optimal: true,
-            nodes: 0
-        }
-    );
+    assert_eq!(solution, Solution { moves: vec![], optimal: true, nodes: 0 });
     check_solution(4, 3, &cells, &solution.moves).unwrap();
 }
 
@@ -244,10 +218,7 @@ fn single_cell_board() {
     assert!(solution.moves.is_empty() && solution.optimal);
     assert!(is_solved(&[9]));
     // Even a past deadline or zero node budget cannot break it.
-    let limits = Limits {
-        deadline: Some(Instant::now()),
-        node_limit: Some(0),
-    };
+    let limits = Limits { deadline: Some(Instant::now()), node_limit: Some(0) };
     assert!(solve(1, 1, &[9], &limits).moves.is_empty());
 }
 
@@ -280,20 +251,14 @@ fn two_row_boards() {
 fn non_contiguous_colour_ids() {
     let ids = [3u8, 7, 9];
     for seed in 0..25 {
-        let cells: Vec<u8> = random_board(4, 5, 3, seed)
-            .iter()
-            .map(|&c| ids[c as usize])
-            .collect();
+        let cells: Vec<u8> = random_board(4, 5, 3, seed).iter().map(|&c| ids[c as usize]).collect();
         assert_optimal(4, 5, &cells, &format!("ids s{seed}"));
         let solution = solve(4, 5, &cells, &unlimited());
         assert!(solution.moves.iter().all(|m| ids.contains(m)));
     }
     // Extreme ids, including 0 and 255.
     let ids = [0u8, 255, 128, 17];
-    let cells: Vec<u8> = random_board(5, 5, 4, 77)
-        .iter()
-        .map(|&c| ids[c as usize])
-        .collect();
+    let cells: Vec<u8> = random_board(5, 5, 4, 77).iter().map(|&c| ids[c as usize]).collect();
     assert_optimal(5, 5, &cells, "extreme ids");
 }
 
@@ -307,10 +272,7 @@ fn more_than_sixty_four_colours() {
     assert_eq!(solution.moves.len(), 80);
     // 200 distinct colours on a bigger board, under a deadline.
     let cells: Vec<u8> = random_board(20, 20, 200, 5);
-    let limits = Limits {
-        deadline: Some(Instant::now() + Duration::from_millis(500)),
-        node_limit: None,
-    };
+    let limits = Limits { deadline: Some(Instant::now() + Duration::from_millis(500)), node_limit: None };
     let solution = solve(20, 20, &cells, &limits);
     check_solution(20, 20, &cells, &solution.moves).unwrap();
 }
@@ -325,10 +287,7 @@ fn forty_colours_small_board() {
 fn past_deadline_still_gives_a_valid_solution() {
     for seed in 0..6 {
         let cells = random_board(14, 14, 6, seed);
-        let limits = Limits {
-            deadline: Some(Instant::now()),
-            node_limit: None,
-        };
+        let limits = Limits { deadline: Some(Instant::now()), node_limit: None };
         let solution = solve(14, 14, &cells, &limits);
         check_solution(14, 14, &cells, &solution.moves).unwrap();
         if solution.optimal {
@@ -338,10 +297,7 @@ fn past_deadline_still_gives_a_valid_solution() {
     }
     // A board that cannot be proven without search is reported as not optimal.
     let cells = random_board(18, 18, 6, 1);
-    let limits = Limits {
-        deadline: Some(Instant::now()),
-        node_limit: None,
-    };
+    let limits = Limits { deadline: Some(Instant::now()), node_limit: None };
     let solution = solve(18, 18, &cells, &limits);
     check_solution(18, 18, &cells, &solution.moves).unwrap();
     assert!(!solution.optimal);
@@ -351,10 +307,7 @@ fn past_deadline_still_gives_a_valid_solution() {
 fn node_limit_still_gives_a_valid_solution() {
     let cells = random_board(18, 18, 6, 4);
     for limit in [0, 1, 50] {
-        let limits = Limits {
-            deadline: None,
-            node_limit: Some(limit),
-        };
+        let limits = Limits { deadline: None, node_limit: Some(limit) };
         let solution = solve(18, 18, &cells, &limits);
         check_solution(18, 18, &cells, &solution.moves).unwrap();
         assert!(solution.nodes <= limit);
@@ -365,16 +318,10 @@ fn node_limit_still_gives_a_valid_solution() {
 fn large_board_under_deadline() {
     // Over 4096 regions: exercises the adjacency-list evaluation.
     let cells = random_board(100, 90, 6, 11);
-    let limits = Limits {
-        deadline: Some(Instant::now() + Duration::from_millis(300)),
-        node_limit: None,
-    };
+    let limits = Limits { deadline: Some(Instant::now() + Duration::from_millis(300)), node_limit: None };
     let solution = solve(100, 90, &cells, &limits);
     check_solution(100, 90, &cells, &solution.moves).unwrap();
-    let limits = Limits {
-        deadline: Some(Instant::now()),
-        node_limit: None,
-    };
+    let limits = Limits { deadline: Some(Instant::now()), node_limit: None };
     let solution = solve(100, 90, &cells, &limits);
     check_solution(100, 90, &cells, &solution.moves).unwrap();
 }
@@ -383,17 +330,10 @@ fn large_board_under_deadline() {
 /// (many nested floods) matters most.
 #[test]
 fn matches_brute_force_with_dominance_pruning() {
-    for &(width, height, colours, seeds) in
-        &[(6, 6, 3, 40), (6, 6, 4, 40), (4, 7, 5, 40), (5, 6, 6, 25)]
-    {
+    for &(width, height, colours, seeds) in &[(6, 6, 3, 40), (6, 6, 4, 40), (4, 7, 5, 40), (5, 6, 6, 25)] {
         for seed in 0..seeds {
             let cells = random_board(width, height, colours, 31_000 + seed);
-            assert_optimal(
-                width,
-                height,
-                &cells,
-                &format!("{width}x{height} c{colours} s{seed}"),
-            );
+            assert_optimal(width, height, &cells, &format!("{width}x{height} c{colours} s{seed}"));
         }
     }
 }
@@ -489,22 +429,16 @@ fn evaluations_agree() {
             assert_eq!(by_bits.eliminable.is_some(), by_lists.eliminable.is_some());
             let colours = search.boundary_colours(&state);
             evaluator.analyse_children_by_lists(&state[..words], &state[words..]);
-            let by_lists: Vec<(u32, bool)> =
-                colours.iter().map(|&c| evaluator.child_bound(c)).collect();
+            let by_lists: Vec<(u32, bool)> = colours.iter().map(|&c| evaluator.child_bound(c)).collect();
             evaluator.analyse_children_by_bitsets(&state[..words], &state[words..]);
-            let predicted: Vec<(u32, bool)> =
-                colours.iter().map(|&c| evaluator.child_bound(c)).collect();
+            let predicted: Vec<(u32, bool)> = colours.iter().map(|&c| evaluator.child_bound(c)).collect();
             assert_eq!(by_lists, predicted, "seed {seed}");
             for (&colour, &(bound, eliminable)) in colours.iter().zip(&predicted) {
                 let mut child = state.clone();
                 SearchGraph::play(&graph, &mut child, colour as usize);
                 let actual = evaluator.evaluate(&child[..words], &child[words..]);
                 assert_eq!(bound, actual.bound, "seed {seed} colour {colour}");
-                assert_eq!(
-                    eliminable,
-                    actual.eliminable.is_some(),
-                    "seed {seed} colour {colour}"
-                );
+                assert_eq!(eliminable, actual.eliminable.is_some(), "seed {seed} colour {colour}");
             }
             let pick = colours[(rng.random::<u64>() % colours.len() as u64) as usize];
             SearchGraph::play(&graph, &mut state, pick as usize);
@@ -520,13 +454,8 @@ fn bound_is_admissible_on_small_boards() {
         let search = SearchGraph::new(&graph);
         let mut evaluator = Evaluator::new(&graph);
         let root = search.root_state();
-        let bound = evaluator
-            .evaluate(&root[..graph.words], &root[graph.words..])
-            .bound;
-        assert!(
-            bound as usize <= brute_force_minimum(4, 4, &cells),
-            "seed {seed}"
-        );
+        let bound = evaluator.evaluate(&root[..graph.words], &root[graph.words..]).bound;
+        assert!(bound as usize <= brute_force_minimum(4, 4, &cells), "seed {seed}");
     }
 }
 
@@ -552,10 +481,7 @@ fn refined_bounds_are_admissible() {
         let plain = evaluator.evaluate(&root[..words], &root[words..]).bound;
         evaluator.analyse_children(&root[..words], &root[words..]);
         if let Some(refined) = evaluator.precedence_raises_bound() {
-            assert!(
-                refined <= exact,
-                "seed {seed}: node bound {refined} > {exact}"
-            );
+            assert!(refined <= exact, "seed {seed}: node bound {refined} > {exact}");
             assert_eq!(refined, plain + 1);
             raised += 1;
         }
@@ -566,17 +492,11 @@ fn refined_bounds_are_admissible() {
             let mut child = cells.clone();
             apply_move(width, height, &mut child, graph.palette[colour as usize]);
             let child_exact = brute_force_minimum(width, height, &child) as u32;
-            assert!(
-                refined <= child_exact,
-                "seed {seed} colour {colour}: {refined} > {child_exact}"
-            );
+            assert!(refined <= child_exact, "seed {seed} colour {colour}: {refined} > {child_exact}");
             raised += usize::from(refined > bound);
         }
     }
-    assert!(
-        raised > 0,
-        "the refinement never applied; the test lost its point"
-    );
+    assert!(raised > 0, "the refinement never applied; the test lost its point");
 }
 
 /// The original search over placed subsets of [`Evaluator::single_moves_suffice`].
@@ -611,16 +531,11 @@ fn greedy_order_search_matches_reference() {
     for _ in 0..200_000 {
         let window = (rng.random::<u64>() % 64) as u32;
         let x = 1 + (rng.random::<u64>() % 6) as u32;
-        let farthest: Vec<u32> = (0..PRECEDENCE_MAX_COLOURS)
-            .map(|_| x + (rng.random::<u64>() % 5) as u32)
-            .collect();
+        let farthest: Vec<u32> = (0..PRECEDENCE_MAX_COLOURS).map(|_| x + (rng.random::<u64>() % 5) as u32).collect();
         let mut needs = [0u64; PRECEDENCE_MAX_COLOURS];
         for n in needs.iter_mut() {
-            let count = if rng.random::<u64>().is_multiple_of(4) {
-                rng.random::<u64>() % 12
-            } else {
-                rng.random::<u64>() % 4
-            };
+            let count =
+                if rng.random::<u64>().is_multiple_of(4) { rng.random::<u64>() % 12 } else { rng.random::<u64>() % 4 };
             for _ in 0..count {
                 // Condition sets that usually meet the window.
                 *n |= 1 << (rng.random::<u64>() % 64);
@@ -670,9 +585,8 @@ fn pair_skipping_keeps_two_move_test() {
                         needs[graph.colour[r] as usize] |= 1 << graph.neighbour_colours[r];
                     });
                 }
-                let window: u32 = (0..colours)
-                    .filter(|&c| evaluator.far_layer[c] as usize >= x)
-                    .fold(0, |w, c| w | 1 << c);
+                let window: u32 =
+                    (0..colours).filter(|&c| evaluator.far_layer[c] as usize >= x).fold(0, |w, c| w | 1 << c);
                 let far = evaluator.far_layer.clone();
                 let layers = evaluator.layers[(x - 3) * words..x * words].to_vec();
                 let (passed, failed) = Evaluator::last_move_allows_window(
@@ -689,16 +603,8 @@ fn pair_skipping_keeps_two_move_test() {
                 if !passed {
                     continue;
                 }
-                let full = Evaluator::two_last_moves_allow_window(
-                    &graph,
-                    &layers,
-                    &far,
-                    x,
-                    window,
-                    &needs,
-                    &mut scratch,
-                    0,
-                );
+                let full =
+                    Evaluator::two_last_moves_allow_window(&graph, &layers, &far, x, window, &needs, &mut scratch, 0);
                 let skipping = Evaluator::two_last_moves_allow_window(
                     &graph,
                     &layers,
@@ -718,10 +624,7 @@ fn pair_skipping_keeps_two_move_test() {
             SearchGraph::play(&graph, &mut state, pick as usize);
         }
     }
-    assert!(
-        checked > 100 && skipped_some > 20,
-        "{checked} {skipped_some}"
-    );
+    assert!(checked > 100 && skipped_some > 20, "{checked} {skipped_some}");
 }
 
 #[test]
@@ -744,18 +647,10 @@ fn apply_move_follows_the_rules() {
 fn check_solution_reports_problems() {
     let cells = vec![0, 0, 1, 2, 0, 1, 1, 1, 1];
     assert!(check_solution(3, 3, &cells, &[1, 2]).is_ok());
-    assert!(check_solution(3, 3, &cells, &[1])
-        .unwrap_err()
-        .contains("not one colour"));
-    assert!(check_solution(3, 3, &cells, &[0, 1, 2])
-        .unwrap_err()
-        .contains("flood's current colour"));
-    assert!(check_solution(3, 3, &cells, &[5, 1, 2])
-        .unwrap_err()
-        .contains("not on the board"));
-    assert!(check_solution(3, 3, &cells, &[1, 2, 1])
-        .unwrap_err()
-        .contains("already solved"));
+    assert!(check_solution(3, 3, &cells, &[1]).unwrap_err().contains("not one colour"));
+    assert!(check_solution(3, 3, &cells, &[0, 1, 2]).unwrap_err().contains("flood's current colour"));
+    assert!(check_solution(3, 3, &cells, &[5, 1, 2]).unwrap_err().contains("not on the board"));
+    assert!(check_solution(3, 3, &cells, &[1, 2, 1]).unwrap_err().contains("already solved"));
     assert!(check_solution(2, 1, &[3, 3], &[]).is_ok());
 }
 

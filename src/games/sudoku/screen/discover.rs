@@ -15,14 +15,14 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
+use crate::game::CellLayout;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
+use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
 use crate::vision::font_glyphs::{is_sure, FontGlyphs, MAX_DISTANCE};
 use crate::vision::glyph::{ink_box, normalise};
-use crate::vision::runs::flood8;
-use crate::game::CellLayout;
-use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
 use crate::vision::grid_lines::{find_grid, usual_boxes, Grid, GridError, Line};
+use crate::vision::runs::flood8;
 
 /// The theme name of a reading made this way.
 pub const FOUND_THEME: &str = "found in the picture";
@@ -174,7 +174,12 @@ fn interior_share(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> f64
 }
 
 /// The columns and rows of a cell's interior ([`Grid::interior`]) at least `reach` pixels clear of its lines.
-fn clear_of_lines(grid: &Grid, row: usize, col: usize, reach: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+fn clear_of_lines(
+    grid: &Grid,
+    row: usize,
+    col: usize,
+    reach: usize,
+) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let (x0, y0, x1, y1) = grid.interior(row, col);
     (x0 + reach..(x1 + 1).saturating_sub(reach), y0 + reach..(y1 + 1).saturating_sub(reach))
 }
@@ -197,8 +202,14 @@ fn broken_sides(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> Vec<(
             let (top, left) = (grid.horizontals[row], grid.verticals[col]);
             let (xs, ys) = clear_of_lines(grid, row, col, reach);
             let drawn = |n: usize, total: usize| total == 0 || 2 * n >= total;
-            let top_drawn = xs.clone().filter(|&x| on_line(x, top.start.saturating_sub(reach)..=(top.end + reach).min(height - 1))).count();
-            let left_drawn = ys.clone().filter(|&y| on_column(y, left.start.saturating_sub(reach)..=(left.end + reach).min(width - 1))).count();
+            let top_drawn = xs
+                .clone()
+                .filter(|&x| on_line(x, top.start.saturating_sub(reach)..=(top.end + reach).min(height - 1)))
+                .count();
+            let left_drawn = ys
+                .clone()
+                .filter(|&y| on_column(y, left.start.saturating_sub(reach)..=(left.end + reach).min(width - 1)))
+                .count();
             if !drawn(top_drawn, xs.len()) || !drawn(left_drawn, ys.len()) {
                 broken.push((row, col));
             }
@@ -214,9 +225,25 @@ const TILED_SIZES: [usize; 3] = [4, 6, 9];
 fn grid_of_lattice(columns: &AxisLattice, rows: &AxisLattice) -> Result<Grid> {
     let size = columns.cells;
     let Some((box_rows, box_cols)) = usual_boxes(size) else { bail!("{size} cells a side have no usual boxes") };
-    let lines = |l: &AxisLattice| (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>();
-    let layout = CellLayout { rows: size, cols: size, origin_x: columns.offset, origin_y: rows.offset, pitch: (columns.pitch + rows.pitch) / 2.0 };
-    Ok(Grid { size, box_rows, box_cols, boxes_drawn: false, verticals: lines(columns), horizontals: lines(rows), layout })
+    let lines = |l: &AxisLattice| {
+        (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>()
+    };
+    let layout = CellLayout {
+        rows: size,
+        cols: size,
+        origin_x: columns.offset,
+        origin_y: rows.offset,
+        pitch: (columns.pitch + rows.pitch) / 2.0,
+    };
+    Ok(Grid {
+        size,
+        box_rows,
+        box_cols,
+        boxes_drawn: false,
+        verticals: lines(columns),
+        horizontals: lines(rows),
+        layout,
+    })
 }
 
 /// The grid of tiles with each line widened by the tiles' bevels, so that a cell's interior is its tile's face.
@@ -388,7 +415,14 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> f64 {
     (0..3).map(|i| (a[i] as f64 - b[i] as f64).powi(2)).sum::<f64>().sqrt()
 }
 
-fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize, shapes: &DigitShapes) -> Result<Seen> {
+fn read_cell(
+    image: &RgbaImage,
+    grid: &Grid,
+    tiled: bool,
+    row: usize,
+    col: usize,
+    shapes: &DigitShapes,
+) -> Result<Seen> {
     let (x0, y0, x1, y1) = grid.interior(row, col);
     // In from the lines, which may be blended into the cell: one pixel; from a tile's edge, past its bevel.
     let inset = if tiled { (grid.layout.pitch * TILE_INSET).round() as usize } else { 1 };
@@ -407,12 +441,17 @@ fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize
     }
     // The ink: the mean of the pixels furthest from the background.
     let inked: Vec<[u8; 3]> = pixels.iter().copied().filter(|&p| distance(p, bg) >= 0.85 * far).collect();
-    let ink: [u8; 3] = std::array::from_fn(|c| (inked.iter().map(|p| p[c] as u32).sum::<u32>() / inked.len() as u32) as u8);
-    let mut alpha: Vec<f32> = pixels.iter().map(|&p| if max_diff(p, bg) > INK_THRESHOLD / 2 { coverage(p, bg, ink).0 } else { 0.0 }).collect();
+    let ink: [u8; 3] =
+        std::array::from_fn(|c| (inked.iter().map(|p| p[c] as u32).sum::<u32>() / inked.len() as u32) as u8);
+    let mut alpha: Vec<f32> = pixels
+        .iter()
+        .map(|&p| if max_diff(p, bg) > INK_THRESHOLD / 2 { coverage(p, bg, ink).0 } else { 0.0 })
+        .collect();
     if tiled {
         // Thin marks along the edge of where the digit is looked for are the tile's bevel or frame, or a
         // selection outline, not the digit (which may touch the edge where the lattice sits a little off).
-        let border: Vec<usize> = (0..w).flat_map(|x| [x, (h - 1) * w + x]).chain((0..h).flat_map(|y| [y * w, y * w + w - 1])).collect();
+        let border: Vec<usize> =
+            (0..w).flat_map(|x| [x, (h - 1) * w + x]).chain((0..h).flat_map(|y| [y * w, y * w + w - 1])).collect();
         let mut seen = vec![false; w * h];
         for &seed in &border {
             if seen[seed] || alpha[seed] < 0.5 {
@@ -421,7 +460,8 @@ fn read_cell(image: &RgbaImage, grid: &Grid, tiled: bool, row: usize, col: usize
             let mut mark = Vec::new();
             flood8(w, w * h, [seed], |i| alpha[i] >= 0.5, &mut seen, |i| mark.push(i));
             let (xs, ys) = (mark.iter().map(|&i| i % w), mark.iter().map(|&i| i / w));
-            let across = (xs.clone().max().unwrap_or(0) - xs.min().unwrap_or(0) + 1).min(ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0) + 1);
+            let across = (xs.clone().max().unwrap_or(0) - xs.min().unwrap_or(0) + 1)
+                .min(ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0) + 1);
             if (across as f64) <= FRAME_THICKNESS * w.min(h) as f64 {
                 for i in mark {
                     alpha[i] = 0.0;

@@ -71,12 +71,18 @@ impl ScreenGame for Sudoku {
         let mut grid = reading.grid;
         // The givens of an earlier reading of this window stand while every one of them still shows a digit.
         if let Some(earlier) = hint {
-            let kept = earlier.givens.len() == grid.cells.len() && earlier.givens.iter().zip(&grid.cells).all(|(&given, &v)| !given || v != 0);
+            let kept = earlier.givens.len() == grid.cells.len()
+                && earlier.givens.iter().zip(&grid.cells).all(|(&given, &v)| !given || v != 0);
             if kept {
                 grid.given.clone_from(&earlier.givens);
             }
         }
-        let layout = SudokuLayout { cells: reading.layout, pencil: reading.pencil, clashes: reading.clashes, givens: grid.given.clone() };
+        let layout = SudokuLayout {
+            cells: reading.layout,
+            pencil: reading.pencil,
+            clashes: reading.clashes,
+            givens: grid.given.clone(),
+        };
         Ok(Reading { board: grid, layout, theme: reading.theme })
     }
 
@@ -99,10 +105,24 @@ impl ScreenGame for Sudoku {
         let path = theme.save(root)?;
         let mut out = String::new();
         let symbols: String = learned.symbols.iter().collect();
-        writeln!(out, "learned {} glyph(s) at pitch {:.1} from a {}x{} grid: {symbols}", learned.symbols.len(), learned.pitch, learned.size, learned.size)?;
+        writeln!(
+            out,
+            "learned {} glyph(s) at pitch {:.1} from a {}x{} grid: {symbols}",
+            learned.symbols.len(),
+            learned.pitch,
+            learned.size,
+            learned.size
+        )?;
         let ink = &theme.ink;
         let or_dash = |c: &Option<String>| c.clone().unwrap_or_else(|| "-".into());
-        writeln!(out, "ink: given {}, entered {}, clash {}, pencil {}", ink.given, or_dash(&ink.entered), or_dash(&ink.clash), or_dash(&ink.pencil))?;
+        writeln!(
+            out,
+            "ink: given {}, entered {}, clash {}, pencil {}",
+            ink.given,
+            or_dash(&ink.entered),
+            or_dash(&ink.clash),
+            or_dash(&ink.pencil)
+        )?;
         eprintln!("wrote {} ({} glyph templates)", path.display(), theme.glyphs.len());
         Ok(out)
     }
@@ -146,7 +166,13 @@ impl ScreenGame for Sudoku {
 
     /// Way 0, a click on the cell and the digit typed; way 1, where typing does nothing: a click on the cell, then
     /// on the button of the client's number pad that shows the digit ([`number_pad`]), if the frame shows one.
-    fn actions(&self, frame: &Frame, reading: &Reading<SudokuGrid, SudokuLayout>, mv: &Entry, way: usize) -> Result<Option<MoveEvents>> {
+    fn actions(
+        &self,
+        frame: &Frame,
+        reading: &Reading<SudokuGrid, SudokuLayout>,
+        mv: &Entry,
+        way: usize,
+    ) -> Result<Option<MoveEvents>> {
         if way == 0 {
             if reading.board.given[mv.row * reading.board.size + mv.col] {
                 bail!("cell {mv} holds a given, which cannot be changed");
@@ -157,10 +183,15 @@ impl ScreenGame for Sudoku {
         if way != 1 {
             return Ok(None);
         }
-        let Some(pad) = number_pad::find(&frame.image, &reading.layout.cells, reading.board.size, shapes) else { return Ok(None) };
+        let Some(pad) = number_pad::find(&frame.image, &reading.layout.cells, reading.board.size, shapes) else {
+            return Ok(None);
+        };
         let Some((x, y)) = pad.button(mv.value) else { return Ok(None) };
         let (cx, cy) = reading.layout.cells.centre(mv.row, mv.col);
-        Ok(MoveEvents::named("its cell, then the number pad", vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }]))
+        Ok(MoveEvents::named(
+            "its cell, then the number pad",
+            vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }],
+        ))
     }
 }
 

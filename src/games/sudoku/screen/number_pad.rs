@@ -72,21 +72,32 @@ pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitSh
     );
     let mut marks = Vec::new();
     for (darker, contrast) in [true, false].into_iter().flat_map(|d| CONTRASTS.map(|c| (d, c))) {
-        let mask: Vec<bool> = (0..w * h).map(|i| if darker { light[i] < mean[i] - contrast } else { light[i] > mean[i] + contrast }).collect();
+        let mask: Vec<bool> = (0..w * h)
+            .map(|i| if darker { light[i] < mean[i] - contrast } else { light[i] > mean[i] + contrast })
+            .collect();
         for c in components(w, h, 0, |y| &mask[y * w..(y + 1) * w]) {
             let (bw, bh) = (c.x1 - c.x0 + 1, c.y1 - c.y0 + 1);
             let tall_enough = bh as f64 >= (SHORTEST * cells.pitch).max(8.0) && bh as f64 <= TALLEST * cells.pitch;
-            let inside = (c.x1 as f64) >= grid.0 && (c.x0 as f64) <= grid.2 && (c.y1 as f64) >= grid.1 && (c.y0 as f64) <= grid.3;
+            let inside = (c.x1 as f64) >= grid.0
+                && (c.x0 as f64) <= grid.2
+                && (c.y1 as f64) >= grid.1
+                && (c.y0 as f64) <= grid.3;
             if !tall_enough || bw as f64 > 1.2 * bh as f64 || inside {
                 continue;
             }
             // The mark's own pixels in its box (other marks reaching into the box are left out of it).
-            let alpha: Vec<f32> = (0..bw * bh).map(|i| if mask[(c.y0 + i / bw) * w + c.x0 + i % bw] { 1.0 } else { 0.0 }).collect();
+            let alpha: Vec<f32> =
+                (0..bw * bh).map(|i| if mask[(c.y0 + i / bw) * w + c.x0 + i % bw] { 1.0 } else { 0.0 }).collect();
             let Some(bbox) = ink_box(&alpha, bw, 0.5) else { continue };
             let aspect = bw as f64 / bh as f64;
             let (digit, best, next) = shapes.classify(&normalise(&alpha, bw, bbox), aspect, bh);
             if digit >= 1 && digit as usize <= size && is_sure(best, next) {
-                marks.push(Mark { digit, centre: ((c.x0 + c.x1) as f64 / 2.0, (c.y0 + c.y1) as f64 / 2.0), height: bh, distance: best });
+                marks.push(Mark {
+                    digit,
+                    centre: ((c.x0 + c.x1) as f64 / 2.0, (c.y0 + c.y1) as f64 / 2.0),
+                    height: bh,
+                    distance: best,
+                });
             }
         }
     }
@@ -109,9 +120,14 @@ fn pad_of(mut marks: Vec<Mark>, size: usize) -> Option<NumberPad> {
     }
     // Buttons stand in a row, a column or a block: where a digit shows more than once, the mark in line
     // (across or down) with the most marks of the digits that show once is its button, then the nearest to them.
-    let once: Vec<&Mark> = alike.iter().copied().filter(|m| alike.iter().filter(|o| o.digit == m.digit).count() == 1).collect();
+    let once: Vec<&Mark> =
+        alike.iter().copied().filter(|m| alike.iter().filter(|o| o.digit == m.digit).count() == 1).collect();
     let in_line = |m: &Mark| {
-        once.iter().filter(|o| (o.centre.0 - m.centre.0).abs() < median / 2.0 || (o.centre.1 - m.centre.1).abs() < median / 2.0).count()
+        once.iter()
+            .filter(|o| {
+                (o.centre.0 - m.centre.0).abs() < median / 2.0 || (o.centre.1 - m.centre.1).abs() < median / 2.0
+            })
+            .count()
     };
     let nearest = |m: &Mark| once.iter().map(|o| distance(o.centre, m.centre)).fold(f64::INFINITY, f64::min);
     let mut found: Vec<Option<(f64, f64)>> = vec![None; size + 1];
@@ -128,7 +144,8 @@ fn pad_of(mut marks: Vec<Mark>, size: usize) -> Option<NumberPad> {
 
 /// The arrangements a pad's buttons may have, as the coordinates of digit d (from 1) on the pad: one line
 /// (a row or a column), or blocks of three (a 3×3 pad, in either vertical order).
-const ARRANGEMENTS: [fn(usize) -> [f64; 2]; 2] = [|d| [(d - 1) as f64, 0.0], |d| [((d - 1) % 3) as f64, ((d - 1) / 3) as f64]];
+const ARRANGEMENTS: [fn(usize) -> [f64; 2]; 2] =
+    [|d| [(d - 1) as f64, 0.0], |d| [((d - 1) % 3) as f64, ((d - 1) / 3) as f64]];
 
 /// The buttons' points (index = digit; index 0 unused), where the digits found (at most one missing) lie on one
 /// of the [`ARRANGEMENTS`] evenly, within `tolerance` pixels: a missing digit (one that touches its button's
@@ -151,7 +168,9 @@ fn regular_buttons(found: &[Option<(f64, f64)>], tolerance: f64) -> Option<Vec<(
             (fx[0] + fx[1] * u + fx[2] * v, fy[0] + fy[1] * u + fy[2] * v)
         };
         let fits = digits.iter().all(|&d| distance(at(d), found[d].expect("found")) <= tolerance);
-        fits.then(|| (0..found.len()).map(|d| if d == 0 { (0.0, 0.0) } else { found[d].unwrap_or_else(|| at(d)) }).collect())
+        fits.then(|| {
+            (0..found.len()).map(|d| if d == 0 { (0.0, 0.0) } else { found[d].unwrap_or_else(|| at(d)) }).collect()
+        })
     })
 }
 
@@ -251,7 +270,8 @@ mod tests {
         let found: Vec<Option<(f64, f64)>> = (0..=9).map(|d| (d > 0 && d != 5).then(|| block(d.max(1)))).collect();
         let buttons = regular_buttons(&found, 5.0).unwrap();
         assert!(distance(buttons[5], (240.0, 260.0)) < 1e-6, "{:?}", buttons[5]);
-        let scattered: Vec<Option<(f64, f64)>> = (0..=4).map(|d| Some(((d * d * 37 % 101) as f64, (d * 53 % 71) as f64))).collect();
+        let scattered: Vec<Option<(f64, f64)>> =
+            (0..=4).map(|d| Some(((d * d * 37 % 101) as f64, (d * 53 % 71) as f64))).collect();
         assert!(regular_buttons(&scattered, 5.0).is_none());
     }
 }

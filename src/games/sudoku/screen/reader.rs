@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
 use super::theme::{GlyphTemplate, GridCue, Ink, SudokuTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::game::CellLayout;
+use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
 use crate::vision::colour::{max_diff, mode, rgb_at};
 use crate::vision::glyph::{self, GLYPH_SIDE};
 use crate::vision::grid_lines::{find_grid, Grid, GridError};
@@ -33,7 +33,6 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
     let dark: Vec<bool> = image.pixels().map(|p| p[0] <= dark_max && p[1] <= dark_max && p[2] <= dark_max).collect();
     find_grid(image.width() as usize, image.height() as usize, &dark, min_cell as usize)
 }
-
 
 /// The grid as `theme` finds it: from dark lines, or by the search with no calibration. Tiles found from their
 /// edges get lines as wide as their bevels, so that each cell's interior is the tile's face.
@@ -92,7 +91,11 @@ pub enum CellInk {
     Empty,
     Pencil,
     /// A digit in `ink` on a cell whose background is `background`.
-    Digit { ink: Ink, glyph: Glyph, background: [u8; 3] },
+    Digit {
+        ink: Ink,
+        glyph: Glyph,
+        background: [u8; 3],
+    },
 }
 
 /// How a theme tells ink apart in a cell.
@@ -108,7 +111,11 @@ pub struct InkRules {
 
 impl InkRules {
     pub fn of(theme: &SudokuTheme) -> Result<Self> {
-        Ok(InkRules { inks: theme.ink.known()?, threshold: theme.ink_threshold, pencil_max_height: theme.pencil_max_height })
+        Ok(InkRules {
+            inks: theme.ink.known()?,
+            threshold: theme.ink_threshold,
+            pencil_max_height: theme.pencil_max_height,
+        })
     }
 }
 
@@ -118,10 +125,17 @@ pub(super) fn tallest_mark(mask: &[bool], w: usize) -> usize {
     let mut tallest = 0;
     for start in 0..mask.len() {
         let (mut top, mut bottom) = (usize::MAX, 0);
-        flood8(w, mask.len(), [start], |i| mask[i], &mut seen, |i| {
-            top = top.min(i / w);
-            bottom = bottom.max(i / w);
-        });
+        flood8(
+            w,
+            mask.len(),
+            [start],
+            |i| mask[i],
+            &mut seen,
+            |i| {
+                top = top.min(i / w);
+                bottom = bottom.max(i / w);
+            },
+        );
         if top != usize::MAX {
             tallest = tallest.max(bottom - top + 1);
         }
@@ -179,7 +193,12 @@ pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, rules: &
     let bh = by1 - by0 + 1;
     let cell_centre_y = (grid.horizontals[row].centre() + grid.horizontals[row + 1].centre()) / 2.0;
     let glyph_centre_y = y0 as f64 + (by0 + by1) as f64 / 2.0;
-    let glyph = Glyph { coverage: out, height: bh as f64 / pitch, centre_y: (glyph_centre_y - cell_centre_y) / pitch, tallest_mark };
+    let glyph = Glyph {
+        coverage: out,
+        height: bh as f64 / pitch,
+        centre_y: (glyph_centre_y - cell_centre_y) / pitch,
+        tallest_mark,
+    };
     CellInk::Digit { ink, glyph, background: bg }
 }
 
@@ -242,7 +261,11 @@ impl<'a> Matcher<'a> {
             // Cheap first: a picture of this theme's game shows some given's cell.
             let cells = (0..grid.size * grid.size).map(|i| grid.interior(i / grid.size, i % grid.size));
             if !cells.map(|c| background(image, c)).any(|bg| max_diff(bg, given) <= theme.ink_threshold) {
-                bail!("no cell shows a given's background {} (the picture is not drawn the way theme '{}' knows)", format_rgb(given), theme.theme);
+                bail!(
+                    "no cell shows a given's background {} (the picture is not drawn the way theme '{}' knows)",
+                    format_rgb(given),
+                    theme.theme
+                );
             }
         }
         let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
@@ -255,7 +278,12 @@ impl<'a> Matcher<'a> {
                     CellInk::Digit { ink, glyph, background } => {
                         let (x, y) = grid.layout.centre(row, col);
                         let Some((v, best, next)) = self.classify(&glyph, grid.size) else {
-                            bail!("theme '{}' has no glyph templates for a {}×{} grid (see `autoplay calibrate sudoku`)", theme.theme, grid.size, grid.size);
+                            bail!(
+                                "theme '{}' has no glyph templates for a {}×{} grid (see `autoplay calibrate sudoku`)",
+                                theme.theme,
+                                grid.size,
+                                grid.size
+                            );
                         };
                         if best > theme.max_distance || next - best < theme.min_margin {
                             bail!(
@@ -282,7 +310,10 @@ impl<'a> Matcher<'a> {
             }
         }
         if !board.given.iter().any(|&g| g) {
-            bail!("no cell shows a given (the picture is not drawn the way theme '{}' knows, or the grid is empty)", theme.theme);
+            bail!(
+                "no cell shows a given (the picture is not drawn the way theme '{}' knows, or the grid is empty)",
+                theme.theme
+            );
         }
         Ok(SudokuReading { grid: board, layout: grid.layout, theme: theme.theme.clone(), pencil, clashes })
     }
@@ -324,7 +355,11 @@ pub fn read(image: &RgbaImage, themes: &[SudokuTheme]) -> Result<SudokuReading> 
 /// Reads a Sudoku with the calibrated themes first (fast, and exact for their clients), and when none reads it,
 /// or there are none, with no calibration ([`super::discover`]). When both fail, the failure that found a grid
 /// is reported: a theme's where it saw one, else the search's.
-pub fn read_any(image: &RgbaImage, themes: &[SudokuTheme], digits: Result<&super::discover::DigitShapes, &String>) -> Result<SudokuReading> {
+pub fn read_any(
+    image: &RgbaImage,
+    themes: &[SudokuTheme],
+    digits: Result<&super::discover::DigitShapes, &String>,
+) -> Result<SudokuReading> {
     let themed_error = if themes.is_empty() {
         None
     } else {
@@ -335,14 +370,20 @@ pub fn read_any(image: &RgbaImage, themes: &[SudokuTheme], digits: Result<&super
     };
     let found = match digits {
         Ok(shapes) => super::discover::read(image, shapes),
-        Err(why) => Err(anyhow::anyhow!("no calibration theme reads it, and the fonts to read it without one are missing: {why}")),
+        Err(why) => Err(anyhow::anyhow!(
+            "no calibration theme reads it, and the fonts to read it without one are missing: {why}"
+        )),
     };
     found.map_err(|found_error| match themed_error {
-        Some(themed) if !format!("{themed:#}").contains("no grid found") || format!("{found_error:#}").contains("no grid found") => themed,
+        Some(themed)
+            if !format!("{themed:#}").contains("no grid found")
+                || format!("{found_error:#}").contains("no grid found") =>
+        {
+            themed
+        }
         _ => found_error.context("reading Sudoku with no calibration theme"),
     })
 }
-
 
 /// What calibration learned.
 #[derive(Debug)]
@@ -420,7 +461,8 @@ fn learned_given_background(backgrounds: &[[u8; 3]], truth: &SudokuGrid, thresho
 pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Learned> {
     let grid = calibration_grid(image, truth, theme)?;
     let cells = grid.size * grid.size;
-    let backgrounds: Vec<[u8; 3]> = (0..cells).map(|i| background(image, grid.interior(i / grid.size, i % grid.size))).collect();
+    let backgrounds: Vec<[u8; 3]> =
+        (0..cells).map(|i| background(image, grid.interior(i / grid.size, i % grid.size))).collect();
     // Ink colours: the commonest strongly inked colour of each kind of cell.
     let clashes = truth.clashes();
     let mut samples: HashMap<&str, Vec<[u8; 3]>> = HashMap::new();
@@ -445,7 +487,8 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         }
     }
     let learned_colour = |kind: &str| samples.get(kind).and_then(|s| mode(s.iter().copied()));
-    theme.ink.given = format_rgb(learned_colour("given").context("the truth has no givens to learn the given ink from")?);
+    theme.ink.given =
+        format_rgb(learned_colour("given").context("the truth has no givens to learn the given ink from")?);
     for (kind, slot) in [("entered", &mut theme.ink.entered), ("clash", &mut theme.ink.clash)] {
         if let Some(c) = learned_colour(kind) {
             *slot = Some(format_rgb(c));
@@ -472,15 +515,21 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         let (row, col) = (i / grid.size, i % grid.size);
         match cell_ink(image, &grid, row, col, &rules) {
             CellInk::Digit { glyph, .. } => inked.push((i, glyph)),
-            _ if truth.cells[i] != 0 => bail!("cell (row {row}, column {col}) should show '{}' but shows no digit", symbol(truth.cells[i])),
+            _ if truth.cells[i] != 0 => {
+                bail!("cell (row {row}, column {col}) should show '{}' but shows no digit", symbol(truth.cells[i]))
+            }
             _ => {}
         }
     }
-    let shortest_digit = inked.iter().filter(|(i, _)| truth.cells[*i] != 0).map(|(_, g)| g.tallest_mark).fold(f64::INFINITY, f64::min);
+    let shortest_digit =
+        inked.iter().filter(|(i, _)| truth.cells[*i] != 0).map(|(_, g)| g.tallest_mark).fold(f64::INFINITY, f64::min);
     let is_empty_mark = |glyph: &Glyph| glyph.tallest_mark >= EMPTY_MARK_SHARE * shortest_digit;
     if pencil_by_size {
-        let tallest_pencil =
-            inked.iter().filter(|(i, g)| truth.cells[*i] == 0 && !is_empty_mark(g)).map(|(_, g)| g.tallest_mark).fold(0.0, f64::max);
+        let tallest_pencil = inked
+            .iter()
+            .filter(|(i, g)| truth.cells[*i] == 0 && !is_empty_mark(g))
+            .map(|(_, g)| g.tallest_mark)
+            .fold(0.0, f64::max);
         theme.pencil_max_height = Some(((tallest_pencil + shortest_digit) / 2.0 * 1e4).round() / 1e4);
     }
     // Glyphs: the mean of every instance of each symbol ('.' for the marks over empty cells).
@@ -490,9 +539,9 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         if v == 0 && !is_empty_mark(glyph) {
             continue;
         }
-        let entry = sums
-            .entry(v)
-            .or_insert_with(|| (Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], height: 0.0, centre_y: 0.0, tallest_mark: 0.0 }, 0));
+        let entry = sums.entry(v).or_insert_with(|| {
+            (Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], height: 0.0, centre_y: 0.0, tallest_mark: 0.0 }, 0)
+        });
         for (s, a) in entry.0.coverage.iter_mut().zip(&glyph.coverage) {
             *s += a;
         }

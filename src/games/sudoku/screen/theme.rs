@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::vision::glyph;
 use crate::calibration::{load_theme_file, load_theme_files, parse_rgb, save_theme_file, ThemeFile};
+use crate::vision::glyph;
 
 pub use crate::vision::glyph::GLYPH_SIDE;
 
@@ -156,7 +156,10 @@ impl SudokuTheme {
         for g in &self.glyphs {
             g.coverage().with_context(|| origin.to_string())?;
             if g.symbol != '.' && crate::games::sudoku::symbol_value(g.symbol).is_none_or(|v| v == 0) {
-                bail!("{origin}: '{}' is not a Sudoku symbol (1-9, A-G, or '.' for a mark over an empty cell)", g.symbol);
+                bail!(
+                    "{origin}: '{}' is not a Sudoku symbol (1-9, A-G, or '.' for a mark over an empty cell)",
+                    g.symbol
+                );
             }
         }
         Ok(())

@@ -118,7 +118,10 @@ impl Search<'_> {
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden &= hidden - 1;
-                    let cell = self.geo.houses[h].iter().map(|&c| c as usize).find(|&c| s.value[c] == 0 && s.cand[c] & bit != 0);
+                    let cell = self.geo.houses[h]
+                        .iter()
+                        .map(|&c| c as usize)
+                        .find(|&c| s.value[c] == 0 && s.cand[c] & bit != 0);
                     if let Some(cell) = cell {
                         self.queue.push((cell as u16, bit.trailing_zeros() as u8 + 1));
                     }
@@ -160,7 +163,8 @@ impl Search<'_> {
             }
             return;
         };
-        let mut digits: Vec<u8> = (0..self.geo.n as u8).filter(|&d| s.cand[cell] & (1 << d) != 0).map(|d| d + 1).collect();
+        let mut digits: Vec<u8> =
+            (0..self.geo.n as u8).filter(|&d| s.cand[cell] & (1 << d) != 0).map(|d| d + 1).collect();
         if self.rng != 0 {
             let k = digits.len();
             let shift = (self.next_random() % k as u64) as usize;
@@ -168,7 +172,11 @@ impl Search<'_> {
         }
         let last = digits.len() - 1;
         for (i, &v) in digits.iter().enumerate() {
-            let mut t = if i == last { std::mem::replace(&mut s, State { cand: Vec::new(), value: Vec::new() }) } else { s.clone() };
+            let mut t = if i == last {
+                std::mem::replace(&mut s, State { cand: Vec::new(), value: Vec::new() })
+            } else {
+                s.clone()
+            };
             if self.assign(&mut t, cell, v) {
                 self.search(t);
             } else {

@@ -21,7 +21,12 @@ pub fn for_each_solution(grid: &Grid, limit: u64, mut f: impl FnMut(&[u8]) -> Co
 }
 
 /// As [`for_each_solution`] with a chosen 9×9 engine (other sizes ignore it).
-pub fn for_each_solution_with(grid: &Grid, limit: u64, engine: Engine, mut f: impl FnMut(&[u8]) -> ControlFlow<()>) -> u64 {
+pub fn for_each_solution_with(
+    grid: &Grid,
+    limit: u64,
+    engine: Engine,
+    mut f: impl FnMut(&[u8]) -> ControlFlow<()>,
+) -> u64 {
     search(grid, limit, 0, engine, &mut f)
 }
 

@@ -305,7 +305,11 @@ fn propagate_digit(s: &mut State, d: usize) -> bool {
         if p[0] | p[1] | p[2] != 511 {
             return false;
         }
-        let f = [SINGLE_STACK[p[0] as usize] as u32, SINGLE_STACK[p[1] as usize] as u32, SINGLE_STACK[p[2] as usize] as u32];
+        let f = [
+            SINGLE_STACK[p[0] as usize] as u32,
+            SINGLE_STACK[p[1] as usize] as u32,
+            SINGLE_STACK[p[2] as usize] as u32,
+        ];
         let mut next = a;
         for b in 0..3 {
             let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);

@@ -61,9 +61,9 @@
 mod frames;
 mod moves;
 mod table;
-mod threads;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use frames::*;
 use moves::*;
@@ -157,7 +157,11 @@ pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Op
 }
 
 /// [`solve_endgame`], the threads joining a first move searched for `join_after` or more.
-fn solve_joining_after(solutions: &[[u8; CELLS]], deadline: Option<Instant>, join_after: Duration) -> Option<EndgameResult> {
+fn solve_joining_after(
+    solutions: &[[u8; CELLS]],
+    deadline: Option<Instant>,
+    join_after: Duration,
+) -> Option<EndgameResult> {
     if solutions.len() < 2 || solutions.len() > 64 * MAX_WIDTH {
         return None;
     }
@@ -165,7 +169,16 @@ fn solve_joining_after(solutions: &[[u8; CELLS]], deadline: Option<Instant>, joi
     let mut rng = StdRng::seed_from_u64(0x2545_F491_4F6C_DD1D_u64 ^ solutions.len() as u64);
     let ids = (0..solutions.len()).map(|_| rng.random::<u64>()).collect();
     let table = Table::new((solutions.len() * 128).clamp(1 << 16, 1 << 23).next_power_of_two());
-    let mut search = Search { sols: solutions, table: &table, deadline, join_after, stops: Vec::new(), share: None, nodes: 0, aborted: false };
+    let mut search = Search {
+        sols: solutions,
+        table: &table,
+        deadline,
+        join_after,
+        stops: Vec::new(),
+        share: None,
+        nodes: 0,
+        aborted: false,
+    };
     let (win, cell, digit, count) = match width_for(solutions.len()) {
         1 => search.root::<1>(ids),
         2 => search.root::<2>(ids),
@@ -230,7 +243,13 @@ impl<'a> Search<'a> {
     /// [`expand`](Search::expand) compiled for x86-64-v3 (popcnt, BMI, AVX2).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn expand_v3<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
+    unsafe fn expand_v3<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        s: &[u64; W],
+        n: u32,
+        cands: &[Kid<W>],
+    ) -> Expansion<W> {
         self.expand_body(frame, s, n, cands)
     }
 
@@ -238,7 +257,8 @@ impl<'a> Search<'a> {
     fn expand_body<const W: usize>(&mut self, frame: &Frame, s: &[u64; W], n: u32, cands: &[Kid<W>]) -> Expansion<W> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(256)
-            && (self.stops.iter().any(|s| s.load(Relaxed)) || self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t))
+            && (self.stops.iter().any(|s| s.load(Relaxed))
+                || self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|t| Instant::now() >= t))
         {
             self.aborted = true;
         }
@@ -341,7 +361,8 @@ impl<'a> Search<'a> {
         let mut order: Vec<(Open, Option<Expansion<W>>)> = Vec::with_capacity(open.len());
         for o in open {
             let kid = &kids[o.index as usize];
-            let ahead = (W == 1 && !alone && kid.count * 3 <= n).then(|| self.expand(frame, &kid.mask, kid.count, &kids));
+            let ahead =
+                (W == 1 && !alone && kid.count * 3 <= n).then(|| self.expand(frame, &kid.mask, kid.count, &kids));
             let rank = match &ahead {
                 Some(Expansion::Won(_)) => {
                     self.table.insert(o.hash, true);
@@ -413,7 +434,14 @@ impl<'a> Search<'a> {
     /// position whose moves are `kids`) shows, and returns the move to try first against
     /// `kid`'s next sibling: every move B with kid ∩ B = reply and B larger than `reply` is
     /// refuted by `kid` in turn (marked in `won` and the table).
-    fn refuted<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
+    fn refuted<const W: usize>(
+        &self,
+        frame: &Frame,
+        kids: &[Kid<W>],
+        kid: &Kid<W>,
+        reply: &[u64; W],
+        won: &mut [bool],
+    ) -> Option<[u64; W]> {
         #[cfg(target_arch = "x86_64")]
         if *V3 {
             // SAFETY: the CPU has the features (checked once in `V3`).
@@ -425,12 +453,26 @@ impl<'a> Search<'a> {
     /// [`refuted`](Search::refuted) compiled for x86-64-v3 (popcnt, BMI, AVX2).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn refuted_v3<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
+    unsafe fn refuted_v3<const W: usize>(
+        &self,
+        frame: &Frame,
+        kids: &[Kid<W>],
+        kid: &Kid<W>,
+        reply: &[u64; W],
+        won: &mut [bool],
+    ) -> Option<[u64; W]> {
         self.refuted_body(frame, kids, kid, reply, won)
     }
 
     #[inline(always)]
-    fn refuted_body<const W: usize>(&self, frame: &Frame, kids: &[Kid<W>], kid: &Kid<W>, reply: &[u64; W], won: &mut [bool]) -> Option<[u64; W]> {
+    fn refuted_body<const W: usize>(
+        &self,
+        frame: &Frame,
+        kids: &[Kid<W>],
+        kid: &Kid<W>,
+        reply: &[u64; W],
+        won: &mut [bool],
+    ) -> Option<[u64; W]> {
         let r = count(reply);
         let mut killer = None;
         for (j, b) in kids.iter().enumerate() {
@@ -480,7 +522,12 @@ impl<'a> Search<'a> {
 
     /// The frame of width `V` numbering the solutions of `kid` (a move over `frame`) in
     /// order, and its moves: the parent's moves `kids`, packed (distinct, sorted).
-    fn narrow_frame<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
+    fn narrow_frame<const W: usize, const V: usize>(
+        &self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+    ) -> (Frame, Vec<Kid<V>>) {
         #[cfg(target_arch = "x86_64")]
         if *V3 {
             // SAFETY: the CPU has the features (checked once in `V3`).
@@ -492,12 +539,22 @@ impl<'a> Search<'a> {
     /// [`narrow_frame`](Search::narrow_frame) compiled for x86-64-v3 (popcnt, BMI, AVX2).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    unsafe fn narrow_frame_v3<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
+    unsafe fn narrow_frame_v3<const W: usize, const V: usize>(
+        &self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+    ) -> (Frame, Vec<Kid<V>>) {
         self.narrow_frame_body(frame, kid, kids)
     }
 
     #[inline(always)]
-    fn narrow_frame_body<const W: usize, const V: usize>(&self, frame: &Frame, kid: &Kid<W>, kids: &[Kid<W>]) -> (Frame, Vec<Kid<V>>) {
+    fn narrow_frame_body<const W: usize, const V: usize>(
+        &self,
+        frame: &Frame,
+        kid: &Kid<W>,
+        kids: &[Kid<W>],
+    ) -> (Frame, Vec<Kid<V>>) {
         let packer = Packer::new(&kid.mask);
         let mut ids = Vec::with_capacity(kid.count as usize);
         for_each_bit(&kid.mask, |p| ids.push(frame.ids[p]));

@@ -108,7 +108,11 @@ pub(super) fn has_single_any<const W: usize>(c: &[u64; W], columns: &[u64]) -> b
 /// ones), and whether one of them keeps one solution. Inlined, so that `make` is compiled
 /// with its caller's CPU features.
 #[inline(always)]
-pub(super) fn gather<const W: usize>(len: usize, below: u32, mut make: impl FnMut(usize) -> Kid<W>) -> (Vec<Kid<W>>, bool) {
+pub(super) fn gather<const W: usize>(
+    len: usize,
+    below: u32,
+    mut make: impl FnMut(usize) -> Kid<W>,
+) -> (Vec<Kid<W>>, bool) {
     let mut moves = Vec::with_capacity(len);
     let slots = moves.spare_capacity_mut();
     let (mut kept, mut single) = (0, false);

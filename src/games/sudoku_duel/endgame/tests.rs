@@ -19,7 +19,10 @@ fn kept_table_is_cleared() {
             assert!(hashes.iter().all(|&h| table.get(h) == Some(true)));
         }
         let table = Table::new(1 << 10);
-        assert!(hashes.iter().all(|&h| table.get(h).is_none()), "round {round}: an entry of the last search is still there");
+        assert!(
+            hashes.iter().all(|&h| table.get(h).is_none()),
+            "round {round}: an entry of the last search is still there"
+        );
     }
 }
 
@@ -36,7 +39,8 @@ fn joining_at_once_agrees() {
         assert_eq!(joining.win, usual.win, "{} solutions", sols.len());
         if joining.win {
             wins += 1;
-            let child: Vec<[u8; CELLS]> = sols.iter().filter(|s| s[joining.best.cell as usize] == joining.best.digit).copied().collect();
+            let child: Vec<[u8; CELLS]> =
+                sols.iter().filter(|s| s[joining.best.cell as usize] == joining.best.digit).copied().collect();
             assert!(child.len() == 1 || !solve_endgame(&child, None).unwrap().win, "the winning move does not win");
         }
     }
@@ -70,7 +74,11 @@ fn moves_are_gathered_distinct_and_sorted() {
                 .collect();
             let (mut kids, single) = gather(len, below, |j| made[j]);
             let expected: Vec<Kid<W>> = made.iter().filter(|k| k.count >= 1 && k.count < below).copied().collect();
-            assert_eq!(kids.iter().map(|k| k.cell).collect::<Vec<_>>(), expected.iter().map(|k| k.cell).collect::<Vec<_>>(), "round {round}");
+            assert_eq!(
+                kids.iter().map(|k| k.cell).collect::<Vec<_>>(),
+                expected.iter().map(|k| k.cell).collect::<Vec<_>>(),
+                "round {round}"
+            );
             assert_eq!(single, made.iter().any(|k| k.count == 1));
             sort_dedup(&mut kids);
             let sets: HashSet<[u64; W]> = expected.iter().map(|k| k.mask).collect();
@@ -122,8 +130,16 @@ fn first_move_leaves_no_stop_standing() {
         let table = Table::new(1 << 16);
         for kid in &kids {
             for start in (0..256).step_by(15) {
-                let mut search =
-                    Search { sols, table: &table, deadline: None, join_after: JOIN_AFTER, stops: Vec::new(), share: None, nodes: start, aborted: false };
+                let mut search = Search {
+                    sols,
+                    table: &table,
+                    deadline: None,
+                    join_after: JOIN_AFTER,
+                    stops: Vec::new(),
+                    share: None,
+                    nodes: start,
+                    aborted: false,
+                };
                 let hash = Search::hash(&frame, &kid.mask);
                 search.first_move(&raised, &claims, |s| s.child(&frame, kid, &kids, hash, None));
                 // Past node 256 the search read the raised stop.
@@ -156,7 +172,8 @@ fn single<const W: usize>(a: &[u64; W], b: &[u64; W]) -> bool {
 fn single_test_agrees() {
     fn check<const W: usize>(rng: &mut StdRng, seen: &mut [u32; 2]) {
         for len in 0..40 {
-            let kids: Vec<Kid<W>> = (0..len).map(|_| Kid { mask: sparse::<W>(rng), count: 0, cell: 0, digit: 0 }).collect();
+            let kids: Vec<Kid<W>> =
+                (0..len).map(|_| Kid { mask: sparse::<W>(rng), count: 0, cell: 0, digit: 0 }).collect();
             let cols = columns(&kids);
             for _ in 0..20 {
                 let c = and(&sparse::<W>(rng), &sparse::<W>(rng));

@@ -13,7 +13,14 @@ impl<'a> Search<'a> {
     /// move stops them all. (Joining long searches spares the work on moves after a winning
     /// one, which is among the costliest, while it is searched: 10-30% less time on the
     /// slowest position.)
-    pub(super) fn settle_parallel<const W: usize>(&mut self, frame: &Frame, hash: u64, kids: &[Kid<W>], open: Vec<Open>, threads: usize) -> Option<Verdict<W>> {
+    pub(super) fn settle_parallel<const W: usize>(
+        &mut self,
+        frame: &Frame,
+        hash: u64,
+        kids: &[Kid<W>],
+        open: Vec<Open>,
+        threads: usize,
+    ) -> Option<Verdict<W>> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let aborted = AtomicBool::new(false);
@@ -30,7 +37,16 @@ impl<'a> Search<'a> {
         let (sols, table, deadline, join_after) = (self.sols, self.table, self.deadline, self.join_after);
         let stops: Vec<&AtomicBool> = self.stops.iter().copied().chain([&stop]).collect();
         let work = |me: usize| {
-            let mut search = Search { sols, table, deadline, join_after, stops: stops.clone(), share: None, nodes: 0, aborted: false };
+            let mut search = Search {
+                sols,
+                table,
+                deadline,
+                join_after,
+                stops: stops.clone(),
+                share: None,
+                nodes: 0,
+                aborted: false,
+            };
             let mut won = vec![false; kids.len()];
             let mut killer = None;
             while !stop.load(Relaxed) {
@@ -43,7 +59,9 @@ impl<'a> Search<'a> {
                         .map(|t| (busy[t].load(Relaxed), since[t].load(Relaxed)))
                         .filter(|&(j, _)| j < open.len() && !done[j].load(Relaxed))
                 };
-                let long = others().filter(|&(_, t)| now.saturating_sub(t) >= join_after.as_micros() as u64).min_by_key(|&(_, t)| t);
+                let long = others()
+                    .filter(|&(_, t)| now.saturating_sub(t) >= join_after.as_micros() as u64)
+                    .min_by_key(|&(_, t)| t);
                 let i = match long.map(|(j, _)| j) {
                     Some(j) => j,
                     None => match next.fetch_add(1, Relaxed) {
@@ -88,7 +106,9 @@ impl<'a> Search<'a> {
                         stop.store(true, Relaxed);
                     }
                     // Settled by another thread meanwhile: go on.
-                    None if done[i].load(Relaxed) && !stop.load(Relaxed) && deadline.is_none_or(|t| Instant::now() < t) => {}
+                    None if done[i].load(Relaxed)
+                        && !stop.load(Relaxed)
+                        && deadline.is_none_or(|t| Instant::now() < t) => {}
                     None => {
                         aborted.store(true, Relaxed);
                         break;
@@ -120,7 +140,12 @@ impl<'a> Search<'a> {
     /// when another thread settles the move) and with `claims` on the move's replies, and
     /// leaves this search ready for the next move: a result is proven even when the stop
     /// came during its last expansions, and that stop must not end the next move.
-    pub(super) fn first_move<R>(&mut self, done: &'a AtomicBool, claims: &'a Mutex<HashSet<u64>>, search: impl FnOnce(&mut Self) -> R) -> R {
+    pub(super) fn first_move<R>(
+        &mut self,
+        done: &'a AtomicBool,
+        claims: &'a Mutex<HashSet<u64>>,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
         self.stops.push(done);
         self.share = Some(claims);
         let result = search(self);
