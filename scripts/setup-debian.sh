@@ -44,4 +44,11 @@ if ! command -v cargo >/dev/null 2>&1; then
     echo "Rust is missing: installing it with rustup (https://rustup.rs)" >&2
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl ca-certificates
     curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    export PATH="$HOME/.cargo/bin:$PATH"
+fi
+# The house checks of scripts/test.sh: rustfmt and clippy (rustup's minimal profile has neither).
+if command -v rustup >/dev/null 2>&1; then
+    for component in rustfmt clippy; do
+        rustup component list --installed 2>/dev/null | grep -q "^$component" || rustup component add "$component"
+    done
 fi

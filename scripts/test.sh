@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds once (release: one profile for tests, tools and benchmarks), and runs every
-# test: unit tests, fixture replays, command-line tests, and live games on a virtual desktop. Ends with one
-# summary line: "tests: N passed, N failed".
+# Installs what is needed, checks the formatting (cargo fmt) and clippy's warnings, builds once (release: one
+# profile for tests, tools and benchmarks), and runs every test: unit tests, fixture replays, command-line tests,
+# and live games on a virtual desktop. Ends with one summary line: "tests: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
 source scripts/env.sh
+# House checks first: the code as rustfmt formats it (rustfmt.toml), and no clippy warning.
+cargo fmt --check
+cargo clippy --release --locked --all-targets -- -D warnings
 cargo build --release --locked
 log=$(mktemp)
 set +e
