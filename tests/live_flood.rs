@@ -705,16 +705,7 @@ fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
 fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_optimum() {
     for query in ["seed=3", "seed=21&hover=1"] {
         let game = play_the_fade_client(query);
-        assert!(game.succeeded, "{query}: play failed:\n{}", game.stderr);
-        assert_eq!(game.report["won"], true, "{query}: {}\n{}", game.report, game.stderr);
-        assert_eq!(
-            game.report["moves"].as_u64(),
-            Some(game.optimal as u64),
-            "{query}: the optimum is {}\n{}",
-            game.optimal,
-            game.stderr
-        );
-        assert_eq!(game.title, format!("{FADE_TITLE} — solved in {} moves", game.optimal), "{query}:\n{}", game.stderr);
+        game.assert_won_at_the_optimum(query);
         assert!(
             game.stderr.contains("the game has covered its board: taken as its report of the win"),
             "{query}:\n{}",
@@ -732,15 +723,7 @@ fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_op
 #[test]
 fn a_client_that_handles_clicks_late_and_loses_one_is_won_at_the_optimum() {
     let game = play_the_fade_client("seed=4&fade=300&lag=700&drop=6");
-    assert!(game.succeeded, "play failed:\n{}", game.stderr);
-    assert_eq!(
-        game.report["moves"].as_u64(),
-        Some(game.optimal as u64),
-        "the optimum is {}\n{}",
-        game.optimal,
-        game.stderr
-    );
-    assert_eq!(game.title, format!("{FADE_TITLE} — solved in {} moves", game.optimal), "{}", game.stderr);
+    game.assert_won_at_the_optimum("lag and drop");
     assert!(
         game.stderr.contains("move 6 has not shown after") && game.stderr.contains("made 2 times"),
         "{}",
@@ -771,6 +754,17 @@ struct FadeGame {
     optimal: usize,
     /// The page's title once it says the game is over.
     title: String,
+}
+
+impl FadeGame {
+    /// The bot exited 0 saying it won, in the proven optimum of moves, and the page's own title agrees.
+    fn assert_won_at_the_optimum(&self, what: &str) {
+        assert!(self.succeeded, "{what}: play failed:\n{}", self.stderr);
+        assert_eq!(self.report["won"], true, "{what}: {}\n{}", self.report, self.stderr);
+        let optimal = self.optimal as u64;
+        assert_eq!(self.report["moves"].as_u64(), Some(optimal), "{what}: the optimum is {optimal}\n{}", self.stderr);
+        assert_eq!(self.title, format!("{FADE_TITLE} — solved in {optimal} moves"), "{what}:\n{}", self.stderr);
+    }
 }
 
 /// Plays the fading client (`fixtures/tables/flood-fade.html?QUERY`) in Chromium with no calibration.
