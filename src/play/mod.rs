@@ -289,16 +289,7 @@ pub fn play<'a, G: ScreenGame>(
                 pace::RETRIES + 1
             );
         }
-        ways.learn(
-            game,
-            &(frame.clone(), reading.clone()),
-            &mv,
-            &move_input,
-            &before,
-            &expected,
-            number,
-            &mut *player.log,
-        )?;
+        ways.learn(game, &frame, &reading, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
         as_expected = reading.board == expected;
         if !as_expected {
             report.replans += 1;
@@ -391,36 +382,32 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         settle: &Settle,
         number: usize,
     ) -> Result<()> {
-        let region = reading.layout.region();
-        if ways.probes_click(move_input) {
+        let probing = ways.probes_click(move_input);
+        if probing || ways.waits_for_click(move_input) {
+            // The click first, then the keys once it shows: the first such move to learn what a click does, later
+            // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
+            // one selected before (a page that handles the click late).
             self.perform(&move_input.actions[..1], frame, settle.after_click)?;
-            let start = self.source.now();
-            let shows = watch::next_change(&mut *self.source, settle, frame, region, start, self.pace.wait(0, false))?
-                .is_some();
-            let entered = shows
-                && match watch::observe(
-                    self.game,
-                    &mut *self.source,
-                    settle,
-                    Some(&reading.layout),
-                    settle.quiet,
-                    pace::HOLD_STILL_BOUND,
-                )? {
-                    (_, Ok(seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
-                    (_, Err(_)) => false,
-                };
-            ways.click_probed(entered, shows, number, &mut *self.log);
-            self.perform(&move_input.actions[1..], frame, settle.after_click)?;
-        } else if ways.waits_for_click(move_input) {
-            // The client shows a click (it selects the cell): the keys wait for that, so that they go to the cell
-            // clicked, not to the one selected before (a page that handles the click late).
-            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.pace.wait(0, true));
-            if watch::next_change(&mut *self.source, settle, frame, region, start, bound)?.is_none() {
-                self.note(&format!(
-                    "the click of move {number} did not show within {:.1} s; typing anyway",
-                    bound.as_secs_f64()
-                ));
+            let (start, bound) = (self.source.now(), self.pace.wait(0, !probing));
+            let shows =
+                watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
+            if probing {
+                let entered = shows
+                    && match watch::observe(
+                        self.game,
+                        &mut *self.source,
+                        settle,
+                        Some(&reading.layout),
+                        settle.quiet,
+                        pace::HOLD_STILL_BOUND,
+                    )? {
+                        (_, Ok(seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
+                        (_, Err(_)) => false,
+                    };
+                ways.click_probed(entered, shows, number, &mut *self.log);
+            } else if !shows {
+                let waited = bound.as_secs_f64();
+                self.note(&format!("the click of move {number} did not show within {waited:.1} s; typing anyway"));
             }
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
         } else {

@@ -13,7 +13,7 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::{PlayEvent, Seen};
+use super::PlayEvent;
 use crate::capture::Frame;
 use crate::game::{Action, Reading, ScreenGame};
 
@@ -182,14 +182,16 @@ impl Ways {
         }
     }
 
-    /// Learns from what move `number` (made as `input` on `before`, expected to give `expected`) shows: `seen`.
+    /// Learns from what move `number` (made as `input` on `before`, expected to give `expected`) shows: `seen`,
+    /// read from `frame`.
     /// A move that left the board as it was, made a way that has not worked, turns to the next way or is allowed
     /// once; an error ends the game when nothing is left to try.
     #[allow(clippy::too_many_arguments)]
     pub fn learn<G: ScreenGame>(
         &mut self,
         game: &G,
-        (frame, seen): &Seen<G>,
+        frame: &Frame,
+        seen: &Reading<G::Board, G::Layout>,
         mv: &G::Move,
         input: &MoveInput,
         before: &G::Board,
