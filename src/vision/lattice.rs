@@ -289,7 +289,8 @@ pub struct CellSample {
 }
 
 /// Reads each cell: its class from a ring around the centre (clear of outlines, highlights and centre marks),
-/// and whether its centre is marked.
+/// or where no colour of the palette fills the ring (a keyboard cursor's frame drawn over it), from the whole
+/// cell where its middle shows the same colour; and whether its centre is marked.
 fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<CellSample>, LatticeError> {
     let outer = ((layout.pitch * 0.3) as i64).max(1);
     let inner = ((layout.pitch * 0.2) as i64).min(outer - 1);
@@ -308,9 +309,20 @@ fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Resul
                     }
                 }
             }
-            let (class, &count) = counts.iter().enumerate().max_by_key(|(_, &c)| c).expect("256 classes");
+            let (ring_class, &count) = counts.iter().enumerate().max_by_key(|(_, &c)| c).expect("256 classes");
             let (x, y) = (cx.clamp(0, map.width as i64 - 1) as u32, cy.clamp(0, map.height as i64 - 1) as u32);
-            if class == 0 {
+            let class = if ring_class != 0 {
+                if total == 0 || (count as f64) < MIN_CELL_AGREEMENT * total as f64 {
+                    return Err(LatticeError::MixedCell { row, col, x, y });
+                }
+                ring_class
+            } else if let Some(class) = main_class(map, (cx, cy), ((layout.pitch * 0.45) as i64).max(1))
+                .filter(|&class| main_class(map, (cx, cy), (inner / 2).max(1)) == Some(class))
+            {
+                // A frame drawn over the ring (a keyboard cursor's): the colour most of the cell shows, which
+                // its middle shows too.
+                class
+            } else {
                 let (rx, ry) = ((cx - outer).max(0) as u32, cy as u32);
                 let p = image.get_pixel(rx.min(map.width as u32 - 1), ry.min(map.height as u32 - 1));
                 return Err(LatticeError::UnknownColour {
@@ -320,15 +332,28 @@ fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Resul
                     y: ry,
                     rgb: format_rgb([p[0], p[1], p[2]]),
                 });
-            }
-            if total == 0 || (count as f64) < MIN_CELL_AGREEMENT * total as f64 {
-                return Err(LatticeError::MixedCell { row, col, x, y });
-            }
+            };
             let marked = map.at(x as usize, y as usize) != class as u8;
             cells.push(CellSample { class: class as u8, marked });
         }
     }
     Ok(cells)
+}
+
+/// The class most of the square of half-side `reach` around `centre` shows, where it is most of the classified
+/// pixels (by [`MIN_CELL_AGREEMENT`]) and they are at least a quarter of the square.
+fn main_class(map: &ClassMap, (cx, cy): (i64, i64), reach: i64) -> Option<usize> {
+    let mut counts = [0usize; 256];
+    let mut all = 0usize;
+    for y in (cy - reach).max(0)..=(cy + reach).min(map.height as i64 - 1) {
+        for x in (cx - reach).max(0)..=(cx + reach).min(map.width as i64 - 1) {
+            counts[map.at(x as usize, y as usize) as usize] += 1;
+            all += 1;
+        }
+    }
+    let classified = all - counts[0];
+    let (class, &count) = counts.iter().enumerate().skip(1).max_by_key(|(_, &c)| c)?;
+    (classified * 4 >= all && count as f64 >= MIN_CELL_AGREEMENT * classified as f64).then_some(class)
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
 }
 
 /// The class of each pixel: 1 + the index of the kept colour within tolerance, where the eight pixels around it
-/// match it too; else 0.
+/// match it too and its patch of the class does not reach the picture's edge; else 0.
 pub(super) fn solid_class_map(image: &RgbaImage, kept: &[[u8; 3]]) -> ClassMap {
     let colour_map = ClassMap::new(image, |rgb| closest(kept, rgb));
     let (w, h) = (colour_map.width, colour_map.height);
@@ -103,7 +103,37 @@ pub(super) fn solid_class_map(image: &RgbaImage, kept: &[[u8; 3]]) -> ClassMap {
             }
         }
     }
+    forget_edge_patches(&mut classes, w, h);
     ClassMap { width: w, height: h, classes }
+}
+
+/// Unclassifies every patch of one class that reaches the picture's edge (the picture's outer ring of classified
+/// pixels): a page whose gradient passes within the tolerance of a board colour is no board, even where that band
+/// of the page runs beside the board's own cells of the colour.
+fn forget_edge_patches(classes: &mut [u8], w: usize, h: usize) {
+    if w < 3 || h < 3 {
+        return;
+    }
+    let mut stack: Vec<usize> = Vec::new();
+    for x in 1..w - 1 {
+        stack.extend([w + x, (h - 2) * w + x]);
+    }
+    for y in 1..h - 1 {
+        stack.extend([y * w + 1, y * w + w - 2]);
+    }
+    while let Some(i) = stack.pop() {
+        let class = classes[i];
+        if class == 0 {
+            continue;
+        }
+        classes[i] = 0;
+        let (x, y) = (i % w, i / w);
+        for (nx, ny) in [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)] {
+            if nx < w && ny < h && classes[ny * w + nx] == class {
+                stack.push(ny * w + nx);
+            }
+        }
+    }
 }
 
 fn closest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
