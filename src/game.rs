@@ -98,6 +98,24 @@ pub enum Action {
         y: i32,
     },
     Type(char),
+    /// A key that types nothing (a cursor key, Enter).
+    Key(Key),
+}
+
+/// The keys, other than printable characters, that moves are made with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Key {
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
 }
 
 /// One way of making a move, as a game offers it: the input events, and for a way other than the game's usual one,
@@ -106,17 +124,27 @@ pub enum Action {
 pub struct MoveEvents {
     pub way: Option<String>,
     pub actions: Vec<Action>,
+    /// The game's number for a control these events use that no move has proved yet (a candidate colour button,
+    /// a key whose colour is not known): what the move shows is handed back to the game
+    /// ([`ScreenGame::learn_control`]), and a move that does not show is not made again with it.
+    pub trial: Option<usize>,
 }
 
 impl MoveEvents {
     /// The game's usual way: these events.
     pub fn usual(actions: Vec<Action>) -> Option<MoveEvents> {
-        Some(MoveEvents { way: None, actions })
+        Some(MoveEvents { way: None, actions, trial: None })
     }
 
     /// Another way, named.
     pub fn named(way: &str, actions: Vec<Action>) -> Option<MoveEvents> {
-        Some(MoveEvents { way: Some(way.to_string()), actions })
+        Some(MoveEvents { way: Some(way.to_string()), actions, trial: None })
+    }
+
+    /// These events try control `control`, not yet proved.
+    pub fn trying(mut self, control: Option<usize>) -> MoveEvents {
+        self.trial = control;
+        self
     }
 }
 
@@ -221,6 +249,19 @@ pub trait ScreenGame: Game + Sized {
         _keep: bool,
     ) -> anyhow::Result<Option<String>> {
         Ok(None)
+    }
+    /// What a move made with control `control` (numbered by the game in the [`MoveEvents`] that tried it) showed:
+    /// `seen`, read after `mv` was made on `before`. The game keeps what the control does (the colour its flood
+    /// took) or drops it (the board was as before, or the change is no move of the game), so that it is never
+    /// tried again for what it does not do; returns a few words for the log. Nothing by default.
+    fn learn_control(
+        &self,
+        _control: usize,
+        _before: &Self::Board,
+        _mv: &Self::Move,
+        _seen: &Self::Board,
+    ) -> Option<String> {
+        None
     }
     /// Whether `seen`, read after only the click of `mv` (made of a click and then keys) on `before`, shows that
     /// the click by itself made a move in `mv`'s place and changed nothing else: the client enters its selected

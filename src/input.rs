@@ -3,11 +3,15 @@
 use anyhow::{anyhow, Result};
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 
+use crate::game::Key;
+
 /// Where input events go. Points are screen coordinates.
 pub trait InputDevice {
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<()>;
     fn click(&mut self) -> Result<()>;
     fn type_char(&mut self, c: char) -> Result<()>;
+    /// Presses and releases a key that types nothing (a cursor key, Enter).
+    fn press_key(&mut self, key: Key) -> Result<()>;
     /// Where the pointer is now.
     fn pointer(&self) -> Result<(i32, i32)>;
 }
@@ -41,6 +45,17 @@ impl InputDevice for DesktopInput {
         self.enigo.text(&c.to_string()).map_err(|e| anyhow!("typing '{c}': {e}"))
     }
 
+    fn press_key(&mut self, key: Key) -> Result<()> {
+        let code = match key {
+            Key::Up => enigo::Key::UpArrow,
+            Key::Down => enigo::Key::DownArrow,
+            Key::Left => enigo::Key::LeftArrow,
+            Key::Right => enigo::Key::RightArrow,
+            Key::Enter => enigo::Key::Return,
+        };
+        self.enigo.key(code, Direction::Click).map_err(|e| anyhow!("pressing {key}: {e}"))
+    }
+
     fn pointer(&self) -> Result<(i32, i32)> {
         self.enigo.location().map_err(|e| anyhow!("reading the pointer position: {e}"))
     }
@@ -67,6 +82,11 @@ impl InputDevice for DryRunInput {
 
     fn type_char(&mut self, c: char) -> Result<()> {
         self.log.push(format!("type {c}"));
+        Ok(())
+    }
+
+    fn press_key(&mut self, key: Key) -> Result<()> {
+        self.log.push(format!("key {key}"));
         Ok(())
     }
 

@@ -82,6 +82,10 @@ pub enum Event {
         window: Option<(i32, i32)>,
     },
     Click,
+    /// A key that types nothing, by name (`Up`, `Enter`).
+    Key {
+        key: crate::game::Key,
+    },
     Type {
         ch: char,
     },
@@ -359,6 +363,11 @@ impl InputDevice for RecordingInput<'_> {
         self.inner.type_char(c)
     }
 
+    fn press_key(&mut self, key: crate::game::Key) -> Result<()> {
+        self.recorder.borrow_mut().push(Event::Key { key });
+        self.inner.press_key(key)
+    }
+
     fn pointer(&self) -> Result<(i32, i32)> {
         let (x, y) = self.inner.pointer()?;
         self.recorder.borrow_mut().push(Event::Pointer { x, y });
@@ -464,6 +473,7 @@ fn describe(event: &Event) -> String {
         Event::MoveTo { x, y, .. } => format!("a pointer move to ({x}, {y})"),
         Event::Click => "a click".into(),
         Event::Type { ch } => format!("the key '{ch}'"),
+        Event::Key { key } => format!("the key {key}"),
         Event::Reading { board, .. } => format!("a reading of\n{board}"),
         Event::Note { text } => format!("the note '{text}'"),
     }
@@ -608,6 +618,10 @@ impl InputDevice for ReplayInput {
 
     fn type_char(&mut self, c: char) -> Result<()> {
         self.expect(&format!("the key '{c}'"), |e| *e == Event::Type { ch: c }).map(|_| ())
+    }
+
+    fn press_key(&mut self, key: crate::game::Key) -> Result<()> {
+        self.expect(&format!("the key {key}"), |e| *e == Event::Key { key }).map(|_| ())
     }
 
     fn pointer(&self) -> Result<(i32, i32)> {

@@ -240,7 +240,7 @@ pub fn play<'a, G: ScreenGame>(
             &before,
             &expected,
             &settle,
-            ways.proven(),
+            ways.proven_for(&move_input),
             number,
         )? {
             Verdict::Read(seen) => seen,
@@ -280,7 +280,7 @@ pub fn play<'a, G: ScreenGame>(
             }
         }
         (player.log)(reading_event(&reading));
-        if reading.board == before && expected != before && ways.proven() && !move_input.pointed() {
+        if reading.board == before && expected != before && ways.proven_for(&move_input) && !move_input.pointed() {
             bail!(
                 "move {number} ({}) did not show, though this way of making moves has worked in this game: the board was \
                  still as before after waiting {} and making the move {} times; stopped",
@@ -510,6 +510,12 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                         self.await_focus(after_click)?;
                     }
                     self.input.type_char(c)?
+                }
+                Action::Key(key) => {
+                    if !self.options.dry_run {
+                        self.await_focus(after_click)?;
+                    }
+                    self.input.press_key(key)?
                 }
             }
         }

@@ -15,13 +15,19 @@ use anyhow::{bail, Context, Result};
 
 use super::PlayEvent;
 use crate::capture::Frame;
-use crate::game::{Action, Reading, ScreenGame};
+use crate::game::{Action, MoveEvents, Reading, ScreenGame};
+
+/// How many ways past the one in use the loop looks for the next one a game offers for a move (a game may offer
+/// none of some ways for some moves: no colour buttons in its window, say).
+const MAX_WAYS: usize = 4;
 
 /// One move's input events, and how they are named in the log.
 #[derive(Clone, Debug)]
 pub struct MoveInput {
     pub actions: Vec<Action>,
     pub how: String,
+    /// The control the move tries, not yet proved (see [`crate::game::MoveEvents::trial`]).
+    pub trial: Option<usize>,
 }
 
 impl MoveInput {
@@ -57,6 +63,8 @@ pub struct Ways {
     worked: bool,
     /// Whether the game has been offered the current way to remember.
     kept: bool,
+    /// Whether the way in use is the one the calibration named, not yet left.
+    from_calibration: bool,
     /// Whether a way that works is kept in the calibration (`play --learn`), or only reported.
     keep_ways: bool,
     choosing: Choosing,
@@ -67,18 +75,26 @@ pub struct Ways {
     ignored: Option<(usize, String)>,
 }
 
-/// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", or both.
+/// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", "key Left
+/// ×11", or several of them.
 pub fn describe_actions(actions: &[Action], frame: &Frame) -> String {
-    let parts: Vec<String> = actions
-        .iter()
-        .map(|action| match *action {
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for action in actions {
+        let part = match *action {
             Action::Click { x, y } | Action::Point { x, y } => {
                 let ((sx, sy), _) = frame.screen_point(x, y);
                 format!("{} at ({sx}, {sy})", pointer_verb(action))
             }
             Action::Type(c) => format!("type {c}"),
-        })
-        .collect();
+            Action::Key(key) => format!("key {key}"),
+        };
+        match parts.last_mut() {
+            Some((last, times)) if *last == part => *times += 1,
+            _ => parts.push((part, 1)),
+        }
+    }
+    let parts: Vec<String> =
+        parts.into_iter().map(|(part, times)| if times > 1 { format!("{part} ×{times}") } else { part }).collect();
     parts.join(", ")
 }
 
@@ -100,6 +116,7 @@ impl Ways {
             way,
             worked: false,
             kept: way != 0,
+            from_calibration: way != 0,
             keep_ways,
             choosing: Choosing::Unseen,
             click_shows: false,
@@ -107,9 +124,10 @@ impl Ways {
         }
     }
 
-    /// Whether the way in use has changed the board in this game.
-    pub fn proven(&self) -> bool {
-        self.worked
+    /// Whether a move made as `input` that does not show is late rather than refused: the way in use has changed
+    /// the board, and the move tries no control that is not yet proved.
+    pub fn proven_for(&self, input: &MoveInput) -> bool {
+        self.worked && input.trial.is_none()
     }
 
     /// The input events that make `mv` the way in use, planned on `frame`.
@@ -124,28 +142,39 @@ impl Ways {
     ) -> Result<MoveInput> {
         let events = match game.actions(frame, reading, mv, self.way)? {
             Some(events) => events,
+            None if self.way == 0 => bail!("move {number}: {mv} has no usual way to be made"),
             // The calibration's way is not shown in this window: the usual way, then.
-            None if self.way != 0 && !self.worked => {
+            None if self.from_calibration && !self.worked => {
                 log(PlayEvent::Note(&format!(
                     "the window shows no way {} to make moves (the calibration's); making them the usual way",
                     self.way
                 )));
-                self.way = 0;
+                (self.way, self.from_calibration) = (0, false);
                 game.actions(frame, reading, mv, 0)?
                     .with_context(|| format!("move {number}: {mv} has no usual way to be made"))?
             }
-            None if self.way == 0 => bail!("move {number}: {mv} has no usual way to be made"),
-            None => bail!(
-                "move {number}: {mv} cannot be made the way that worked so far (way {}): the window no longer shows it",
-                self.way
-            ),
+            // This way has nothing for this move (no control of this colour left): a later way that has.
+            None => match self.later_way(game, frame, reading, mv)? {
+                Some((way, events)) => {
+                    log(PlayEvent::Note(&format!(
+                        "way {} offers nothing to make move {number} ({mv}) with; making moves way {way}",
+                        self.way
+                    )));
+                    (self.way, self.worked, self.from_calibration) = (way, false, false);
+                    events
+                }
+                None => bail!(
+                    "move {number}: {mv} cannot be made the way in use (way {}) or any later one: the window shows                      nothing to make it with",
+                    self.way
+                ),
+            },
         };
         let described = describe_actions(&events.actions, frame);
         let how = match &events.way {
             Some(name) => format!("{name}, {described}"),
             None => described,
         };
-        let mut input = MoveInput { actions: events.actions, how };
+        let mut input = MoveInput { actions: events.actions, how, trial: events.trial };
         if self.choosing == Choosing::ByPointing && input.clicks_then_types() {
             input.actions = input
                 .actions
@@ -155,6 +184,22 @@ impl Ways {
             input.how = describe_actions(&input.actions, frame);
         }
         Ok(input)
+    }
+
+    /// The first way after the one in use that offers events for `mv`, and those events.
+    fn later_way<G: ScreenGame>(
+        &self,
+        game: &G,
+        frame: &Frame,
+        reading: &Reading<G::Board, G::Layout>,
+        mv: &G::Move,
+    ) -> Result<Option<(usize, MoveEvents)>> {
+        for way in self.way + 1..=self.way + MAX_WAYS {
+            if let Some(events) = game.actions(frame, reading, mv, way)? {
+                return Ok(Some((way, events)));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether this move's click must be read before its keys are typed: the first move made of a click and
@@ -200,12 +245,21 @@ impl Ways {
         log: &mut dyn FnMut(PlayEvent<'_>),
     ) -> Result<()> {
         let not_taken = seen.board == *before && expected != before;
+        if let Some(control) = input.trial {
+            if let Some(learned) = game.learn_control(control, before, mv, &seen.board) {
+                log(PlayEvent::Note(&format!("move {number} ({}) showed {learned}", input.how)));
+            }
+            // A control that did nothing is dropped by the game; the way is tried again with its next one.
+            if not_taken && game.actions(frame, seen, mv, self.way)?.is_some() {
+                return Ok(());
+            }
+        }
         // A pointed move not taken turns the loop back to clicking (below), rather than to another way.
         if not_taken && !input.pointed() {
-            let another = game.actions(frame, seen, mv, self.way + 1)?.is_some();
+            let another = self.later_way(game, frame, seen, mv)?.map(|(way, _)| way);
             let previous = self.ignored.replace((number, input.how.clone()));
-            if another {
-                self.way += 1;
+            if let Some(another) = another {
+                (self.way, self.from_calibration) = (another, false);
                 self.worked = false;
                 log(PlayEvent::Note(&format!(
                     "move {number} ({}) left the board as it was; making moves another way",
