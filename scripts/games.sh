@@ -40,6 +40,19 @@ start_cribbage_table() {
     sleep 1.5
 }
 
+# start_flood_styles QUERY: the project's Flood-It page of many button looks (fixtures/tables/flood-styles.html)
+# in Chromium with QUERY.
+start_flood_styles() {
+    local query=$1
+    mkdir -p "$GAMES_PROFILE/chromium"
+    chromium --no-sandbox --test-type --disable-gpu --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --user-data-dir="$GAMES_PROFILE/chromium" --window-size=560,640 \
+        --window-position=60,40 --app="file://$PWD/fixtures/tables/flood-styles.html?$query" >/dev/null 2>&1 &
+    local i
+    for i in $(seq 150); do xdotool search --onlyvisible --name "^Flood-It \(styles\)" >/dev/null 2>&1 && break; sleep 0.1; done
+    sleep 1.5
+}
+
 # stop_games: ends every game started here.
 stop_games() {
     pkill -f /usr/games/sgt- 2>/dev/null || true

@@ -28,6 +28,11 @@ if wanted flood-sgt-flood; then
     start_flood '8x8c5m0#session'
     record flood-sgt-flood flood
 fi
+if wanted flood-web-tiles; then
+    # Cells that take no click: the buttons are found, and each proved by its first click.
+    start_flood_styles 'style=tiles&seed=15&size=6&colours=4'
+    record flood-web-tiles flood
+fi
 if wanted sudoku-sgt-solo; then
     start_solo '2x3#session'
     record sudoku-sgt-solo sudoku

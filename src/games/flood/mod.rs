@@ -42,6 +42,8 @@ pub struct Flood {
     /// never change, so later readings of the window use these alone (a frame in mid-fade, or a board darkened
     /// under the game's end box, is then no board rather than a board of new colours).
     found_palette: Mutex<Option<PaletteTheme>>,
+    /// What the game has learned of the window's controls other than its cells (buttons, number keys).
+    controls: Mutex<Option<screen::controls::Controls>>,
 }
 
 /// The cell a client's flood grows from, as its moves showed, for boards of this size.
@@ -54,7 +56,13 @@ struct ShownStart {
 
 impl Flood {
     pub fn new(themes: Vec<PaletteTheme>) -> Flood {
-        Flood { themes, calibration_root: None, shown_start: Mutex::new(None), found_palette: Mutex::new(None) }
+        Flood {
+            themes,
+            calibration_root: None,
+            shown_start: Mutex::new(None),
+            found_palette: Mutex::new(None),
+            controls: Mutex::new(None),
+        }
     }
 
     /// The start cell the game's moves have shown for a board of this size, if any.

@@ -1,9 +1,26 @@
 //! How a Flood-It move becomes input: a click on a cell of the chosen colour, next to the flood where there is
-//! one (the cell the move absorbs), so that a client that floods from the clicked cell's colour plays it.
+//! one (the cell the move absorbs), so that a client that floods from the clicked cell's colour plays it; or the
+//! same cell chosen with a keyboard cursor.
 
 use std::collections::VecDeque;
 
 use super::super::board::FloodBoard;
+use crate::game::{Action, Key};
+
+/// The keys that move a keyboard cursor to cell (`row`, `col`) of a `width` × `height` board from wherever it is,
+/// and choose it: the cursor is first driven into the top-left corner (a key more than the board is wide and
+/// high, so that a first key that only shows the cursor still gets there; the cursor stops at the board's
+/// edge), then right and down to the cell, then Enter. No cursor position is tracked between moves, so a cursor
+/// the user moved, or one a client puts back after a move, changes nothing.
+pub fn cursor_keys(width: usize, height: usize, row: usize, col: usize) -> Vec<Action> {
+    let mut keys = Vec::new();
+    keys.extend(std::iter::repeat_n(Action::Key(Key::Left), width));
+    keys.extend(std::iter::repeat_n(Action::Key(Key::Up), height));
+    keys.extend(std::iter::repeat_n(Action::Key(Key::Right), col));
+    keys.extend(std::iter::repeat_n(Action::Key(Key::Down), row));
+    keys.push(Action::Key(Key::Enter));
+    keys
+}
 
 /// The cell to click to play `colour`: one of that colour touching the flood (the region the move absorbs),
 /// else any of that colour outside the flood; `None` when no cell outside the flood has that colour.

@@ -1,7 +1,11 @@
 //! Flood-It on the screen: a board of flat-coloured square cells found from a calibrated palette
-//! ([`reader`], [`theme`]), played by clicking a cell of the chosen colour ([`actions`]).
+//! ([`reader`], [`theme`]) or from the picture ([`discover`]), played by clicking a cell of the chosen colour
+//! ([`actions`]); where the client takes no click on its cells, by its colour buttons ([`buttons`]), its
+//! keyboard cursor, or its number keys, each control proved by what it does ([`controls`]).
 
 pub mod actions;
+pub mod buttons;
+pub mod controls;
 pub mod discover;
 pub mod reader;
 pub mod theme;
@@ -196,40 +200,51 @@ impl ScreenGame for Flood {
         Ok(())
     }
 
-    /// Way 1 (colour buttons) where the theme that read the board says the client takes moves by them.
+    /// The way the theme that read the board says the client takes moves (`moves_by`), else 0.
     fn first_way(&self, reading: &Reading<FloodBoard>) -> usize {
         let theme = self.themes.iter().find(|t| t.theme == reading.theme);
-        match theme.and_then(|t| t.moves_by) {
-            Some(MovesBy::ColourButtons) => 1,
-            None => 0,
-        }
+        theme.and_then(|t| t.moves_by).map_or(0, MovesBy::way)
     }
 
-    /// Colour buttons worked: the calibrated theme that read the board can keep it (`moves_by`), so that the next
-    /// game starts with them; with `keep` it does. Colours found in the picture have no theme to keep it in.
+    /// A way other than cell clicks worked: the calibrated theme that read the board can keep it (`moves_by`), so
+    /// that the next game starts with it; with `keep` it does. Colours found in the picture have no theme to keep
+    /// it in.
     fn remember_way(&self, reading: &Reading<FloodBoard>, way: usize, keep: bool) -> Result<Option<String>> {
-        let (Some(root), 1) = (&self.calibration_root, way) else { return Ok(None) };
-        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by.is_none()) else {
+        let (Some(root), Some(moves_by)) = (&self.calibration_root, MovesBy::of_way(way)) else { return Ok(None) };
+        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by != Some(moves_by)) else {
             return Ok(None);
         };
         if !keep {
             return Ok(Some(format!(
-                "this client takes moves by its colour buttons; `autoplay play flood --learn` keeps that in theme '{}'",
+                "this client takes moves by {}; `autoplay play flood --learn` keeps that in theme '{}'",
+                moves_by.name(),
                 theme.theme
             )));
         }
         let mut theme = theme.clone();
-        theme.moves_by = Some(MovesBy::ColourButtons);
+        theme.moves_by = Some(moves_by);
         let path = theme.save(root)?;
         Ok(Some(format!(
-            "kept in theme '{}' ({}): this client takes moves by its colour buttons",
+            "kept in theme '{}' ({}): this client takes moves by {}",
             theme.theme,
-            path.display()
+            path.display(),
+            moves_by.name()
         )))
     }
 
-    /// Way 0, a click on a cell of the colour outside the flood; way 1, the colour's button, where the client shows
-    /// a button of every board colour beside the board.
+    fn learn_control(
+        &self,
+        control: usize,
+        before: &FloodBoard,
+        _mv: &ColourMove,
+        seen: &FloodBoard,
+    ) -> Option<String> {
+        self.controls.lock().unwrap_or_else(|e| e.into_inner()).as_mut()?.learn(control, before, seen)
+    }
+
+    /// Way 0, a click on a cell of the colour outside the flood; way 1, a click on the colour's button (a
+    /// candidate until one is seen to play the colour: [`buttons`], [`controls`]); way 2, the same cell chosen
+    /// with the keyboard cursor and Enter; way 3, a number key (tried in turn until one is seen to play the colour).
     fn actions(
         &self,
         frame: &Frame,
@@ -237,25 +252,71 @@ impl ScreenGame for Flood {
         mv: &ColourMove,
         way: usize,
     ) -> Result<Option<MoveEvents>> {
-        if way == 0 {
-            let Some((row, col)) = actions::target_cell(&reading.board, mv.0) else {
-                bail!("no cell of colour '{mv}' outside the flood to click");
-            };
-            let (x, y) = reading.layout.centre(row, col);
-            return Ok(MoveEvents::usual(vec![Action::Click { x, y }]));
+        let board = &reading.board;
+        let target =
+            || actions::target_cell(board, mv.0).with_context(|| format!("no cell of colour '{mv}' outside the flood"));
+        match way {
+            0 => {
+                let (row, col) = target()?;
+                let (x, y) = reading.layout.centre(row, col);
+                Ok(MoveEvents::usual(vec![Action::Click { x, y }]))
+            }
+            1 => {
+                let mut controls = self.controls_for(frame, reading)?;
+                let Some(controls) = controls.as_mut() else { return Ok(None) };
+                let Some((i, proven)) = controls.button_for(mv.0) else { return Ok(None) };
+                let (x, y) = controls.candidates[i].point(&reading.layout);
+                Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }])
+                    .map(|e| e.trying((!proven).then_some(i))))
+            }
+            2 => {
+                let (row, col) = target()?;
+                Ok(MoveEvents::named(
+                    "the cursor keys to a cell of the colour, and Enter",
+                    actions::cursor_keys(board.width, board.height, row, col),
+                ))
+            }
+            3 => {
+                let mut controls = self.controls_for(frame, reading)?;
+                let Some(controls) = controls.as_mut() else { return Ok(None) };
+                let colours = self.palette_of(frame, reading)?.len();
+                let Some((key, proven)) = controls.key_for(mv.0, colours) else { return Ok(None) };
+                let digit = char::from_digit(key as u32, 10).expect("keys 1-9");
+                Ok(MoveEvents::named("a number key", vec![Action::Type(digit)])
+                    .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key))))
+            }
+            _ => Ok(None),
         }
-        if way != 1 {
-            return Ok(None);
-        }
+    }
+}
+
+impl Flood {
+    /// The board's palette (symbol, colour; marked colours left out): the theme's that read the board, else the
+    /// colours found at the first reading, else found again in this frame.
+    fn palette_of(&self, frame: &Frame, reading: &Reading<FloodBoard>) -> Result<Vec<(u8, [u8; 3])>> {
         let theme = match (self.themes.iter().find(|t| t.theme == reading.theme), self.found_palette()) {
             (Some(theme), _) => theme.clone(),
-            // Colours found in the picture: those of the first reading, else found again in this frame.
             (None, Some(found)) => found,
             (None, None) => discover::discover_theme(&frame.image, &self.themes, Some(&reading.layout))?,
         };
-        let Some(buttons) = reader::colour_buttons(&frame.image, &theme, reading)? else { return Ok(None) };
-        let Some(&(x, y)) = buttons.get(&mv.0) else { return Ok(None) };
-        Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }]))
+        Ok(theme.colours.iter().filter(|c| !c.marked).filter_map(|c| Some((c.symbol as u8, c.rgb().ok()?))).collect())
+    }
+
+    /// The window's controls, their buttons found in this frame the first time (and again when the board is drawn
+    /// at another size).
+    fn controls_for(
+        &self,
+        frame: &Frame,
+        reading: &Reading<FloodBoard>,
+    ) -> Result<std::sync::MutexGuard<'_, Option<controls::Controls>>> {
+        let mut controls = self.controls.lock().unwrap_or_else(|e| e.into_inner());
+        let pitch = reading.layout.pitch;
+        if controls.as_ref().is_none_or(|c| (c.pitch - pitch).abs() > 0.02 * pitch) {
+            let palette = self.palette_of(frame, reading)?;
+            let candidates = buttons::find_candidates(&frame.image, &reading.layout, &palette);
+            *controls = Some(controls::Controls::new(pitch, candidates));
+        }
+        Ok(controls)
     }
 }
 

@@ -87,53 +87,6 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// A colour button: a patch of one board colour outside the board, about button-shaped (as wide as high, at
-/// least half filled, from a third of a cell to four cells across).
-fn is_button(c: &crate::vision::runs::Component, pitch: f64) -> bool {
-    let (w, h) = (c.width() as f64, c.height() as f64);
-    let fill = c.pixels as f64 / (w * h);
-    w.max(h) <= 1.5 * w.min(h) && fill >= 0.5 && w.min(h) >= (pitch / 3.0).max(6.0) && w.max(h) <= 4.0 * pitch
-}
-
-/// The colour buttons of a client that takes moves from a row of swatches beside the board: for every colour on
-/// the board, the centre of the largest button-shaped patch of that colour outside the board (image
-/// coordinates). `None` unless every colour on the board has one, so that a stray patch of colour is never taken
-/// for a control.
-pub fn colour_buttons(
-    image: &RgbaImage,
-    theme: &PaletteTheme,
-    reading: &Reading<FloodBoard>,
-) -> Result<Option<HashMap<u8, (i32, i32)>>> {
-    let matcher = Matcher::new(theme)?;
-    let layout = &reading.layout;
-    let (width, height) = (image.width() as usize, image.height() as usize);
-    // The board and a margin of half a cell around it are not searched.
-    let margin = layout.pitch / 2.0;
-    let (bx0, by0) = (layout.origin_x - margin, layout.origin_y - margin);
-    let (bx1, by1) = (
-        layout.origin_x + layout.cols as f64 * layout.pitch + margin,
-        layout.origin_y + layout.rows as f64 * layout.pitch + margin,
-    );
-    let on_board = |x: usize, y: usize| (x as f64) >= bx0 && (x as f64) < bx1 && (y as f64) >= by0 && (y as f64) < by1;
-    let map = ClassMap::new(image, |rgb| matcher.classify(rgb));
-    let mut buttons = HashMap::new();
-    for symbol in reading.board.colours() {
-        let Some(rgb) = theme.colours.iter().find(|c| c.symbol as u8 == symbol && !c.marked).and_then(|c| c.rgb().ok())
-        else {
-            return Ok(None);
-        };
-        let class = matcher.rgbs.iter().position(|&c| c == rgb).expect("every theme colour is drawn") as u8 + 1;
-        let mask: Vec<bool> =
-            (0..width * height).map(|i| map.classes[i] == class && !on_board(i % width, i / width)).collect();
-        let found = crate::vision::runs::components(width, height, 0, |y| &mask[y * width..(y + 1) * width]);
-        let Some(button) = found.into_iter().filter(|c| is_button(c, layout.pitch)).max_by_key(|c| c.pixels) else {
-            return Ok(None);
-        };
-        buttons.insert(symbol, (((button.x0 + button.x1) / 2) as i32, ((button.y0 + button.y1) / 2) as i32));
-    }
-    Ok(Some(buttons))
-}
-
 /// Reads a Flood-It board from a screenshot. The theme is the one named, or else the one whose palette matches
 /// most of the picture (trying the others in turn if it fails).
 pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {

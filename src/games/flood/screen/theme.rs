@@ -67,8 +67,36 @@ pub struct PaletteTheme {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MovesBy {
-    /// A click on the colour's button (see `reader::colour_buttons`).
+    /// A click on the colour's button (see `buttons`).
     ColourButtons,
+    /// A keyboard cursor moved to a cell of the colour, and Enter.
+    CursorKeys,
+    /// A number key per colour.
+    NumberKeys,
+}
+
+impl MovesBy {
+    /// The way of making moves (numbered as `Flood::actions` numbers them) this is.
+    pub fn way(self) -> usize {
+        match self {
+            MovesBy::ColourButtons => 1,
+            MovesBy::CursorKeys => 2,
+            MovesBy::NumberKeys => 3,
+        }
+    }
+
+    pub fn of_way(way: usize) -> Option<MovesBy> {
+        [MovesBy::ColourButtons, MovesBy::CursorKeys, MovesBy::NumberKeys].into_iter().find(|m| m.way() == way)
+    }
+
+    /// How the log names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MovesBy::ColourButtons => "its colour buttons",
+            MovesBy::CursorKeys => "its cursor keys and Enter",
+            MovesBy::NumberKeys => "its number keys",
+        }
+    }
 }
 
 /// A client's start cell, for boards of any size.

@@ -1,0 +1,169 @@
+//! What a game learns, move by move, of a client's controls other than its cells: which candidate button
+//! ([`super::buttons`]) floods with which colour, and which number key does.
+//!
+//! Every control starts untried. A move made with one is a trial (`MoveEvents::trial`); what it shows decides:
+//! the flood took one colour (the cells it changed all have it) — the control plays that colour, whichever colour
+//! it was tried for; the board was as before — a button is dropped, and never clicked again; a key is taken to
+//! play the flood's own colour (picking the flood's colour is no move) until a move for that colour shows
+//! otherwise; any other change — the control is dropped. A control proved for a colour is used for it without
+//! trial for the rest of the game.
+
+use super::buttons::Candidate;
+use crate::games::flood::FloodBoard;
+
+/// Control numbers from here on are number keys: `NUMBER_KEYS + k` is key `k` (1–9).
+pub const NUMBER_KEYS: usize = 1 << 16;
+
+/// What is known of one control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known {
+    Untried,
+    /// Seen to flood with this colour.
+    Plays(u8),
+    /// Did nothing when the flood had this colour: perhaps it plays it.
+    MaybePlays(u8),
+    Dropped,
+}
+
+/// The controls of one game window.
+#[derive(Clone, Debug)]
+pub struct Controls {
+    /// The cell pitch the buttons were found at (a window drawn at another size is searched again).
+    pub pitch: f64,
+    pub candidates: Vec<Candidate>,
+    buttons: Vec<Known>,
+    keys: [Known; 10],
+}
+
+impl Controls {
+    pub fn new(pitch: f64, candidates: Vec<Candidate>) -> Controls {
+        let buttons = vec![Known::Untried; candidates.len()];
+        Controls { pitch, candidates, buttons, keys: [Known::Untried; 10] }
+    }
+
+    /// The button to click for `colour`, and whether it is proved: one seen to play it, else the best untried
+    /// candidate of that colour.
+    pub fn button_for(&self, colour: u8) -> Option<(usize, bool)> {
+        if let Some(i) = self.buttons.iter().position(|&k| k == Known::Plays(colour)) {
+            return Some((i, true));
+        }
+        (0..self.candidates.len())
+            .find(|&i| self.buttons[i] == Known::Untried && self.candidates[i].symbol == colour)
+            .map(|i| (i, false))
+    }
+
+    /// The number key (1–9) to press for `colour` on a board of `colours` colours, and whether it is proved:
+    /// one seen to play it, else one that may, else the first untried key.
+    pub fn key_for(&self, colour: u8, colours: usize) -> Option<(usize, bool)> {
+        let keys = 1..=colours.min(9);
+        if let Some(k) = keys.clone().find(|&k| self.keys[k] == Known::Plays(colour)) {
+            return Some((k, true));
+        }
+        keys.clone()
+            .find(|&k| self.keys[k] == Known::MaybePlays(colour))
+            .or_else(|| keys.clone().find(|&k| self.keys[k] == Known::Untried))
+            .map(|k| (k, false))
+    }
+
+    /// Learns from what a move made with `control` showed (see the module doc); says what was learned.
+    pub fn learn(&mut self, control: usize, before: &FloodBoard, seen: &FloodBoard) -> Option<String> {
+        let (known, name) = if control >= NUMBER_KEYS {
+            let key = control - NUMBER_KEYS;
+            (self.keys.get_mut(key)?, format!("that the key {key}"))
+        } else {
+            let c = self.candidates.get(control)?;
+            let name = format!(
+                "that the {}×{} patch of {} at ({:.0}, {:.0}) from the board's corner",
+                c.width,
+                c.height,
+                crate::calibration::format_rgb(c.rgb),
+                c.offset.0,
+                c.offset.1
+            );
+            (self.buttons.get_mut(control)?, name)
+        };
+        let changed: Vec<u8> = (0..seen.cells.len().min(before.cells.len()))
+            .filter(|&i| before.cells[i] != seen.cells[i])
+            .map(|i| seen.cells[i])
+            .collect();
+        let flood = before.cells.get(before.start).copied().unwrap_or(b'?');
+        let (next, said) = match changed.first() {
+            None if control >= NUMBER_KEYS && *known == Known::Untried => (
+                Known::MaybePlays(flood),
+                format!("does nothing while the flood is '{}' (perhaps it plays that colour)", flood as char),
+            ),
+            None => (Known::Dropped, "does nothing: dropped".to_string()),
+            Some(&colour) if changed.iter().all(|&c| c == colour) => {
+                (Known::Plays(colour), format!("floods with '{}'", colour as char))
+            }
+            Some(_) => (Known::Dropped, "changes the board as no move does: dropped".to_string()),
+        };
+        *known = next;
+        Some(format!("{name} {said}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn candidate(symbol: u8, x: f64) -> Candidate {
+        Candidate {
+            offset: (x, -40.0),
+            width: 30,
+            height: 30,
+            pixels: 700,
+            rgb: [0, 0, 0],
+            symbol,
+            distance: 0,
+            set: 2,
+        }
+    }
+
+    fn board(text: &str) -> FloodBoard {
+        FloodBoard::parse(text).unwrap()
+    }
+
+    /// A candidate that does nothing is dropped and the next one of its colour is tried; one that floods with
+    /// another colour than it was tried for plays that colour from then on, without trial.
+    #[test]
+    fn a_button_is_kept_for_the_colour_it_floods_with_and_dropped_when_it_does_nothing() {
+        let mut controls =
+            Controls::new(20.0, vec![candidate(b'G', 0.0), candidate(b'G', 40.0), candidate(b'B', 80.0)]);
+        let before = board("RG\nBG\n");
+        assert_eq!(controls.button_for(b'G'), Some((0, false)));
+        let said = controls.learn(0, &before, &before).unwrap();
+        assert!(said.ends_with("does nothing: dropped"), "{said}");
+        assert_eq!(controls.button_for(b'G'), Some((1, false)));
+        // Tried for G, it flooded with B: it is B's button, and G has no candidate left.
+        let said = controls.learn(1, &before, &board("BG\nBG\n")).unwrap();
+        assert!(said.ends_with("floods with 'B'"), "{said}");
+        assert_eq!(controls.button_for(b'B'), Some((1, true)));
+        assert_eq!(controls.button_for(b'G'), None);
+        // A change that is no move drops it.
+        let said = controls.learn(2, &before, &board("BR\nBG\n")).unwrap();
+        assert!(said.ends_with("changes the board as no move does: dropped"), "{said}");
+        assert_eq!(controls.button_for(b'B'), Some((1, true)));
+    }
+
+    /// Number keys are tried in order; a key that does nothing may play the flood's own colour, and is tried for
+    /// that colour (and dropped if it does nothing again); a key seen to play a colour is used without trial.
+    #[test]
+    fn number_keys_are_learned_from_what_they_flood_with() {
+        let mut controls = Controls::new(20.0, Vec::new());
+        let before = board("RG\nBG\n");
+        assert_eq!(controls.key_for(b'G', 3), Some((1, false)));
+        controls.learn(NUMBER_KEYS + 1, &before, &board("BG\nBG\n"));
+        assert_eq!(controls.key_for(b'B', 3), Some((1, true)));
+        assert_eq!(controls.key_for(b'G', 3), Some((2, false)));
+        let said = controls.learn(NUMBER_KEYS + 2, &before, &before).unwrap();
+        assert!(said.contains("perhaps it plays that colour"), "{said}");
+        assert_eq!(controls.key_for(b'R', 3), Some((2, false)));
+        assert_eq!(controls.key_for(b'G', 3), Some((3, false)));
+        controls.learn(NUMBER_KEYS + 2, &before, &before);
+        assert_eq!(controls.key_for(b'R', 3), Some((3, false)));
+        // Keys past the board's colours are never pressed.
+        controls.learn(NUMBER_KEYS + 3, &before, &board("GG\nBG\n"));
+        assert_eq!(controls.key_for(b'R', 3), None);
+    }
+}
