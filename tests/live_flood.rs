@@ -850,3 +850,37 @@ fn a_recoloured_sgt_flood_is_won_at_the_optimum_with_no_calibration() {
     let total: usize = after.iter().sum();
     assert!(*after.iter().max().unwrap() * 100 > total * 98, "not won: {after:?}\n{stderr}");
 }
+
+/// sgt-flood played by its keyboard cursor and Enter, as a theme that says so (`moves_by = "cursor-keys"`) has
+/// it: every move drives the cursor into the corner and then to a cell of the colour (sgt-flood's first cursor key
+/// only shows the cursor, and the cursor's frame is drawn over a cell), and the game is won at the optimum with
+/// no click on the board.
+#[test]
+fn sgt_flood_is_won_by_its_cursor_keys_at_the_optimum() {
+    let mut desktop = Desktop::start();
+    let (window, board) = open_game(&mut desktop, "10x10c6m0#cursor-keys", &[]);
+    let optimal = proven_optimal_length(&board);
+    let calibration = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
+    let theme = std::fs::read_to_string(repo().join("calibration/flood/sgt-default.toml")).unwrap();
+    let theme = theme.replacen("tolerance = ", "moves_by = \"cursor-keys\"\ntolerance = ", 1);
+    std::fs::write(calibration.path().join("flood/sgt-default.toml"), theme).unwrap();
+    let out = autoplay()
+        .args(["play", "flood", "--json", "--window", &format!("id:{window}")])
+        .arg("--calibration")
+        .arg(calibration.path())
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["won"].as_bool(), report["moves"].as_u64()), (Some(true), Some(optimal as u64)), "{stderr}");
+    let moves: Vec<&str> = stderr.lines().filter(|l| l.starts_with("move ") && l.contains(": ")).collect();
+    assert!(moves.iter().all(|l| l.contains("the cursor keys to a cell of the colour, and Enter")), "{stderr}");
+    assert!(!stderr.contains("click at"), "{stderr}");
+    // Independently: the window shows one of the game's colours.
+    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count() == 1
+    });
+}

@@ -1,4 +1,5 @@
-//! `autoplay bench flood`: solver speed on seeded random boards, and reader latency on a screenshot.
+//! `autoplay bench flood`: solver speed on seeded random boards, reader latency on a screenshot, and the time to
+//! find colour buttons in one.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -6,8 +7,8 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::screen::reader;
 use super::screen::theme::PaletteTheme;
+use super::screen::{buttons, reader};
 use super::solver;
 use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
 
@@ -40,10 +41,24 @@ pub struct ReadResult {
     pub time: Summary,
 }
 
+/// The time to find colour-button candidates in a screenshot whose board has been read.
+#[derive(Debug, Serialize)]
+pub struct ButtonsResult {
+    pub shot: String,
+    pub width: u32,
+    pub height: u32,
+    /// The candidates found, and how many of the board's colours have one.
+    pub candidates: usize,
+    pub colours_with_a_candidate: usize,
+    pub colours: usize,
+    pub time: Summary,
+}
+
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
     pub solver: Vec<SizeResult>,
     pub read: Option<ReadResult>,
+    pub buttons: Option<ButtonsResult>,
     pub peak_memory_mib: Option<f64>,
 }
 
@@ -105,8 +120,39 @@ pub fn bench_read(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Resul
     })
 }
 
-pub fn report(solver: Vec<SizeResult>, read: Option<ReadResult>) -> BenchReport {
-    BenchReport { solver, read, peak_memory_mib: peak_memory_bytes().map(|b| b as f64 / (1024.0 * 1024.0)) }
+/// Times finding the colour buttons of a screenshot (`screen::buttons`: what the first move made by buttons adds),
+/// `repeats` times, once its board is read (with the themes, else with colours found in the picture).
+pub fn bench_buttons(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Result<ButtonsResult> {
+    let image = crate::imageio::load_image(shot)?;
+    let (reading, found) = reader::read_finding(&image, themes, None)?;
+    let theme = match found {
+        Some(found) => found,
+        None => themes.iter().find(|t| t.theme == reading.theme).cloned().expect("the theme that read the board"),
+    };
+    let palette: Vec<(u8, [u8; 3])> =
+        theme.colours.iter().filter(|c| !c.marked).filter_map(|c| Some((c.symbol as u8, c.rgb().ok()?))).collect();
+    let mut candidates = Vec::new();
+    let times: Vec<Duration> = (0..repeats)
+        .map(|_| {
+            let start = Instant::now();
+            candidates = buttons::find_candidates(&image, &reading.layout, &palette);
+            start.elapsed()
+        })
+        .collect();
+    let colours = reading.board.colours();
+    Ok(ButtonsResult {
+        shot: shot.display().to_string(),
+        width: image.width(),
+        height: image.height(),
+        candidates: candidates.len(),
+        colours_with_a_candidate: colours.iter().filter(|&&s| candidates.iter().any(|c| c.symbol == s)).count(),
+        colours: colours.len(),
+        time: summarise(&times),
+    })
+}
+
+pub fn report(solver: Vec<SizeResult>, read: Option<ReadResult>, buttons: Option<ButtonsResult>) -> BenchReport {
+    BenchReport { solver, read, buttons, peak_memory_mib: peak_memory_bytes().map(|b| b as f64 / (1024.0 * 1024.0)) }
 }
 
 impl std::fmt::Display for BenchReport {
@@ -142,6 +188,23 @@ impl std::fmt::Display for BenchReport {
                 read.time.median_ms,
                 read.time.max_ms,
                 read.time.count
+            )?;
+        }
+        if let Some(b) = &self.buttons {
+            writeln!(
+                f,
+                "buttons {} ({}x{} px): {} candidates, {} of {} colours with one; mean {:.3} ms, median {:.3} ms, max \
+                 {:.3} ms over {} searches",
+                b.shot,
+                b.width,
+                b.height,
+                b.candidates,
+                b.colours_with_a_candidate,
+                b.colours,
+                b.time.mean_ms,
+                b.time.median_ms,
+                b.time.max_ms,
+                b.time.count
             )?;
         }
         if let Some(mib) = self.peak_memory_mib {

@@ -149,6 +149,9 @@ pub struct BenchArgs {
     /// A screenshot to time the reader on, besides the solver.
     #[arg(long)]
     pub shot: Option<PathBuf>,
+    /// A screenshot of a client with colour buttons, to time finding them (after reading its board once).
+    #[arg(long)]
+    pub buttons: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -165,7 +168,11 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
         Some(path) => Some(bench::bench_read(path, &theme::load_themes(root, None)?, 200)?),
         None => None,
     };
-    let report = bench::report(bench::bench_solver(&options), read);
+    let buttons = match &args.buttons {
+        Some(path) => Some(bench::bench_buttons(path, &theme::load_themes(root, None)?, 50)?),
+        None => None,
+    };
+    let report = bench::report(bench::bench_solver(&options), read, buttons);
     if args.json {
         print(&serde_json::to_string_pretty(&report)?)
     } else {

@@ -1,7 +1,9 @@
 //! Reading a Flood-It board with no calibration: the board's colours are found from the picture itself.
 //!
 //! A board is a lattice of flat cells. The candidates for cell colours are the colours that fill solid areas
-//! and do not touch the picture's edge (so the background around a window and gradient pages drop out). A few
+//! and do not touch the picture's edge (so the background around a window and gradient pages drop out), and a
+//! patch of a candidate that reaches the picture's edge is no part of a board (a gradient page passing near a
+//! cell colour). A few
 //! of them may still be the window's own (a frame, a panel): the most frequent ones and the least cell-like ones
 //! are left out in turn, fewest first, until a lattice of square cells explains the patch that is left and every
 //! cell reads as one of the colours. Pixels are classified only where their colour also fills the eight pixels
