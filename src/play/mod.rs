@@ -145,6 +145,9 @@ enum Verdict<G: ScreenGame> {
     Read(Seen<G>),
     /// No board can be read, and why: the frame and the reader's error.
     Unreadable(Frame, anyhow::Error),
+    /// The board as before the move, but elsewhere in the window (resized, or its board moved in it) before the
+    /// move showed: the move's input, planned where the board was, is made again where it is.
+    Moved(Seen<G>),
 }
 
 /// The loop's hold on the game: its window, the input device, and what it has learned of the client's pace.
@@ -162,6 +165,9 @@ struct Player<'a, G: ScreenGame> {
     /// Whether the pointer is moved off the board after each move: the board showed otherwise with the pointer
     /// over it (a client that previews the move under the pointer) and read once the pointer was moved off.
     parks_pointer: bool,
+    /// How many times in a row a move was made again because the board moved before it showed (bounded, so that
+    /// a board whose place reads differently each time is not chased for ever).
+    remade_where_moved: usize,
 }
 
 /// Plays `game` in the window behind `source` until it is won.
@@ -183,6 +189,7 @@ pub fn play<'a, G: ScreenGame>(
         pace: Pace::default(),
         waited: Vec::new(),
         parks_pointer: false,
+        remade_where_moved: 0,
     };
     let (mut frame, mut reading) = player.observe_first()?;
     let mut report = PlayReport {
@@ -233,7 +240,7 @@ pub fn play<'a, G: ScreenGame>(
         report.last_move_millis = player.source.now().saturating_sub(start).as_millis();
         player.source.sleep(options.move_delay);
         player.check_pointer()?;
-        let seen = match player.verify(
+        let verdict = player.verify(
             &frame,
             &reading.layout,
             &move_input,
@@ -242,8 +249,19 @@ pub fn play<'a, G: ScreenGame>(
             &settle,
             ways.proven_for(&move_input),
             number,
-        )? {
+        )?;
+        let seen = match verdict {
             Verdict::Read(seen) => seen,
+            Verdict::Moved(seen) => {
+                player.note(&format!(
+                    "the board moved in its window before move {number} showed (the window was resized or redrawn); \
+                     making the move again where the board is now"
+                ));
+                (frame, reading) = seen;
+                plan.push_front(mv);
+                report.moves = number - 1;
+                continue;
+            }
             Verdict::Unreadable(shown, error) => {
                 if winning && as_expected {
                     player.end_screen(number, &error)?;
@@ -591,6 +609,10 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 return Ok(Verdict::Read(self.shown((shown, reading), acted_at, attempt, number)));
             }
             let late = reading.board == *before && expected != before && proven && !move_input.pointed();
+            if late && reading.layout.region() != layout.region() && self.remade_where_moved < pace::RETRIES {
+                self.remade_where_moved += 1;
+                return Ok(Verdict::Moved((shown, reading)));
+            }
             if late && attempt < pace::RETRIES {
                 attempt += 1;
                 let waited = self.waits_named();
@@ -618,6 +640,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
 
     /// The expected board has shown: the pace learns how long it took, and a late move is named.
     fn shown(&mut self, seen: Seen<G>, acted_at: Duration, attempt: usize, number: usize) -> Seen<G> {
+        self.remade_where_moved = 0;
         let elapsed = self.source.now().saturating_sub(acted_at);
         self.pace.showed_after(elapsed);
         if attempt > 0 || elapsed > Duration::from_secs(1) {

@@ -7,8 +7,9 @@
 //! click and then keys chooses its cell (by the click, or by pointing where a click enters a symbol by itself).
 //!
 //! The rules it keeps: a move that leaves the board as it was, made a way that has not worked yet, turns the
-//! loop to the game's next way where there is one, else is tried once more (one such move may be a user's undo);
-//! a second in a row ends the game. A way other than the usual one, once it works, is offered to the game to
+//! loop to the game's next way where there is one (a way whose control was on trial first tries the game's next
+//! control), else is tried once more (one such move may be a user's undo); with every way tried, a second in a
+//! row ends the game, naming every move that left the board as it was. A way other than the usual one, once it works, is offered to the game to
 //! remember. A pointed move that does not show as expected turns the loop back to clicking.
 
 use anyhow::{bail, Context, Result};
@@ -71,8 +72,8 @@ pub struct Ways {
     /// Whether a click on a cell shows in the window (the client selects the cell), as the first click-then-keys
     /// move's click did: later moves then type only once their click shows.
     click_shows: bool,
-    /// The last move that left the board as it was (its number and how it was made), if the one before now was.
-    ignored: Option<(usize, String)>,
+    /// The moves in a row, up to the last, that left the board as it was (their numbers and how they were made).
+    ignored: Vec<(usize, String)>,
 }
 
 /// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", "key Left
@@ -120,7 +121,7 @@ impl Ways {
             keep_ways,
             choosing: Choosing::Unseen,
             click_shows: false,
-            ignored: None,
+            ignored: Vec::new(),
         }
     }
 
@@ -245,6 +246,9 @@ impl Ways {
         log: &mut dyn FnMut(PlayEvent<'_>),
     ) -> Result<()> {
         let not_taken = seen.board == *before && expected != before;
+        if not_taken && !input.pointed() {
+            self.ignored.push((number, input.how.clone()));
+        }
         if let Some(control) = input.trial {
             if let Some(learned) = game.learn_control(control, before, mv, &seen.board) {
                 log(PlayEvent::Note(&format!("move {number} ({}) showed {learned}", input.how)));
@@ -257,7 +261,6 @@ impl Ways {
         // A pointed move not taken turns the loop back to clicking (below), rather than to another way.
         if not_taken && !input.pointed() {
             let another = self.later_way(game, frame, seen, mv)?.map(|(way, _)| way);
-            let previous = self.ignored.replace((number, input.how.clone()));
             if let Some(another) = another {
                 (self.way, self.from_calibration) = (another, false);
                 self.worked = false;
@@ -265,15 +268,16 @@ impl Ways {
                     "move {number} ({}) left the board as it was; making moves another way",
                     input.how
                 )));
-            } else if let Some((previous, previous_how)) = previous {
+            } else if self.ignored.len() >= 2 {
+                let tried: Vec<String> = self.ignored.iter().map(|(n, how)| format!("{n} ({how})")).collect();
                 bail!(
-                    "the game does not take moves this way: moves {previous} ({previous_how}) and {number} ({}) both left the \
-                     board as it was, and no other way to make them was found; stopped rather than repeat them",
-                    input.how
+                    "the game does not take moves any way the bot knows: moves {} all left the board as it was, and no \
+                     other way to make them was found; stopped rather than repeat them",
+                    tried.join(", ")
                 );
             }
         } else if !not_taken {
-            self.ignored = None;
+            self.ignored.clear();
             self.worked |= seen.board != *before;
             if self.way != 0 && self.worked && !self.kept {
                 self.kept = true;

@@ -5,7 +5,8 @@
 //! the flood took one colour (the cells it changed all have it) — the control plays that colour, whichever colour
 //! it was tried for; the board was as before — a button is dropped, and never clicked again; a key is taken to
 //! play the flood's own colour (picking the flood's colour is no move) until a move for that colour shows
-//! otherwise; any other change — the control is dropped. A control proved for a colour is used for it without
+//! otherwise, and a second key that does nothing under the same flood shows the client takes no number keys;
+//! any other change — the control is dropped. A control proved for a colour is used for it without
 //! trial for the rest of the game.
 
 use super::buttons::Candidate;
@@ -67,6 +68,24 @@ impl Controls {
 
     /// Learns from what a move made with `control` showed (see the module doc); says what was learned.
     pub fn learn(&mut self, control: usize, before: &FloodBoard, seen: &FloodBoard) -> Option<String> {
+        let changed: Vec<u8> = (0..seen.cells.len().min(before.cells.len()))
+            .filter(|&i| before.cells[i] != seen.cells[i])
+            .map(|i| seen.cells[i])
+            .collect();
+        let flood = before.cells.get(before.start).copied().unwrap_or(b'?');
+        // Two keys that do nothing while the flood has one colour cannot both play it: the client takes no keys.
+        let keys_dead = control >= NUMBER_KEYS
+            && changed.is_empty()
+            && (self.keys.iter().enumerate())
+                .any(|(k, &other)| k != control - NUMBER_KEYS && other == Known::MaybePlays(flood));
+        if keys_dead {
+            self.keys = [Known::Dropped; 10];
+            return Some(format!(
+                "that the key {} does nothing either while the flood is '{}': the client takes no number keys",
+                control - NUMBER_KEYS,
+                flood as char
+            ));
+        }
         let (known, name) = if control >= NUMBER_KEYS {
             let key = control - NUMBER_KEYS;
             (self.keys.get_mut(key)?, format!("that the key {key}"))
@@ -82,11 +101,6 @@ impl Controls {
             );
             (self.buttons.get_mut(control)?, name)
         };
-        let changed: Vec<u8> = (0..seen.cells.len().min(before.cells.len()))
-            .filter(|&i| before.cells[i] != seen.cells[i])
-            .map(|i| seen.cells[i])
-            .collect();
-        let flood = before.cells.get(before.start).copied().unwrap_or(b'?');
         let (next, said) = match changed.first() {
             None if control >= NUMBER_KEYS && *known == Known::Untried => (
                 Known::MaybePlays(flood),
@@ -162,6 +176,12 @@ mod tests {
         assert_eq!(controls.key_for(b'G', 3), Some((3, false)));
         controls.learn(NUMBER_KEYS + 2, &before, &before);
         assert_eq!(controls.key_for(b'R', 3), Some((3, false)));
+        // Two keys that do nothing under one flood: the client takes no number keys.
+        let mut dead = Controls::new(20.0, Vec::new());
+        dead.learn(NUMBER_KEYS + 1, &before, &before);
+        let said = dead.learn(NUMBER_KEYS + 2, &before, &before).unwrap();
+        assert!(said.ends_with("the client takes no number keys"), "{said}");
+        assert_eq!((dead.key_for(b'G', 3), dead.key_for(b'R', 3)), (None, None));
         // Keys past the board's colours are never pressed.
         controls.learn(NUMBER_KEYS + 3, &before, &board("GG\nBG\n"));
         assert_eq!(controls.key_for(b'R', 3), None);
