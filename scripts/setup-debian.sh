@@ -17,6 +17,8 @@ packages=(
     qqwing
     # a Wayland session with XWayland for the Wayland live test (sway runs headless)
     sway xwayland
+    # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm
+    xterm sudoku
 )
 
 sudo=()

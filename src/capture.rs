@@ -146,15 +146,38 @@ pub struct WindowInfo {
 }
 
 fn info_of(window: &xcap::Window) -> Result<WindowInfo> {
+    let id = window.id()?;
+    let title = match window.title()? {
+        // A program that sets only the old WM_NAME, as a STRING (xterm, and what runs in it): xcap asks for it as
+        // COMPOUND_TEXT only, and gets nothing.
+        title if title.is_empty() => old_wm_name(id).unwrap_or_default(),
+        title => title,
+    };
     Ok(WindowInfo {
-        id: window.id()?,
-        title: window.title()?,
+        id,
+        title,
         app: window.app_name().unwrap_or_default(),
         x: window.x()?,
         y: window.y()?,
         width: window.width()?,
         height: window.height()?,
         minimized: window.is_minimized().unwrap_or(false),
+    })
+}
+
+/// Window `id`'s ICCCM `WM_NAME`, of whatever type it was set with (STRING is Latin-1; UTF8_STRING, and
+/// COMPOUND_TEXT of ASCII, are read as UTF-8); `None` where it has none or the server cannot be asked.
+fn old_wm_name(id: u32) -> Option<String> {
+    use x11rb::protocol::xproto::{AtomEnum, ConnectionExt};
+    let (conn, _) = x11rb::connect(None).ok()?;
+    let reply = conn.get_property(false, id, AtomEnum::WM_NAME, AtomEnum::ANY, 0, 1024).ok()?.reply().ok()?;
+    if reply.value.is_empty() {
+        return None;
+    }
+    Some(if reply.type_ == u32::from(AtomEnum::STRING) {
+        reply.value.iter().map(|&b| b as char).collect()
+    } else {
+        String::from_utf8_lossy(&reply.value).into_owned()
     })
 }
 
@@ -195,8 +218,9 @@ fn describe_window(w: &WindowInfo) -> String {
 }
 
 /// Finds a window: `id:N` names one by its id (as `autoplay windows` lists them); otherwise by title, the one
-/// window with exactly that title, else the one window whose title contains it (ignoring case). Several matches,
-/// or none, are errors that list the candidates, so that the user can name one by its id.
+/// window with exactly that title, else the one window whose title contains it (ignoring case), else the one
+/// window of a program of that class (`xterm`). Several matches, or none, are errors that list the candidates, so
+/// that the user can name one by its id.
 pub fn find_window(title: &str) -> Result<WindowInfo> {
     let windows = list_windows()?;
     if let Some(id) = title.strip_prefix("id:") {
@@ -221,6 +245,17 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
     match partial.as_slice() {
         [one] => Ok((*one).clone()),
         [] => {
+            // No title has it: the window's class (its program, as `autoplay windows` shows it).
+            let by_class: Vec<&WindowInfo> =
+                windows.iter().filter(|w| w.app.eq_ignore_ascii_case(title) && !w.minimized).collect();
+            match by_class.as_slice() {
+                [one] => return Ok((*one).clone()),
+                [] => {}
+                many => {
+                    let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
+                    bail!("several windows of program '{title}': {}; name one with --window id:N", listed.join(", "))
+                }
+            }
             let titles: Vec<String> = windows.iter().map(|w| format!("'{}'", w.title)).collect();
             bail!(
                 "no window titled '{title}' (windows: {})",
