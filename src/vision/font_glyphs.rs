@@ -117,6 +117,19 @@ impl FontGlyphs {
         height: usize,
         key: impl Fn(char) -> Option<K>,
     ) -> Option<(K, f64, f64)> {
+        let best = self.distances(coverage, aspect, height, key);
+        let &(k, d) = best.first()?;
+        Some((k, d, best.get(1).map_or(f64::INFINITY, |next| next.1)))
+    }
+
+    /// Every key's distance (its nearest character's, over all fonts) to a glyph, nearest first.
+    pub fn distances<K: Copy + PartialEq>(
+        &self,
+        coverage: &[f32],
+        aspect: f64,
+        height: usize,
+        key: impl Fn(char) -> Option<K>,
+    ) -> Vec<(K, f64)> {
         let mut best: Vec<(K, f64)> = Vec::new();
         for g in self.at_height(height).iter() {
             let Some(k) = key(g.character) else { continue };
@@ -127,8 +140,7 @@ impl FontGlyphs {
             }
         }
         best.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let &(k, d) = best.first()?;
-        Some((k, d, best.get(1).map_or(f64::INFINITY, |next| next.1)))
+        best
     }
 
     fn render_all(&self, size: impl Fn(usize, char) -> f32) -> Vec<FontGlyph> {

@@ -14,12 +14,13 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
+use super::naming::{name_marks, Mark};
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::game::CellLayout;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
 use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
-use crate::vision::font_glyphs::{is_sure, FontGlyphs, MAX_DISTANCE};
+use crate::vision::font_glyphs::{is_sure, FontGlyphs};
 use crate::vision::glyph::{ink_box, normalise};
 use crate::vision::grid_lines::{find_grid, usual_boxes, Grid, GridError, Line};
 use crate::vision::runs::flood8;
@@ -67,6 +68,17 @@ impl DigitShapes {
     pub(super) fn classify(&self, coverage: &[f32], aspect: f64, height: usize) -> (u8, f64, f64) {
         let value = |c: char| Some(c.to_digit(10).unwrap_or(0) as u8);
         self.glyphs.nearest(coverage, aspect, height, value).unwrap_or((0, f64::INFINITY, f64::INFINITY))
+    }
+
+    /// The glyph's distance to each name: 0, a mark over an empty cell; 1–9, the digits (infinite for a name no
+    /// font draws).
+    fn costs(&self, coverage: &[f32], aspect: f64, height: usize) -> [f64; 10] {
+        let value = |c: char| Some(c.to_digit(10).unwrap_or(0) as u8);
+        let mut costs = [f64::INFINITY; 10];
+        for (name, d) in self.glyphs.distances(coverage, aspect, height, value) {
+            costs[name as usize] = d;
+        }
+        costs
     }
 }
 
@@ -255,11 +267,29 @@ pub fn faces_of_tiles(mut grid: Grid) -> Grid {
     grid
 }
 
+/// A mark's normalised coverage, aspect, height and distance to each name (see [`DigitShapes::costs`]).
+struct Shape {
+    coverage: Vec<f32>,
+    aspect: f64,
+    height: usize,
+    costs: [f64; 10],
+}
+
 /// What one cell shows.
 enum Seen {
-    Empty { background: [u8; 3] },
-    Pencil { background: [u8; 3] },
-    Digit { value: u8, ink: [u8; 3], background: [u8; 3] },
+    Empty {
+        background: [u8; 3],
+    },
+    Pencil {
+        background: [u8; 3],
+    },
+    /// A digit-sized mark: its fonts' nearest digit until the marks are named ([`super::naming`]), and its shape.
+    Digit {
+        value: u8,
+        ink: [u8; 3],
+        background: [u8; 3],
+        shape: Box<Shape>,
+    },
 }
 
 /// Reads a Sudoku with no calibration.
@@ -294,6 +324,26 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
         }
     }
     board.given = givens(&seen, grid.size);
+    // The marks named together, by what the board must be (the fonts' nearest digits as the first guess).
+    let marks: Vec<Mark> = seen
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            Seen::Digit { shape, .. } => Some(Mark {
+                cell: i,
+                coverage: shape.coverage.clone(),
+                aspect: shape.aspect,
+                height: shape.height,
+                given: board.given[i],
+                costs: shape.costs,
+            }),
+            _ => None,
+        })
+        .collect();
+    for (mark, name) in marks.iter().zip(name_marks(&marks, grid.box_rows, grid.box_cols)?) {
+        board.cells[mark.cell] = name;
+        board.given[mark.cell] &= name != 0;
+    }
     if !board.given.iter().any(|&g| g) {
         bail!(
             "no Sudoku found: the {0} ({1}×{1} cells at ({2:.0}, {3:.0})) shows no digit",
@@ -479,16 +529,15 @@ fn read_cell(
     }
     let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
     let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
-    let (value, best, next) = shapes.classify(&normalise(&alpha, w, bbox), aspect, bbox.3 - bbox.1 + 1);
-    if !is_sure(best, next) {
-        let (x, y) = grid.layout.centre(row, col);
-        bail!(
-            "cell (row {row}, column {col}) at ({x}, {y}) shows a mark that is no digit of the known fonts (closest '{value}' at \
-             distance {best:.3}, limit {MAX_DISTANCE}; next at {next:.3}): calibrate this client (`autoplay calibrate sudoku`)"
-        );
-    }
-    if value == 0 {
+    let (coverage, height) = (normalise(&alpha, w, bbox), bbox.3 - bbox.1 + 1);
+    let costs = shapes.costs(&coverage, aspect, height);
+    let mut order: Vec<usize> = (0..10).collect();
+    order.sort_by(|&a, &b| costs[a].total_cmp(&costs[b]));
+    // A sure mark over an empty cell (a cross on a cell with no possible digit) is no digit; every other mark is
+    // named with the others, by what the board must be.
+    if order[0] == 0 && is_sure(costs[0], costs[order[1]]) {
         return Ok(empty);
     }
-    Ok(Seen::Digit { value, ink, background: bg })
+    let shape = Box::new(Shape { coverage, aspect, height, costs });
+    Ok(Seen::Digit { value: order[0] as u8, ink, background: bg, shape })
 }

@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod bench;
 pub mod discover;
+pub mod naming;
 pub mod number_pad;
 pub mod reader;
 pub mod theme;
