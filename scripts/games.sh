@@ -27,30 +27,29 @@ start_gnome_sudoku() {
     sleep 1
 }
 
+# start_chromium_app PAGE SIZE TITLE: the project's page fixtures/tables/PAGE (with its query) as a Chromium app
+# window of SIZE ("W,H"), once a visible window's title matches TITLE (xdotool's regular expression).
+start_chromium_app() {
+    local page=$1 size=$2 title=$3
+    mkdir -p "$GAMES_PROFILE/chromium"
+    chromium --no-sandbox --test-type --disable-gpu --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --user-data-dir="$GAMES_PROFILE/chromium" --window-size="$size" \
+        --window-position=60,40 --app="file://$PWD/fixtures/tables/$page" >/dev/null 2>&1 &
+    local i
+    for i in $(seq 150); do xdotool search --onlyvisible --name "$title" >/dev/null 2>&1 && break; sleep 0.1; done
+    sleep 1.5
+}
+
 # start_cribbage_table DEAL [LINE]: the project's Cribbage Solitaire table in Chromium at numbered deal DEAL,
 # after the moves LINE (solution-line notation) were played.
 start_cribbage_table() {
-    local deal=$1 line=${2:-}
-    mkdir -p "$GAMES_PROFILE/chromium"
-    chromium --no-sandbox --test-type --disable-gpu --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync --user-data-dir="$GAMES_PROFILE/chromium" --window-size=900,640 \
-        --window-position=60,40 --app="file://$PWD/fixtures/tables/cribbage.html?deal=$deal&line=$line" >/dev/null 2>&1 &
-    local i
-    for i in $(seq 150); do xdotool search --onlyvisible --name "^Cribbage Solitaire — deal $deal" >/dev/null 2>&1 && break; sleep 0.1; done
-    sleep 1.5
+    start_chromium_app "cribbage.html?deal=$1&line=${2:-}" 900,640 "^Cribbage Solitaire — deal $1"
 }
 
 # start_flood_styles QUERY: the project's Flood-It page of many button looks (fixtures/tables/flood-styles.html)
 # in Chromium with QUERY.
 start_flood_styles() {
-    local query=$1
-    mkdir -p "$GAMES_PROFILE/chromium"
-    chromium --no-sandbox --test-type --disable-gpu --no-first-run --disable-background-networking \
-        --disable-component-update --disable-sync --user-data-dir="$GAMES_PROFILE/chromium" --window-size=560,640 \
-        --window-position=60,40 --app="file://$PWD/fixtures/tables/flood-styles.html?$query" >/dev/null 2>&1 &
-    local i
-    for i in $(seq 150); do xdotool search --onlyvisible --name "^Flood-It \(styles\)" >/dev/null 2>&1 && break; sleep 0.1; done
-    sleep 1.5
+    start_chromium_app "flood-styles.html?$1" 560,640 "^Flood-It \(styles\)"
 }
 
 # stop_games: ends every game started here.

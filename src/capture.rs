@@ -217,6 +217,11 @@ fn describe_window(w: &WindowInfo) -> String {
     format!("'{}' (id {}, at {},{}, {}x{})", w.title, w.id, w.x, w.y, w.width, w.height)
 }
 
+/// Windows as messages name them, in a list.
+fn described(windows: &[&WindowInfo]) -> String {
+    windows.iter().map(|w| describe_window(w)).collect::<Vec<_>>().join(", ")
+}
+
 /// Finds a window: `id:N` names one by its id (as `autoplay windows` lists them); otherwise by title, the one
 /// window with exactly that title, else the one window whose title contains it (ignoring case), else the one
 /// window of a program of that class (`xterm`). Several matches, or none, are errors that list the candidates, so
@@ -234,10 +239,7 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
     match exact.as_slice() {
         [one] => return Ok((*one).clone()),
         [] => {}
-        many => {
-            let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
-            bail!("several windows are titled '{title}': {}; name one with --window id:N", listed.join(", "))
-        }
+        many => bail!("several windows are titled '{title}': {}; name one with --window id:N", described(many)),
     }
     let wanted = title.to_lowercase();
     let partial: Vec<&WindowInfo> =
@@ -252,8 +254,7 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
                 [one] => return Ok((*one).clone()),
                 [] => {}
                 many => {
-                    let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
-                    bail!("several windows of program '{title}': {}; name one with --window id:N", listed.join(", "))
+                    bail!("several windows of program '{title}': {}; name one with --window id:N", described(many))
                 }
             }
             let titles: Vec<String> = windows.iter().map(|w| format!("'{}'", w.title)).collect();
@@ -262,13 +263,10 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
                 if titles.is_empty() { "none".into() } else { titles.join(", ") }
             )
         }
-        many => {
-            let listed: Vec<String> = many.iter().map(|w| describe_window(w)).collect();
-            bail!(
-                "several windows match '{title}': {}; give the exact title, or name one with --window id:N",
-                listed.join(", ")
-            )
-        }
+        many => bail!(
+            "several windows match '{title}': {}; give the exact title, or name one with --window id:N",
+            described(many)
+        ),
     }
 }
 

@@ -41,12 +41,7 @@ fn buttons_of(text: &str) -> Vec<(u8, i32, i32)> {
 #[test]
 fn every_style_of_button_is_the_first_tried_for_its_colour() {
     let dir = common::repo().join("fixtures/flood-buttons");
-    let mut pngs: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    pngs.sort();
+    let pngs: Vec<std::path::PathBuf> = common::fixture_shots("flood-buttons").into_iter().map(|(_, p)| p).collect();
     assert!(pngs.len() >= 8, "{} fixtures", pngs.len());
     for png in pngs {
         let name = png.file_stem().unwrap().to_string_lossy().into_owned();

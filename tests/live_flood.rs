@@ -797,24 +797,14 @@ fn play_the_fade_client(query: &str) -> FadeGame {
     });
     assert_eq!(title_of(&desktop, &window), FADE_TITLE);
 
-    let calibration = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
-    let out = autoplay()
-        .args(["play", "flood", "--window", &format!("id:{window}"), "--json"])
-        .arg("--calibration")
-        .arg(calibration.path())
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    let (succeeded, stderr, report) = play_uncalibrated(&desktop.display, "flood", &window);
     // The page's own verdict, shown once the last fade has ended.
     wait_until(
         &format!("{query}: the page's title to say the game is over; the bot said:\n{stderr}"),
         Duration::from_secs(30),
         || title_of(&desktop, &window) != FADE_TITLE,
     );
-    FadeGame { succeeded: out.status.success(), stderr, report, optimal, title: title_of(&desktop, &window) }
+    FadeGame { succeeded, stderr, report, optimal, title: title_of(&desktop, &window) }
 }
 
 /// sgt-flood recoloured with its own environment variables (a brown background, one cell colour teal and one

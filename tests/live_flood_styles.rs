@@ -10,7 +10,6 @@
 
 mod common;
 
-use std::process::Command;
 use std::time::Duration;
 
 use autoplay::game::SolveLimits;
@@ -50,18 +49,8 @@ fn play_style(query: &str) -> StyleGame {
     args.extend(["--window-size=600,720", &profile_arg, &app]);
     desktop.spawn("chromium", &args, &[]);
     let window = desktop.wait_for_window(r"Flood-It \(styles\)");
-    let calibration = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
-        .args(["play", "flood", "--window", &format!("id:{window}"), "--json"])
-        .arg("--calibration")
-        .arg(calibration.path())
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{query}: play failed:\n{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    let (succeeded, stderr, report) = play_uncalibrated(&desktop.display, "flood", &window);
+    assert!(succeeded, "{query}: play failed:\n{stderr}");
     let title = |desktop: &Desktop| {
         String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned()
     };

@@ -14,13 +14,7 @@ use common::repo;
 #[test]
 fn digits_in_seven_unlisted_fonts_read_exactly_with_no_calibration() {
     let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
-    let dir = repo().join("fixtures/sudoku-fonts");
-    let mut pngs: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        .collect();
-    pngs.sort();
+    let pngs: Vec<std::path::PathBuf> = common::fixture_shots("sudoku-fonts").into_iter().map(|(_, p)| p).collect();
     assert!(pngs.len() >= 7, "{} fixtures", pngs.len());
     let mut failures = Vec::new();
     for png in &pngs {

@@ -149,3 +149,19 @@ pub fn page_and_board_text(file: &str, query: &str) -> (String, String) {
         after_id.split_once('>').and_then(|(_, s)| s.split("</pre>").next()).expect("the page's board").to_owned();
     (page, text)
 }
+
+/// `autoplay play GAME --window id:WINDOW --json` on `display` with an empty calibration folder, as a user with no
+/// calibration runs it: whether it succeeded, its standard error, and its report (null where it printed none).
+pub fn play_uncalibrated(display: &str, game: &str, window: &str) -> (bool, String, serde_json::Value) {
+    let calibration = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(calibration.path().join(game)).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args(["play", game, "--window", &format!("id:{window}"), "--json"])
+        .arg("--calibration")
+        .arg(calibration.path())
+        .env("DISPLAY", display)
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned(), report)
+}
