@@ -61,10 +61,22 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
     let mut subsets: Vec<u32> = (0..1u32 << suspects.len()).collect();
     subsets.sort_by_key(|s| (s.count_ones(), *s));
     let mut closest: Option<(u8, crate::vision::LatticeError)> = None;
+    // The solid pixels of every candidate, found once; each subset keeps those of its colours. (A pixel within the
+    // tolerance of two candidates goes to the nearer even where that one is left out: such pixels are the
+    // blend along an edge between two near colours.)
+    let all = solid_classes(image, &colours);
     for excluded in subsets {
         let left_out = |i: usize| suspects.iter().position(|&s| s == i).is_some_and(|bit| excluded & (1 << bit) != 0);
         let kept: Vec<[u8; 3]> = colours.iter().enumerate().filter(|(i, _)| !left_out(*i)).map(|(_, c)| *c).collect();
-        let map = solid_class_map(image, &kept);
+        let mut renumber = [0u8; 256];
+        let mut next = 0u8;
+        for i in (0..colours.len()).filter(|&i| !left_out(i)) {
+            next += 1;
+            renumber[i + 1] = next;
+        }
+        let mut classes: Vec<u8> = all.classes.iter().map(|&c| renumber[c as usize]).collect();
+        forget_edge_patches(&mut classes, all.width, all.height);
+        let map = ClassMap { width: all.width, height: all.height, classes };
         match find_board(image, &map, MIN_CELL, hint) {
             Ok((layout, samples)) => {
                 if layout.cols * layout.rows < 4 {
@@ -92,20 +104,34 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
 /// The class of each pixel: 1 + the index of the kept colour within tolerance, where the eight pixels around it
 /// match it too and its patch of the class does not reach the picture's edge; else 0.
 pub(super) fn solid_class_map(image: &RgbaImage, kept: &[[u8; 3]]) -> ClassMap {
+    let mut map = solid_classes(image, kept);
+    forget_edge_patches(&mut map.classes, map.width, map.height);
+    map
+}
+
+/// As [`solid_class_map`], with the patches that reach the picture's edge still in.
+fn solid_classes(image: &RgbaImage, kept: &[[u8; 3]]) -> ClassMap {
     let colour_map = ClassMap::new(image, |rgb| closest(kept, rgb));
     let (w, h) = (colour_map.width, colour_map.height);
+    let near = &colour_map.classes;
+    // All nine pixels of the 3×3 square around it: the corner of an L of thin lines drops out too. First whether
+    // a pixel and its left and right neighbours have one class, then that for the rows above and below.
+    let mut row_alike = vec![false; w * h];
+    for (row, alike) in near.chunks_exact(w).zip(row_alike.chunks_exact_mut(w)) {
+        for x in 1..w.saturating_sub(1) {
+            alike[x] = row[x] != 0 && row[x - 1] == row[x] && row[x + 1] == row[x];
+        }
+    }
     let mut classes = vec![0u8; w * h];
     for y in 1..h.saturating_sub(1) {
         for x in 1..w.saturating_sub(1) {
             let i = y * w + x;
-            let c = colour_map.classes[i];
-            // All nine pixels of the 3×3 square around it: the corner of an L of thin lines drops out too.
-            if c != 0 && [i - w, i, i + w].iter().all(|&j| colour_map.classes[j - 1..=j + 1].iter().all(|&k| k == c)) {
+            let c = near[i];
+            if row_alike[i] && row_alike[i - w] && row_alike[i + w] && near[i - w] == c && near[i + w] == c {
                 classes[i] = c;
             }
         }
     }
-    forget_edge_patches(&mut classes, w, h);
     ClassMap { width: w, height: h, classes }
 }
 
@@ -116,23 +142,23 @@ fn forget_edge_patches(classes: &mut [u8], w: usize, h: usize) {
     if w < 3 || h < 3 {
         return;
     }
-    let mut stack: Vec<usize> = Vec::new();
-    for x in 1..w - 1 {
-        stack.extend([w + x, (h - 2) * w + x]);
-    }
-    for y in 1..h - 1 {
-        stack.extend([y * w + 1, y * w + w - 2]);
-    }
-    while let Some(i) = stack.pop() {
+    // Each pixel is unclassified as it is pushed, so none is pushed twice.
+    let mut stack: Vec<(usize, u8)> = Vec::new();
+    let ring =
+        (1..w - 1).flat_map(|x| [w + x, (h - 2) * w + x]).chain((1..h - 1).flat_map(|y| [y * w + 1, y * w + w - 2]));
+    for i in ring {
         let class = classes[i];
-        if class == 0 {
-            continue;
+        if class != 0 {
+            classes[i] = 0;
+            stack.push((i, class));
         }
-        classes[i] = 0;
+    }
+    while let Some((i, class)) = stack.pop() {
         let (x, y) = (i % w, i / w);
         for (nx, ny) in [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)] {
             if nx < w && ny < h && classes[ny * w + nx] == class {
-                stack.push(ny * w + nx);
+                classes[ny * w + nx] = 0;
+                stack.push((ny * w + nx, class));
             }
         }
     }

@@ -30,8 +30,10 @@ pub const NOT_A_DIGIT: f64 = 0.2;
 const SLACK: f64 = 0.08;
 /// At most this many names per class are tried.
 const NAMES_TRIED: usize = 4;
-/// The search gives up after this many assignments tried.
-const BUDGET: usize = 200_000;
+/// The search gives up after this many steps (names tried), or this many complete namings checked with the
+/// solver: a picture of noise that looks like a grid of marks costs milliseconds, not seconds.
+const BUDGET: usize = 20_000;
+const SOLVED_AT_MOST: usize = 200;
 
 /// A digit-sized mark in a cell, and its distance to each name (index 0: a mark over an empty cell; 1–9 the
 /// digits).
@@ -85,6 +87,7 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize) -> Result<Ve
         names: vec![0; classes.len()],
         best: None,
         tried: 0,
+        solved: 0,
     };
     // The least cost each class can add, for the bound.
     let floor: Vec<f64> = classes.iter().map(|c| c.costs[c.names[0] as usize]).collect();
@@ -131,7 +134,7 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize) -> Result<Ve
                     )
                 })
                 .collect();
-            let why = if search.tried >= BUDGET { "no naming found within the search's budget" } else { "none" };
+            let why = if search.out_of_budget() { "no naming found within the search's budget" } else { "none" };
             bail!(
                 "the marks in the cells cannot be named as digits that make a Sudoku ({why}; rows and columns from 0): {}; \
                  calibrate this client (`autoplay calibrate sudoku`)",
@@ -196,16 +199,23 @@ struct Search<'a> {
     board: Vec<u8>,
     names: Vec<u8>,
     best: Option<(f64, Vec<u8>)>,
+    /// Steps taken, and complete namings checked with the solver.
     tried: usize,
+    solved: usize,
 }
 
 impl Search<'_> {
+    fn out_of_budget(&self) -> bool {
+        self.tried >= BUDGET || self.solved >= SOLVED_AT_MOST
+    }
+
     fn run(&mut self, k: usize, cost: f64, rest: &[f64]) {
-        if self.tried >= BUDGET || self.best.as_ref().is_some_and(|(best, _)| cost + rest[k] >= *best) {
+        self.tried += 1;
+        if self.out_of_budget() || self.best.as_ref().is_some_and(|(best, _)| cost + rest[k] >= *best) {
             return;
         }
         if k == self.classes.len() {
-            self.tried += 1;
+            self.solved += 1;
             if self.givens_solvable() {
                 self.best = Some((cost, self.names.clone()));
             }
