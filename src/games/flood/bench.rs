@@ -129,8 +129,7 @@ pub fn bench_buttons(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Re
         Some(found) => found,
         None => themes.iter().find(|t| t.theme == reading.theme).cloned().expect("the theme that read the board"),
     };
-    let palette: Vec<(u8, [u8; 3])> =
-        theme.colours.iter().filter(|c| !c.marked).filter_map(|c| Some((c.symbol as u8, c.rgb().ok()?))).collect();
+    let palette = theme.plain_colours();
     let mut candidates = Vec::new();
     let times: Vec<Duration> = (0..repeats)
         .map(|_| {

@@ -299,7 +299,7 @@ impl Flood {
             (None, Some(found)) => found,
             (None, None) => discover::discover_theme(&frame.image, &self.themes, Some(&reading.layout))?,
         };
-        Ok(theme.colours.iter().filter(|c| !c.marked).filter_map(|c| Some((c.symbol as u8, c.rgb().ok()?))).collect())
+        Ok(theme.plain_colours())
     }
 
     /// The window's controls, their buttons found in this frame the first time (and again when the board is drawn

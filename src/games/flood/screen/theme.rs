@@ -63,6 +63,14 @@ pub struct PaletteTheme {
     pub colours: Vec<PaletteColour>,
 }
 
+impl PaletteTheme {
+    /// The colours a client draws plain (marked ones left out), each with its symbol as a byte: what its colour
+    /// buttons may show.
+    pub fn plain_colours(&self) -> Vec<(u8, [u8; 3])> {
+        self.colours.iter().filter(|c| !c.marked).filter_map(|c| Some((c.symbol as u8, c.rgb().ok()?))).collect()
+    }
+}
+
 /// A way of making moves other than clicking a cell of the colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
