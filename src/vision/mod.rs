@@ -2,6 +2,7 @@
 //! may belong to the board. Nothing here knows any game's colours or pixel offsets.
 
 pub mod annotate;
+pub mod box_lines;
 pub mod colour;
 pub mod edge_lattice;
 pub mod font_glyphs;

@@ -14,11 +14,12 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::naming::{name_marks, Mark};
+use super::naming::{name_marks, shape_class_of, Mark};
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::game::CellLayout;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
+use crate::vision::box_lines::find_box_grid;
 use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
 use crate::vision::font_glyphs::{is_sure, FontGlyphs};
 use crate::vision::glyph::{ink_box, normalise};
@@ -30,6 +31,8 @@ pub const FOUND_THEME: &str = "found in the picture";
 
 /// The smallest cell side, in pixels, looked for.
 const MIN_CELL: usize = 12;
+/// The smallest cell side, in pixels, of a terminal's grid: a character and the spaces around it.
+const MIN_TEXT_CELL: usize = 10;
 /// How far inside a tile's edge (a share of the pitch) its digit is looked for: past the bevel.
 const TILE_INSET: f64 = 0.18;
 /// A mark along the edge of a tile's digit area at most this share of it across is a frame, not the digit.
@@ -82,11 +85,32 @@ impl DigitShapes {
     }
 }
 
-/// A grid found with no calibration, and whether it was found from its lines or from its cells' edges (tiles:
-/// bevelled or textured cells whose borders are not lines, read from further inside).
+/// A grid found with no calibration, and how it was drawn.
 pub struct FoundGrid {
     pub grid: Grid,
-    pub tiled: bool,
+    pub drawn: Drawn,
+}
+
+/// How a grid found with no calibration is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// Lines between all the cells.
+    Lines,
+    /// Tiles: bevelled or textured cells whose borders are not lines, read from further inside.
+    Tiles,
+    /// Only the boxes, with lines of characters in a terminal ([`crate::vision::box_lines`]); the cells are
+    /// the characters inside, which may be small.
+    Text,
+}
+
+impl FoundGrid {
+    /// The grid with each cell's interior where its digit is looked for (a tile's face, past its bevel).
+    pub fn faces(self) -> Grid {
+        match self.drawn {
+            Drawn::Tiles => faces_of_tiles(self.grid),
+            Drawn::Lines | Drawn::Text => self.grid,
+        }
+    }
 }
 
 /// The grid, from the first line mask that shows one, else from the edges of its cells
@@ -101,7 +125,7 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
         match find_grid(w, h, &mask, MIN_CELL) {
             Ok(grid) => {
                 refuse_if_covered(&broken_sides(&grid, &mask, w, 0))?;
-                return Ok(FoundGrid { grid, tiled: false });
+                return Ok(FoundGrid { grid, drawn: Drawn::Lines });
             }
             Err(e) => {
                 let telling = |e: &GridError| matches!(e, GridError::NotAGrid { .. } | GridError::CutOff { .. });
@@ -114,7 +138,10 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
     let lines_failure = failure.expect("masks were tried");
     let grid = match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
         Ok((columns, rows)) => grid_of_lattice(&columns, &rows)?,
-        Err(why) => bail!("{lines_failure}; nor are there cells without lines: {why}"),
+        Err(why) => match find_text_grid(image) {
+            Some(grid) => return Ok(FoundGrid { grid, drawn: Drawn::Text }),
+            None => bail!("{lines_failure}; nor are there cells without lines: {why}; nor boxes of a terminal's characters"),
+        },
     };
     // Cells found from their edges may be those of a grid of lines the line finder refused because something
     // covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
@@ -129,7 +156,18 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
             refuse_if_covered(&broken)?;
         }
     }
-    Ok(FoundGrid { grid, tiled: true })
+    Ok(FoundGrid { grid, drawn: Drawn::Tiles })
+}
+
+/// A grid of which only the boxes are drawn, with lines of characters (a terminal:
+/// [`crate::vision::box_lines`]), from the first line mask that shows one.
+pub fn find_text_grid(image: &RgbaImage) -> Option<Grid> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
+    masks().find_map(|(dark, t)| {
+        let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
+        find_box_grid(w, h, &mask, MIN_TEXT_CELL)
+    })
 }
 
 /// The largest share of a grid's cells that may lack drawn sides for the grid to count as one of lines with
@@ -273,15 +311,20 @@ struct Shape {
     aspect: f64,
     height: usize,
     costs: [f64; 10],
+    /// Its stroke width, in pixels ([`stroke_width`]).
+    weight: f64,
 }
 
 /// What one cell shows.
+/// (`cursor`: the cell shows a keyboard cursor's highlight, which the rest of it was read through.)
 enum Seen {
     Empty {
         background: [u8; 3],
+        cursor: bool,
     },
     Pencil {
         background: [u8; 3],
+        cursor: bool,
     },
     /// A digit-sized mark: its fonts' nearest digit until the marks are named ([`super::naming`]), and its shape.
     Digit {
@@ -289,19 +332,51 @@ enum Seen {
         ink: [u8; 3],
         background: [u8; 3],
         shape: Box<Shape>,
+        cursor: bool,
     },
 }
 
-/// Reads a Sudoku with no calibration.
+impl Seen {
+    fn cursor(&self) -> bool {
+        match *self {
+            Seen::Empty { cursor, .. } | Seen::Pencil { cursor, .. } | Seen::Digit { cursor, .. } => cursor,
+        }
+    }
+}
+
+/// Reads a Sudoku with no calibration: on the grid found ([`find_any_grid`]); where that does not read (a lattice
+/// of cells' edges may be a terminal's characters, which show no digit), on the boxes of a terminal's characters
+/// if the picture shows them and they read.
 pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
-    let FoundGrid { grid, tiled } = find_any_grid(image)?;
+    let found = find_any_grid(image);
+    let tried_text = found.as_ref().is_ok_and(|f| f.drawn == Drawn::Text);
+    let first = found.and_then(|found| read_grid(image, found, shapes));
+    match first {
+        Err(error) if !tried_text => match find_text_grid(image) {
+            Some(grid) => {
+                let (x, y) = (grid.layout.origin_x, grid.layout.origin_y);
+                read_grid(image, FoundGrid { grid, drawn: Drawn::Text }, shapes).map_err(|text| {
+                    anyhow::anyhow!(
+                        "{error:#}; nor do the boxes drawn with characters at ({x:.0}, {y:.0}) read as a Sudoku: {text:#}"
+                    )
+                })
+            }
+            None => Err(error),
+        },
+        read => read,
+    }
+}
+
+/// Reads a Sudoku on a grid found with no calibration.
+fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &DigitShapes) -> Result<SudokuReading> {
     if grid.size > 9 {
         bail!(
             "a {0}×{0} grid has symbols beyond 9, which are known only from a calibration theme (`autoplay calibrate sudoku`)",
             grid.size
         );
     }
-    if grid.layout.pitch < MIN_PITCH {
+    // (A terminal's characters are named together by the rules whatever their size: see below.)
+    if drawn != Drawn::Text && grid.layout.pitch < MIN_PITCH {
         bail!(
             "the cells are {:.1} pixels, and digits in cells under {MIN_PITCH} pixels are hinted too differently by every \
              font to read without a calibration theme learned at their size (`autoplay calibrate sudoku`)",
@@ -311,7 +386,7 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
     let mut seen = Vec::with_capacity(grid.size * grid.size);
     for row in 0..grid.size {
         for col in 0..grid.size {
-            seen.push(read_cell(image, &grid, tiled, row, col, shapes)?);
+            seen.push(read_cell(image, &grid, drawn, row, col, shapes)?);
         }
     }
     let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
@@ -340,20 +415,33 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
             _ => None,
         })
         .collect();
+    // A digit under the cursor is a given when the others of its shape are.
+    let classes = shape_class_of(&marks);
+    for (k, mark) in marks.iter().enumerate().filter(|(_, m)| seen[m.cell].cursor()) {
+        let mates: Vec<bool> =
+            (0..marks.len()).filter(|&j| j != k && classes[j] == classes[k]).map(|j| marks[j].given).collect();
+        board.given[mark.cell] = mates.is_empty() || 2 * mates.iter().filter(|&&g| g).count() >= mates.len();
+    }
+    let marks: Vec<Mark> = marks.into_iter().map(|m| Mark { given: board.given[m.cell], ..m }).collect();
     for (mark, name) in marks.iter().zip(name_marks(&marks, grid.box_rows, grid.box_cols)?) {
         board.cells[mark.cell] = name;
         board.given[mark.cell] &= name != 0;
     }
+    let cursors: Vec<usize> = (0..seen.len()).filter(|&i| seen[i].cursor()).collect();
+    let cursor = match cursors[..] {
+        [i] => Some((i / grid.size, i % grid.size)),
+        _ => None,
+    };
     if !board.given.iter().any(|&g| g) {
         bail!(
             "no Sudoku found: the {0} ({1}×{1} cells at ({2:.0}, {3:.0})) shows no digit",
-            if tiled { "lattice of cells" } else { "grid" },
+            if drawn == Drawn::Tiles { "lattice of cells" } else { "grid" },
             grid.size,
             grid.layout.origin_x,
             grid.layout.origin_y
         );
     }
-    Ok(SudokuReading { grid: board, layout: grid.layout, theme: FOUND_THEME.into(), pencil, clashes: Vec::new() })
+    Ok(SudokuReading { grid: board, layout: grid.layout, theme: FOUND_THEME.into(), pencil, clashes: Vec::new(), cursor })
 }
 
 /// Which digits are givens (see the module's documentation).
@@ -362,7 +450,8 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
         .iter()
         .enumerate()
         .filter_map(|(i, s)| match *s {
-            Seen::Digit { ink, background, .. } => Some((i, ink, background)),
+            // (A digit seen through a cursor's highlight has the highlight's colours, not its own.)
+            Seen::Digit { ink, background, cursor: false, .. } => Some((i, ink, background)),
             _ => None,
         })
         .collect();
@@ -373,7 +462,7 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
     let empty: Vec<[u8; 3]> = seen
         .iter()
         .filter_map(|s| match *s {
-            Seen::Empty { background } | Seen::Pencil { background } => Some(background),
+            Seen::Empty { background, .. } | Seen::Pencil { background, .. } => Some(background),
             Seen::Digit { .. } => None,
         })
         .collect();
@@ -418,10 +507,79 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
         .collect();
     let plainest = (0..inks.len())
         .min_by(|&a, &b| saturation(inks[a].0).total_cmp(&saturation(inks[b].0)).then(inks[b].1.cmp(&inks[a].1)));
+    if inks.len() == 1 {
+        // One ink: where the marks of one shape come in two weights (a terminal prints the givens bold, the
+        // player's digits plain), the plain ones are the player's. (Weights are compared only between marks the
+        // fonts take for one digit: a stroke's width depends on the digit.)
+        let mut split = false;
+        for value in 1..=9 {
+            let alike: Vec<(usize, f64)> = digits
+                .iter()
+                .filter(|&&(i, ..)| matches!(seen[i], Seen::Digit { value: v, .. } if v == value))
+                .map(|&(i, ..)| (i, weight_of(&seen[i])))
+                .collect();
+            let weights: Vec<f64> = alike.iter().map(|&(_, w)| w).collect();
+            if let Some(bold_from) = bold_threshold(&weights) {
+                split = true;
+                for &(i, weight) in &alike {
+                    given[i] = weight >= bold_from;
+                }
+            } else {
+                for &(i, _) in &alike {
+                    given[i] = true;
+                }
+            }
+        }
+        if split {
+            return given;
+        }
+    }
     for (&(i, _, _), &k) in digits.iter().zip(&group) {
         given[i] = Some(k) == plainest;
     }
     given
+}
+
+/// Two stroke weights are told apart when the bolder's median is at least this many times the lighter's, and
+/// no weight lies between them closer than this ratio to either.
+const BOLDER: f64 = 1.5;
+const WEIGHT_GAP: f64 = 1.25;
+
+fn weight_of(seen: &Seen) -> f64 {
+    match seen {
+        Seen::Digit { shape, .. } => shape.weight,
+        _ => 0.0,
+    }
+}
+
+/// Where the weights (of marks of one shape) fall in two groups (see [`BOLDER`]), the least weight of the bolder
+/// group.
+fn bold_threshold(weights: &[f64]) -> Option<f64> {
+    let mut sorted: Vec<f64> = weights.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let k = (1..sorted.len()).max_by(|&a, &b| (sorted[a] / sorted[a - 1]).total_cmp(&(sorted[b] / sorted[b - 1])))?;
+    let (light, bold) = (&sorted[..k], &sorted[k..]);
+    let median = |v: &[f64]| v[v.len() / 2];
+    (sorted[k] / sorted[k - 1] >= WEIGHT_GAP && median(bold) >= BOLDER * median(light)).then_some(sorted[k])
+}
+
+/// A glyph's stroke width in pixels: the median ink across a run of it along a row (its upright strokes, which a
+/// bold face widens, and a font made bold by smearing widens alone).
+fn stroke_width(alpha: &[f32], w: usize) -> f64 {
+    let mut runs: Vec<f64> = Vec::new();
+    for row in alpha.chunks(w) {
+        let mut run = 0.0;
+        for &a in row.iter().chain([&0.0]) {
+            if a >= 0.25 {
+                run += a as f64;
+            } else if run > 0.0 {
+                runs.push(run);
+                run = 0.0;
+            }
+        }
+    }
+    runs.sort_by(f64::total_cmp);
+    runs.get(runs.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// The per-channel median of some colours, if any.
@@ -468,23 +626,49 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> f64 {
 fn read_cell(
     image: &RgbaImage,
     grid: &Grid,
-    tiled: bool,
+    drawn: Drawn,
     row: usize,
     col: usize,
     shapes: &DigitShapes,
 ) -> Result<Seen> {
     let (x0, y0, x1, y1) = grid.interior(row, col);
     // In from the lines, which may be blended into the cell: one pixel; from a tile's edge, past its bevel.
-    let inset = if tiled { (grid.layout.pitch * TILE_INSET).round() as usize } else { 1 };
+    let inset = match drawn {
+        Drawn::Tiles => (grid.layout.pitch * TILE_INSET).round() as usize,
+        Drawn::Lines => 1,
+        // (A cell is the step around its character, and the lines are characters apart.)
+        Drawn::Text => 0,
+    };
     let (x0, y0, x1, y1) = (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
     if x1 < x0 + 4 || y1 < y0 + 4 {
         bail!("the cells are too small to read ({:.1} pixels)", grid.layout.pitch);
     }
     // A tile may be shaded or textured: its background is its border's median, not its commonest colour.
+    let tiled = drawn == Drawn::Tiles;
     let bg = if tiled { median_border(image, (x0, y0, x1, y1)) } else { background(image, (x0, y0, x1, y1)) };
-    let empty = Seen::Empty { background: bg };
+    let empty_background = bg;
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-    let pixels: Vec<[u8; 3]> = (0..w * h).map(|i| rgb_at(image, x0 + i % w, y0 + i / w)).collect();
+    let mut pixels: Vec<[u8; 3]> = (0..w * h).map(|i| rgb_at(image, x0 + i % w, y0 + i / w)).collect();
+    // A keyboard cursor's highlight is neither a digit nor a given: inside a block the block is the background;
+    // a frame is rubbed out.
+    // (A tile's face is read apart from its bevel and frames below.)
+    let highlight = if tiled { None } else { cursor_highlight(&pixels, w, bg) };
+    let (w, h, pixels, bg) = match highlight {
+        Some(Highlight::Block { x0, y0, x1, y1, colour }) => {
+            let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
+            let inside = (0..bw * bh).map(|i| pixels[(y0 + i / bw) * w + x0 + i % bw]).collect();
+            (bw, bh, inside, colour)
+        }
+        Some(Highlight::Frame { ref rubbed }) => {
+            for &i in rubbed {
+                pixels[i] = bg;
+            }
+            (w, h, pixels, bg)
+        }
+        None => (w, h, pixels, bg),
+    };
+    let cursor = highlight.is_some();
+    let empty = Seen::Empty { background: empty_background, cursor };
     let far = pixels.iter().map(|&p| distance(p, bg)).fold(0.0, f64::max);
     if !pixels.iter().any(|&p| max_diff(p, bg) > INK_THRESHOLD) {
         return Ok(empty);
@@ -525,7 +709,11 @@ fn read_cell(
     }
     let pitch = grid.layout.pitch;
     if (tallest_mark(&strong, w) as f64) < PENCIL_HEIGHT * pitch {
-        return Ok(Seen::Pencil { background: bg });
+        // One small dot is the client's mark of an empty cell (a terminal's '.'); pencil marks are several.
+        if one_mark(&strong, w) {
+            return Ok(empty);
+        }
+        return Ok(Seen::Pencil { background: empty_background, cursor });
     }
     let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
     let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
@@ -538,6 +726,103 @@ fn read_cell(
     if order[0] == 0 && is_sure(costs[0], costs[order[1]]) {
         return Ok(empty);
     }
-    let shape = Box::new(Shape { coverage, aspect, height, costs });
-    Ok(Seen::Digit { value: order[0] as u8, ink, background: bg, shape })
+    let weight = stroke_width(&alpha, w);
+    let shape = Box::new(Shape { coverage, aspect, height, costs, weight });
+    Ok(Seen::Digit { value: order[0] as u8, ink, background: empty_background, shape, cursor })
+}
+
+/// A keyboard cursor's highlight in a cell (see [`cursor_highlight`]).
+#[derive(Clone, Debug, PartialEq)]
+enum Highlight {
+    /// A block of another colour (reverse video, a character cell's coloured background): the box it fills, and
+    /// its colour, the background of what is inside.
+    Block { x0: usize, y0: usize, x1: usize, y1: usize, colour: [u8; 3] },
+    /// A frame around the character: the frame's pixels (indices into the cell's).
+    Frame { rubbed: Vec<usize> },
+}
+
+/// A side of a box is drawn when at least this share of it is off the background.
+const SIDE_DRAWN: f64 = 0.9;
+/// A highlight is at least this share of the cell's height; a block, this share (a digit is shorter than its
+/// cell).
+const HIGHLIGHT_HEIGHT: f64 = 0.5;
+const BLOCK_HEIGHT: f64 = 0.85;
+
+/// The cursor's highlight among the cell's pixels (`w` wide) on background `bg`: the largest mark off the
+/// background, at least half the cell tall, whose box is drawn along all four sides (no digit is: a digit's
+/// corners are open or rounded) is a frame; one nearly as tall as the cell and mostly filled is a block.
+fn cursor_highlight(pixels: &[[u8; 3]], w: usize, bg: [u8; 3]) -> Option<Highlight> {
+    let h = pixels.len() / w;
+    let off: Vec<bool> = pixels.iter().map(|&p| max_diff(p, bg) > INK_THRESHOLD).collect();
+    let box_of = |marked: &mut dyn Iterator<Item = usize>| {
+        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+        for i in marked {
+            (x0, y0, x1, y1) = (x0.min(i % w), y0.min(i / w), x1.max(i % w), y1.max(i / w));
+        }
+        (x0 <= x1).then_some((x0, y0, x1, y1))
+    };
+    let filled = |(x0, y0, x1, y1): (usize, usize, usize, usize)| {
+        let inside = (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| y * w + x));
+        inside.clone().filter(|&i| off[i]).count() as f64 / inside.count() as f64
+    };
+    // A block: a character cell's highlight, as tall as the cell (a terminal's line is taller than its digits) and
+    // mostly filled; all of the cell's marks together, as a reverse-video digit may cut its block in pieces.
+    let all = box_of(&mut (0..off.len()).filter(|&i| off[i]))?;
+    if (all.3 - all.1 + 1) as f64 >= BLOCK_HEIGHT * h as f64 && all.2 >= all.0 + 2 && filled(all) > 0.5 {
+        let (x0, y0, x1, y1) = all;
+        let inside: Vec<[u8; 3]> =
+            (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| y * w + x)).filter(|&i| off[i]).map(|i| pixels[i]).collect();
+        let colour = median(&inside).expect("a block has pixels");
+        return Some(Highlight::Block { x0, y0, x1, y1, colour });
+    }
+    // A frame: the largest mark, at least half the cell tall, drawn along all four sides of its box.
+    let mut seen = vec![false; off.len()];
+    let mut largest: Vec<usize> = Vec::new();
+    for start in 0..off.len() {
+        if off[start] && !seen[start] {
+            let mut mark = Vec::new();
+            flood8(w, off.len(), [start], |i| off[i], &mut seen, |i| mark.push(i));
+            if mark.len() > largest.len() {
+                largest = mark;
+            }
+        }
+    }
+    let (x0, y0, x1, y1) = box_of(&mut largest.iter().copied())?;
+    if x1 < x0 + 2 || ((y1 - y0 + 1) as f64) < HIGHLIGHT_HEIGHT * h as f64 {
+        return None;
+    }
+    let drawn = |cells: &mut dyn Iterator<Item = (usize, usize)>, len: usize| {
+        cells.filter(|&(x, y)| off[y * w + x]).count() as f64 >= SIDE_DRAWN * len as f64
+    };
+    let sides_drawn = |x0: usize, y0: usize, x1: usize, y1: usize| {
+        drawn(&mut (x0..=x1).map(|x| (x, y0)), x1 - x0 + 1)
+            && drawn(&mut (x0..=x1).map(|x| (x, y1)), x1 - x0 + 1)
+            && drawn(&mut (y0..=y1).map(|y| (x0, y)), y1 - y0 + 1)
+            && drawn(&mut (y0..=y1).map(|y| (x1, y)), y1 - y0 + 1)
+    };
+    if !sides_drawn(x0, y0, x1, y1) {
+        return None;
+    }
+    // Its sides peeled off while they are drawn (a frame a few pixels thick).
+    let (mut a, mut b, mut c, mut d) = (x0, y0, x1, y1);
+    let mut rubbed = Vec::new();
+    while c > a + 2 && d > b + 2 && sides_drawn(a, b, c, d) {
+        rubbed.extend((a..=c).flat_map(|x| [b * w + x, d * w + x]));
+        rubbed.extend((b..=d).flat_map(|y| [y * w + a, y * w + c]));
+        (a, b, c, d) = (a + 1, b + 1, c - 1, d - 1);
+    }
+    Some(Highlight::Frame { rubbed })
+}
+
+/// Whether the mask holds a single connected mark.
+fn one_mark(mask: &[bool], w: usize) -> bool {
+    let mut seen = vec![false; mask.len()];
+    let mut marks = 0;
+    for start in 0..mask.len() {
+        if mask[start] && !seen[start] {
+            marks += 1;
+            flood8(w, mask.len(), [start], |i| mask[i], &mut seen, |_| {});
+        }
+    }
+    marks == 1
 }

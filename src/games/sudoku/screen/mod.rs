@@ -38,6 +38,8 @@ pub struct SudokuLayout {
     pub pencil: Vec<(usize, usize)>,
     /// Cells drawn in the clash colour, (row, column).
     pub clashes: Vec<(usize, usize)>,
+    /// The cell a keyboard cursor highlights, (row, column), where the picture shows one.
+    pub cursor: Option<(usize, usize)>,
     /// Which cells hold givens, as the first reading of the window found them: a game's givens do not change, and
     /// some clients tint cells as the pointer passes (KSudoku), which can hide what tells them apart.
     #[serde(skip)]
@@ -82,6 +84,7 @@ impl ScreenGame for Sudoku {
             cells: reading.layout,
             pencil: reading.pencil,
             clashes: reading.clashes,
+            cursor: reading.cursor,
             givens: grid.given.clone(),
         };
         Ok(Reading { board: grid, layout, theme: reading.theme })
@@ -93,7 +96,7 @@ impl ScreenGame for Sudoku {
             "size": g.size, "box": [g.box_rows, g.box_cols],
             "givens": g.givens_text(), "entered": g.entered_text(), "board": g.board_text(),
             "layout": reading.layout.cells, "theme": reading.theme,
-            "pencil": reading.layout.pencil, "clashes": reading.layout.clashes,
+            "pencil": reading.layout.pencil, "clashes": reading.layout.clashes, "cursor": reading.layout.cursor,
         })
     }
 

@@ -152,6 +152,17 @@ fn others(count: usize) -> String {
     }
 }
 
+/// Each mark's shape class (an index; marks of one shape share it).
+pub fn shape_class_of(marks: &[Mark]) -> Vec<usize> {
+    let mut class_of = vec![0; marks.len()];
+    for (k, class) in shape_classes(marks).iter().enumerate() {
+        for &m in &class.marks {
+            class_of[m] = k;
+        }
+    }
+    class_of
+}
+
 /// Groups the marks into shape classes (see the module doc), largest first.
 fn shape_classes(marks: &[Mark]) -> Vec<Class> {
     let mut groups: Vec<Vec<usize>> = Vec::new();

@@ -26,6 +26,9 @@ pub struct SudokuReading {
     pub pencil: Vec<(usize, usize)>,
     /// Cells drawn in the clash colour, (row, column).
     pub clashes: Vec<(usize, usize)>,
+    /// The one cell a keyboard cursor highlights (reverse video, a block or frame of its own), (row, column),
+    /// where the picture shows one.
+    pub cursor: Option<(usize, usize)>,
 }
 
 /// The grid drawn in lines no lighter than `dark_max` (every channel), with cells of at least `min_cell` pixels.
@@ -40,8 +43,7 @@ fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Grid> {
     match theme.grid {
         GridCue::DarkLines => Ok(find_theme_grid(image, theme.dark_max, theme.min_cell)?),
         GridCue::Found => {
-            let super::discover::FoundGrid { grid, tiled } = super::discover::find_any_grid(image)?;
-            Ok(if tiled { super::discover::faces_of_tiles(grid) } else { grid })
+            Ok(super::discover::find_any_grid(image)?.faces())
         }
     }
 }
@@ -315,7 +317,7 @@ impl<'a> Matcher<'a> {
                 theme.theme
             );
         }
-        Ok(SudokuReading { grid: board, layout: grid.layout, theme: theme.theme.clone(), pencil, clashes })
+        Ok(SudokuReading { grid: board, layout: grid.layout, theme: theme.theme.clone(), pencil, clashes, cursor: None })
     }
 }
 
@@ -431,11 +433,12 @@ fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuThe
     }
     // A client drawn otherwise (light lines on dark, tiles): the grid as found with no calibration, boxes as the
     // truth has them where thicker lines do not show them.
-    if let Ok(super::discover::FoundGrid { mut grid, tiled }) = super::discover::find_any_grid(image) {
+    if let Ok(mut found) = super::discover::find_any_grid(image) {
+        let grid = &mut found.grid;
         if grid.size == truth.size && (!grid.boxes_drawn || (grid.box_rows, grid.box_cols) == shape) {
             (grid.box_rows, grid.box_cols) = shape;
             theme.grid = GridCue::Found;
-            return Ok(if tiled { super::discover::faces_of_tiles(grid) } else { grid });
+            return Ok(found.faces());
         }
     }
     Err(first_error.expect("at least one threshold tried"))
