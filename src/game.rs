@@ -128,17 +128,28 @@ pub struct MoveEvents {
     /// a key whose colour is not known): what the move shows is handed back to the game
     /// ([`ScreenGame::learn_control`]), and a move that does not show is not made again with it.
     pub trial: Option<usize>,
+    /// How many of the first events only choose where the move goes (keys that move a keyboard cursor to a
+    /// cell), so that the rest (the digit typed) goes there: until the way has worked, the loop reads the window
+    /// between the two and makes the rest only where the game sees the right place chosen
+    /// ([`ScreenGame::selected`]). 0 by default.
+    pub selects: usize,
 }
 
 impl MoveEvents {
     /// The game's usual way: these events.
     pub fn usual(actions: Vec<Action>) -> Option<MoveEvents> {
-        Some(MoveEvents { way: None, actions, trial: None })
+        Some(MoveEvents { way: None, actions, trial: None, selects: 0 })
     }
 
     /// Another way, named.
     pub fn named(way: &str, actions: Vec<Action>) -> Option<MoveEvents> {
-        Some(MoveEvents { way: Some(way.to_string()), actions, trial: None })
+        Some(MoveEvents { way: Some(way.to_string()), actions, trial: None, selects: 0 })
+    }
+
+    /// The first `count` events only choose where the move goes (see [`MoveEvents::selects`]).
+    pub fn selecting(mut self, count: usize) -> MoveEvents {
+        self.selects = count;
+        self
     }
 
     /// These events try control `control`, not yet proved.
@@ -261,6 +272,13 @@ pub trait ScreenGame: Game + Sized {
         _mv: &Self::Move,
         _seen: &Self::Board,
     ) -> Option<String> {
+        None
+    }
+    /// Whether a reading's layout shows the place `mv` goes chosen (a keyboard cursor on its cell): `Some(false)`
+    /// where it shows another chosen, so that keys typed now would go there; `None` where it shows no choice.
+    /// The loop types a move's keys after the events that choose its place only where this is not
+    /// `Some(false)`. None by default.
+    fn selected(&self, _layout: &Self::Layout, _mv: &Self::Move) -> Option<bool> {
         None
     }
     /// Whether `seen`, read after only the click of `mv` (made of a click and then keys) on `before`, shows that

@@ -34,7 +34,7 @@ use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
 pub use pace::Pace;
 use watch::Seen;
-use ways::{pointer_verb, MoveInput, Ways};
+use ways::{describe_actions, pointer_verb, MoveInput, Ways};
 
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -236,7 +236,23 @@ pub fn play<'a, G: ScreenGame>(
         }
         let winning = game.is_won(&expected);
         let settle = if winning { options.settle.clone() } else { game.settle() };
-        player.act(&mut ways, &frame, &reading, &mv, &move_input, &settle, number)?;
+        if !player.act(&mut ways, &frame, &reading, &mv, &move_input, &settle, number)? {
+            // Nothing was entered (the move's place was not chosen): the window as it is now, and the next way.
+            let (shown, read) = watch::observe(
+                game,
+                &mut *player.source,
+                &settle,
+                Some(&reading.layout),
+                settle.quiet,
+                pace::HOLD_STILL_BOUND,
+            )?;
+            let seen = read?;
+            ways.learn(game, &shown, &seen, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
+            (frame, reading) = (shown, seen);
+            plan.push_front(mv);
+            report.moves = number - 1;
+            continue;
+        }
         report.last_move_millis = player.source.now().saturating_sub(start).as_millis();
         player.source.sleep(options.move_delay);
         player.check_pointer()?;
@@ -385,10 +401,13 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         Ok(found)
     }
 
-    /// Act: sends the move's events. The first move made of a click and then keys is read between the two: where
-    /// the click alone entered a symbol (KSudoku enters its number pad's selected digit), the keys still set the
-    /// cell right, and later cells are chosen by pointing; where the click showed at all (a selected cell), the
-    /// keys of later moves wait until their click shows.
+    /// Act: sends the move's events; false where they were not all sent. Where the window shows where keys go (a
+    /// keyboard cursor) and the way's events that choose a move's place have not yet been seen to move it, the
+    /// window is read between those and the rest, which are not sent unless the move's place shows chosen (a
+    /// terminal takes no clicks: the digit would go wherever its cursor is). The first move made of a click and
+    /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
+    /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
+    /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
     #[allow(clippy::too_many_arguments)]
     fn act(
         &mut self,
@@ -399,9 +418,45 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         move_input: &MoveInput,
         settle: &Settle,
         number: usize,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let probing = ways.probes_click(move_input);
-        if probing || ways.waits_for_click(move_input) {
+        if ways.checks_choice(move_input) && self.game.selected(&reading.layout, mv).is_some() {
+            // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
+            // move it: those that choose the move's place first, then the rest only where the window shows that
+            // place chosen.
+            let (choose, rest) = move_input.actions.split_at(move_input.selects.min(move_input.actions.len()));
+            self.perform(choose, frame, settle.after_click)?;
+            let (start, bound) = (self.source.now(), self.pace.wait(0, false));
+            let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
+            let shown = match change {
+                Some(_) => match watch::observe(
+                    self.game,
+                    &mut *self.source,
+                    settle,
+                    Some(&reading.layout),
+                    settle.quiet,
+                    pace::HOLD_STILL_BOUND,
+                )? {
+                    (_, Ok(seen)) => Some(seen.layout),
+                    (_, Err(_)) => None,
+                },
+                None => None,
+            };
+            let layout = shown.as_ref().unwrap_or(&reading.layout);
+            match self.game.selected(layout, mv) {
+                Some(false) => {
+                    self.note(&format!(
+                        "move {number}: after {}, the window shows another place chosen than the move's; the rest is not made",
+                        describe_actions(choose, frame)
+                    ));
+                    return Ok(false);
+                }
+                // Chosen by these events (not where the cursor already was): the way chooses places.
+                Some(true) if shown.is_some() => ways.choice_seen(),
+                _ => {}
+            }
+            self.perform(rest, frame, settle.after_click)?;
+        } else if probing || ways.waits_for_click(move_input) {
             // The click first, then the keys once it shows: the first such move to learn what a click does, later
             // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
             // one selected before (a page that handles the click late).
@@ -434,7 +489,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         if self.parks_pointer {
             self.park_pointer(frame, &reading.layout)?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Moves the pointer off the board (see [`park_point`]) after a move, where the client previews moves under

@@ -29,6 +29,8 @@ pub struct MoveInput {
     pub how: String,
     /// The control the move tries, not yet proved (see [`crate::game::MoveEvents::trial`]).
     pub trial: Option<usize>,
+    /// How many of the first actions only choose where the move goes (see [`crate::game::MoveEvents::selects`]).
+    pub selects: usize,
 }
 
 impl MoveInput {
@@ -74,6 +76,9 @@ pub struct Ways {
     click_shows: bool,
     /// The moves in a row, up to the last, that left the board as it was (their numbers and how they were made).
     ignored: Vec<(usize, String)>,
+    /// The way whose events that choose a move's place were seen to choose it (a keyboard cursor moved onto the
+    /// move's cell by them), if any.
+    choice_seen_for: Option<usize>,
 }
 
 /// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", "key Left
@@ -122,6 +127,7 @@ impl Ways {
             choosing: Choosing::Unseen,
             click_shows: false,
             ignored: Vec::new(),
+            choice_seen_for: None,
         }
     }
 
@@ -165,7 +171,8 @@ impl Ways {
                     events
                 }
                 None => bail!(
-                    "move {number}: {mv} cannot be made the way in use (way {}) or any later one: the window shows                      nothing to make it with",
+                    "move {number}: {mv} cannot be made the way in use (way {}) or any later one: the window shows \
+                     nothing to make it with",
                     self.way
                 ),
             },
@@ -175,7 +182,7 @@ impl Ways {
             Some(name) => format!("{name}, {described}"),
             None => described,
         };
-        let mut input = MoveInput { actions: events.actions, how, trial: events.trial };
+        let mut input = MoveInput { actions: events.actions, how, trial: events.trial, selects: events.selects };
         if self.choosing == Choosing::ByPointing && input.clicks_then_types() {
             input.actions = input
                 .actions
@@ -201,6 +208,17 @@ impl Ways {
             }
         }
         Ok(None)
+    }
+
+    /// Whether the window is read between the events of this move that choose its place and the rest (see
+    /// [`crate::game::MoveEvents::selects`]): until the way in use has been seen to choose places.
+    pub fn checks_choice(&self, input: &MoveInput) -> bool {
+        input.selects > 0 && self.choice_seen_for != Some(self.way)
+    }
+
+    /// The way in use was seen to choose a move's place.
+    pub fn choice_seen(&mut self) {
+        self.choice_seen_for = Some(self.way);
     }
 
     /// Whether this move's click must be read before its keys are typed: the first move made of a click and

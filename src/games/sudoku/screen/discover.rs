@@ -415,14 +415,14 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
             _ => None,
         })
         .collect();
-    // A digit under the cursor is a given when the others of its shape are.
+    // A digit under the cursor, seen through its highlight, is held to no rule while the marks are named (its
+    // look does not tell whether it is a given); it is a given when the most of the others of its shape are.
     let classes = shape_class_of(&marks);
     for (k, mark) in marks.iter().enumerate().filter(|(_, m)| seen[m.cell].cursor()) {
         let mates: Vec<bool> =
             (0..marks.len()).filter(|&j| j != k && classes[j] == classes[k]).map(|j| marks[j].given).collect();
-        board.given[mark.cell] = mates.is_empty() || 2 * mates.iter().filter(|&&g| g).count() >= mates.len();
+        board.given[mark.cell] = !mates.is_empty() && 2 * mates.iter().filter(|&&g| g).count() > mates.len();
     }
-    let marks: Vec<Mark> = marks.into_iter().map(|m| Mark { given: board.given[m.cell], ..m }).collect();
     for (mark, name) in marks.iter().zip(name_marks(&marks, grid.box_rows, grid.box_cols)?) {
         board.cells[mark.cell] = name;
         board.given[mark.cell] &= name != 0;
@@ -542,8 +542,8 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
 
 /// Two stroke weights are told apart when the bolder's median is at least this many times the lighter's, and
 /// no weight lies between them closer than this ratio to either.
-const BOLDER: f64 = 1.5;
-const WEIGHT_GAP: f64 = 1.25;
+const BOLDER: f64 = 1.25;
+const WEIGHT_GAP: f64 = 1.15;
 
 fn weight_of(seen: &Seen) -> f64 {
     match seen {
@@ -563,8 +563,9 @@ fn bold_threshold(weights: &[f64]) -> Option<f64> {
     (sorted[k] / sorted[k - 1] >= WEIGHT_GAP && median(bold) >= BOLDER * median(light)).then_some(sorted[k])
 }
 
-/// A glyph's stroke width in pixels: the median ink across a run of it along a row (its upright strokes, which a
-/// bold face widens, and a font made bold by smearing widens alone).
+/// A glyph's stroke width in pixels: the ink across a run of it along a row, the lower third of them (the runs
+/// across its upright and curved strokes, which a bold face widens, and a font made bold by smearing widens
+/// alone; not along its bars).
 fn stroke_width(alpha: &[f32], w: usize) -> f64 {
     let mut runs: Vec<f64> = Vec::new();
     for row in alpha.chunks(w) {
@@ -579,7 +580,7 @@ fn stroke_width(alpha: &[f32], w: usize) -> f64 {
         }
     }
     runs.sort_by(f64::total_cmp);
-    runs.get(runs.len() / 2).copied().unwrap_or(0.0)
+    runs.get(runs.len() / 3).copied().unwrap_or(0.0)
 }
 
 /// The per-channel median of some colours, if any.
@@ -653,6 +654,9 @@ fn read_cell(
     // a frame is rubbed out.
     // (A tile's face is read apart from its bevel and frames below.)
     let highlight = if tiled { None } else { cursor_highlight(&pixels, w, bg) };
+    if drawn == Drawn::Text && highlight.is_none() {
+        rub_out_slivers(&mut pixels, w, bg);
+    }
     let (w, h, pixels, bg) = match highlight {
         Some(Highlight::Block { x0, y0, x1, y1, colour }) => {
             let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
@@ -812,6 +816,30 @@ fn cursor_highlight(pixels: &[[u8; 3]], w: usize, bg: [u8; 3]) -> Option<Highlig
         (a, b, c, d) = (a + 1, b + 1, c - 1, d - 1);
     }
     Some(Highlight::Frame { rubbed })
+}
+
+/// Rubs out the marks one pixel tall along the top or bottom edge of a terminal cell that shows no highlight of
+/// its own: the edge of a neighbour's (a line of characters is cut between pixels only to within one).
+fn rub_out_slivers(pixels: &mut [[u8; 3]], w: usize, bg: [u8; 3]) {
+    let h = pixels.len() / w;
+    let off: Vec<bool> = pixels.iter().map(|&p| max_diff(p, bg) > INK_THRESHOLD).collect();
+    let mut seen = vec![false; off.len()];
+    let edges = (0..w).chain((h - 1) * w..h * w);
+    for start in edges {
+        if !off[start] || seen[start] {
+            continue;
+        }
+        let mut mark = Vec::new();
+        flood8(w, off.len(), [start], |i| off[i], &mut seen, |i| mark.push(i));
+        let (top, bottom) = (mark.iter().map(|&i| i / w).min(), mark.iter().map(|&i| i / w).max());
+        if let (Some(top), Some(bottom)) = (top, bottom) {
+            if bottom == top {
+                for i in mark {
+                    pixels[i] = bg;
+                }
+            }
+        }
+    }
 }
 
 /// Whether the mask holds a single connected mark.

@@ -159,6 +159,11 @@ impl ScreenGame for Sudoku {
         Ok(())
     }
 
+    /// The keyboard cursor, where the reading shows one, is on the entry's cell.
+    fn selected(&self, layout: &SudokuLayout, mv: &Entry) -> Option<bool> {
+        layout.cursor.map(|cursor| cursor == (mv.row, mv.col))
+    }
+
     /// The entry's cell shows a digit it did not have, and no other cell changed.
     fn click_entered(&self, before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> bool {
         let at = mv.row * before.size + mv.col;
@@ -169,7 +174,9 @@ impl ScreenGame for Sudoku {
     }
 
     /// Way 0, a click on the cell and the digit typed; way 1, where typing does nothing: a click on the cell, then
-    /// on the button of the client's number pad that shows the digit ([`number_pad`]), if the frame shows one.
+    /// on the button of the client's number pad that shows the digit ([`number_pad`]), if the frame shows one;
+    /// ways 2 and 3, where the picture shows a keyboard cursor (a client that takes only keys, such as a terminal's):
+    /// the cursor moved to the cell with the arrow keys (2) or vi's h/j/k/l (3), then the digit typed.
     fn actions(
         &self,
         frame: &Frame,
@@ -181,7 +188,16 @@ impl ScreenGame for Sudoku {
             if reading.board.given[mv.row * reading.board.size + mv.col] {
                 bail!("cell {mv} holds a given, which cannot be changed");
             }
-            return Ok(MoveEvents::usual(actions::click_and_type(&reading.layout.cells, mv)));
+            return Ok(MoveEvents::usual(actions::click_and_type(&reading.layout.cells, mv)).map(|e| e.selecting(1)));
+        }
+        if let Some(keys) = actions::CursorKeys::of_way(way) {
+            // Ways 2 and 3: the keyboard cursor moved to the cell, then the digit typed.
+            let Some(cursor) = reading.layout.cursor else { return Ok(None) };
+            let path = keys.path(cursor, (mv.row, mv.col));
+            let selects = path.len();
+            let mut events = path;
+            events.push(Action::Type(actions::key_for(mv.value)));
+            return Ok(MoveEvents::named(keys.name(), events).map(|e| e.selecting(selects)));
         }
         let Ok(shapes) = self.digit_shapes.as_ref() else { return Ok(None) };
         if way != 1 {

@@ -28,6 +28,10 @@ const SAME_SHAPE: f64 = 0.03;
 pub const NOT_A_DIGIT: f64 = 0.2;
 /// The names a class may take: those whose mean distance is within this of its nearest one's.
 const SLACK: f64 = 0.08;
+/// A class at most this far from its nearest name (mean per mark), with the next at least this many times
+/// further, is named clearly.
+const CLEAR: f64 = 0.03;
+const CLEAR_RATIO: f64 = 3.0;
 /// At most this many names per class are tried.
 const NAMES_TRIED: usize = 4;
 /// The search gives up after this many steps (names tried), or this many complete namings checked with the
@@ -190,9 +194,13 @@ fn shape_classes(marks: &[Mark]) -> Vec<Class> {
             let mut order: Vec<u8> = (0..10).collect();
             order.sort_by(|&a, &b| costs[a as usize].total_cmp(&costs[b as usize]));
             let least = costs[order[0] as usize] / count;
+            let next = costs[order[1] as usize] / count;
+            // A class that matches one digit clearly keeps that name: the rules choose only between close guesses,
+            // and never rename clear ones to make room for a doubtful mark.
+            let slack = if least <= CLEAR && next >= CLEAR_RATIO * least.max(0.01) { 0.0 } else { SLACK };
             let names: Vec<u8> = order
                 .into_iter()
-                .filter(|&n| costs[n as usize] / count <= (least + SLACK).min(NOT_A_DIGIT.max(least)))
+                .filter(|&n| costs[n as usize] / count <= (least + slack).min(NOT_A_DIGIT.max(least)))
                 .take(NAMES_TRIED)
                 .collect();
             Class { marks: marks_of, costs, names }
