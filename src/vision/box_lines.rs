@@ -104,10 +104,7 @@ pub fn find_box_grid(width: usize, height: usize, mask: &[bool], min_cell: usize
     }
     extents.sort_by_key(|&(x0, x1)| std::cmp::Reverse(x1 - x0));
     extents.into_iter().find_map(|(x0, x1)| {
-        let rows = runs
-            .iter()
-            .filter(|r| r.x0.abs_diff(x0) <= GAP && r.x1.abs_diff(x1) <= GAP)
-            .map(|r| r.y);
+        let rows = runs.iter().filter(|r| r.x0.abs_diff(x0) <= GAP && r.x1.abs_diff(x1) <= GAP).map(|r| r.y);
         grid_of_lines(width, mask, (x0, x1), lines_of(rows), min_cell)
     })
 }
@@ -136,7 +133,9 @@ fn grid_of_lines(
     let (box_rows, box_cols) = (verticals.len() - 1, horizontals.len() - 1);
     let size = box_rows * box_cols;
     let (cell_w, cell_h) = (pitch_x / (box_cols + 1) as f64, pitch_y / (box_rows + 1) as f64);
-    if !(4..=16).contains(&size) || cell_w.min(cell_h) < min_cell as f64 || cell_w.max(cell_h) > 2.5 * cell_w.min(cell_h)
+    if !(4..=16).contains(&size)
+        || cell_w.min(cell_h) < min_cell as f64
+        || cell_w.max(cell_h) > 2.5 * cell_w.min(cell_h)
     {
         return None;
     }
@@ -211,7 +210,8 @@ mod tests {
                     }
                 }
                 if bar {
-                    let (from, to) = if horizontal { (lh / 2 - 2, lh / 2 + 2) } else { (gap / 2, lh - (gap - gap / 2)) };
+                    let (from, to) =
+                        if horizontal { (lh / 2 - 2, lh / 2 + 2) } else { (gap / 2, lh - (gap - gap / 2)) };
                     for y in from..to {
                         set(x0 + cw / 2, y0 + y);
                     }

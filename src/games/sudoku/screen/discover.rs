@@ -18,8 +18,8 @@ use super::naming::{name_marks, shape_class_of, Mark};
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::game::CellLayout;
 use crate::games::sudoku::SudokuGrid;
-use crate::vision::colour::{luminance, max_diff, rgb_at};
 use crate::vision::box_lines::find_box_grid;
+use crate::vision::colour::{luminance, max_diff, rgb_at};
 use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
 use crate::vision::font_glyphs::{is_sure, FontGlyphs};
 use crate::vision::glyph::{ink_box, normalise};
@@ -140,7 +140,9 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
         Ok((columns, rows)) => grid_of_lattice(&columns, &rows)?,
         Err(why) => match find_text_grid(image) {
             Some(grid) => return Ok(FoundGrid { grid, drawn: Drawn::Text }),
-            None => bail!("{lines_failure}; nor are there cells without lines: {why}; nor boxes of a terminal's characters"),
+            None => {
+                bail!("{lines_failure}; nor are there cells without lines: {why}; nor boxes of a terminal's characters")
+            }
         },
     };
     // Cells found from their edges may be those of a grid of lines the line finder refused because something
@@ -441,7 +443,14 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
             grid.layout.origin_y
         );
     }
-    Ok(SudokuReading { grid: board, layout: grid.layout, theme: FOUND_THEME.into(), pencil, clashes: Vec::new(), cursor })
+    Ok(SudokuReading {
+        grid: board,
+        layout: grid.layout,
+        theme: FOUND_THEME.into(),
+        pencil,
+        clashes: Vec::new(),
+        cursor,
+    })
 }
 
 /// Which digits are givens (see the module's documentation).
@@ -853,4 +862,58 @@ fn one_mark(mask: &[bool], w: usize) -> bool {
         }
     }
     marks == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WHITE: [u8; 3] = [255; 3];
+    const BLACK: [u8; 3] = [0; 3];
+
+    /// A `w`×`h` cell of white, with the pixels `f(x, y)` says black.
+    fn cell(w: usize, h: usize, f: impl Fn(usize, usize) -> bool) -> Vec<[u8; 3]> {
+        (0..w * h).map(|i| if f(i % w, i / w) { BLACK } else { WHITE }).collect()
+    }
+
+    /// A '7' drawn as a bar and a stem: no highlight, whatever its weight.
+    fn seven(x: usize, y: usize) -> bool {
+        (2..=8).contains(&x) && (2..=3).contains(&y) || (7..=8).contains(&x) && (2..=12).contains(&y)
+    }
+
+    #[test]
+    fn a_reverse_video_block_is_the_background_of_what_is_inside_it() {
+        // A block as tall as the cell, columns 3–9, with a white '7' cut out of it (reaching its side).
+        let pixels = cell(14, 15, |x, y| (3..=9).contains(&x) && !seven(x, y));
+        match cursor_highlight(&pixels, 14, WHITE) {
+            Some(Highlight::Block { x0, y0, x1, y1, colour }) => {
+                assert_eq!((x0, y0, x1, y1, colour), (3, 0, 9, 14, BLACK));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_frame_is_rubbed_out_and_a_digit_is_no_highlight() {
+        let inside = |v: usize| (1..=14).contains(&v);
+        let framed =
+            cell(16, 16, |x, y| inside(x) && inside(y) && (x == 1 || x == 14 || y == 1 || y == 14) || seven(x, y));
+        let found = cursor_highlight(&framed, 16, WHITE);
+        let Some(Highlight::Frame { rubbed }) = found else { panic!("no frame: {found:?}") };
+        assert!(rubbed.contains(&(16 + 1)) && !rubbed.contains(&(3 * 16 + 5)), "the frame, not the digit");
+        assert_eq!(cursor_highlight(&cell(16, 16, seven), 16, WHITE), None);
+        // A bold '0' fills its box's sides but not its corners.
+        let zero = cell(16, 16, |x, y| {
+            let (dx, dy) = (x as f64 - 7.5, (y as f64 - 7.5) / 1.3);
+            (2.5..=4.5).contains(&(dx * dx + dy * dy).sqrt())
+        });
+        assert_eq!(cursor_highlight(&zero, 16, WHITE), None);
+    }
+
+    #[test]
+    fn two_weights_of_one_shape_split_and_one_weight_does_not() {
+        assert_eq!(bold_threshold(&[1.0, 2.0, 2.0, 1.0, 2.1]), Some(2.0));
+        assert_eq!(bold_threshold(&[2.3, 2.4, 2.2, 2.5]), None);
+        assert_eq!(bold_threshold(&[2.0]), None);
+    }
 }

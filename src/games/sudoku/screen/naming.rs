@@ -7,7 +7,7 @@
 //! class has a cost per name (digits 1–9, and 0 for a mark drawn over an empty cell): the sum over its marks of
 //! their distances to the nearest rendering of that character in the known fonts. The classes are named by the
 //! assignment of least total cost under which the givens are a Sudoku — no given twice in a row, column or box,
-//! and the givens have a solution (the player's digits may clash: a player's mistake) — found by a depth-first search over each class's nearer names with
+//! and the givens have a solution (the player's digits may clash: a player's mistake, at a cost) — found by a depth-first search over each class's nearer names with
 //! the unconstrained least cost as its bound, so that where the fonts' nearest digits already make a legal board
 //! (the usual case) that is the answer, found first. A digit in a font none of the listed fonts resembles closely
 //! is still named where its class is nearer that digit than any other name the rules allow.
@@ -28,6 +28,9 @@ const SAME_SHAPE: f64 = 0.03;
 pub const NOT_A_DIGIT: f64 = 0.2;
 /// The names a class may take: those whose mean distance is within this of its nearest one's.
 const SLACK: f64 = 0.08;
+/// What a naming costs more for each player's digit it makes repeat a given (a player's mistake is possible,
+/// but less likely than a near guess that keeps to the rules).
+const CLASH_COST: f64 = 0.05;
 /// A class at most this far from its nearest name (mean per mark), with the next at least this many times
 /// further, is named clearly.
 const CLEAR: f64 = 0.03;
@@ -234,6 +237,11 @@ impl Search<'_> {
             return;
         }
         if k == self.classes.len() {
+            // A player's digit may clash with a given (a mistake), but a naming that makes it clash costs more.
+            let cost = cost + CLASH_COST * self.players_clashing() as f64;
+            if self.best.as_ref().is_some_and(|(best, _)| cost >= *best) {
+                return;
+            }
             self.solved += 1;
             if self.givens_solvable() {
                 self.best = Some((cost, self.names.clone()));
@@ -286,6 +294,28 @@ impl Search<'_> {
             }
         }
         true
+    }
+
+    /// How many of the player's digits, as named, repeat a given in their row, column or box.
+    fn players_clashing(&self) -> usize {
+        let size = self.box_rows * self.box_cols;
+        let mut clashing = 0;
+        for (class, &name) in self.classes.iter().zip(&self.names) {
+            if name == 0 {
+                continue;
+            }
+            for &m in class.marks.iter().filter(|&&m| !self.marks[m].given) {
+                let cell = self.marks[m].cell;
+                let (row, col) = (cell / size, cell % size);
+                let (r0, c0) = (row / self.box_rows * self.box_rows, col / self.box_cols * self.box_cols);
+                let peers = (0..size)
+                    .map(|c| row * size + c)
+                    .chain((0..size).map(|r| r * size + col))
+                    .chain((0..size).map(|j| (r0 + j / self.box_cols) * size + c0 + j % self.box_cols));
+                clashing += peers.into_iter().any(|p| p != cell && self.board[p] == name) as usize;
+            }
+        }
+        clashing
     }
 
     /// Whether the givens as named have a solution.

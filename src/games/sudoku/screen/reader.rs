@@ -42,9 +42,7 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
 fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Grid> {
     match theme.grid {
         GridCue::DarkLines => Ok(find_theme_grid(image, theme.dark_max, theme.min_cell)?),
-        GridCue::Found => {
-            Ok(super::discover::find_any_grid(image)?.faces())
-        }
+        GridCue::Found => Ok(super::discover::find_any_grid(image)?.faces()),
     }
 }
 
@@ -317,7 +315,14 @@ impl<'a> Matcher<'a> {
                 theme.theme
             );
         }
-        Ok(SudokuReading { grid: board, layout: grid.layout, theme: theme.theme.clone(), pencil, clashes, cursor: None })
+        Ok(SudokuReading {
+            grid: board,
+            layout: grid.layout,
+            theme: theme.theme.clone(),
+            pencil,
+            clashes,
+            cursor: None,
+        })
     }
 }
 
