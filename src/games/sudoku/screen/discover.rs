@@ -114,9 +114,14 @@ impl FoundGrid {
 }
 
 /// The grid, from the first line mask that shows one, else from the edges of its cells
-/// ([`crate::vision::edge_lattice`]); else the most telling failure of the line masks (a patch that is not a
-/// grid, or a grid cut off, before no candidate at all) with the edge search's.
+/// ([`crate::vision::edge_lattice`]), else from boxes of a terminal's characters; else the most telling failure
+/// of the line masks (a patch that is not a grid, or a grid cut off, before no candidate at all) with the others'.
 pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
+    find_grid_trying(image, &[Drawn::Tiles, Drawn::Text])
+}
+
+/// The grid from its lines, else drawn as `after_lines` say, in that order.
+fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGrid> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let mut failure: Option<GridError> = None;
@@ -135,37 +140,47 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
             }
         }
     }
-    let lines_failure = failure.expect("masks were tried");
-    let grid = match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
-        Ok((columns, rows)) => grid_of_lattice(&columns, &rows)?,
-        Err(why) => match find_text_grid(image) {
-            Some(grid) => return Ok(FoundGrid { grid, drawn: Drawn::Text }),
-            None => {
-                bail!("{lines_failure}; nor are there cells without lines: {why}; nor boxes of a terminal's characters")
-            }
-        },
-    };
-    // Cells found from their edges may be those of a grid of lines the line finder refused because something
-    // covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
+    let mut failures = vec![failure.expect("masks were tried").to_string()];
+    for &drawn in after_lines {
+        match drawn {
+            Drawn::Text => match text_grid(&light, w, h) {
+                Some(grid) => return Ok(FoundGrid { grid, drawn }),
+                None => failures.push("nor boxes drawn with a terminal's characters".into()),
+            },
+            Drawn::Tiles => match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
+                Ok((columns, rows)) => {
+                    let grid = grid_of_lattice(&columns, &rows)?;
+                    refuse_if_lines_covered(&grid, &light, w)?;
+                    return Ok(FoundGrid { grid, drawn });
+                }
+                Err(why) => failures.push(format!("nor are there cells without lines: {why}")),
+            },
+            Drawn::Lines => {}
+        }
+    }
+    bail!("{}", failures.join("; "))
+}
+
+/// Cells found from their edges may be those of a grid of lines the line finder refused because something
+/// covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
+fn refuse_if_lines_covered(grid: &Grid, light: &[u8], w: usize) -> Result<()> {
     let reach = ((grid.layout.pitch * 0.06).round() as usize).max(2);
     for (dark, t) in masks() {
         let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
-        if interior_share(&grid, &mask, w, reach) > CLEAR_INTERIOR {
+        if interior_share(grid, &mask, w, reach) > CLEAR_INTERIOR {
             continue; // not lines between cells but (parts of) the cells themselves: tiles, their bevels
         }
-        let broken = broken_sides(&grid, &mask, w, reach);
+        let broken = broken_sides(grid, &mask, w, reach);
         if (broken.len() as f64) <= COVERED_AT_MOST * (grid.size * grid.size) as f64 && one_region(&broken) {
             refuse_if_covered(&broken)?;
         }
     }
-    Ok(FoundGrid { grid, drawn: Drawn::Tiles })
+    Ok(())
 }
 
 /// A grid of which only the boxes are drawn, with lines of characters (a terminal:
-/// [`crate::vision::box_lines`]), from the first line mask that shows one.
-pub fn find_text_grid(image: &RgbaImage) -> Option<Grid> {
-    let (w, h) = (image.width() as usize, image.height() as usize);
-    let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
+/// [`crate::vision::box_lines`]), from the first line mask (of the picture's luminance `light`) that shows one.
+fn text_grid(light: &[u8], w: usize, h: usize) -> Option<Grid> {
     masks().find_map(|(dark, t)| {
         let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
         find_box_grid(w, h, &mask, MIN_TEXT_CELL)
@@ -346,27 +361,23 @@ impl Seen {
     }
 }
 
-/// Reads a Sudoku with no calibration: on the grid found ([`find_any_grid`]); where that does not read (a lattice
-/// of cells' edges may be a terminal's characters, which show no digit), on the boxes of a terminal's characters
-/// if the picture shows them and they read.
+/// Reads a Sudoku with no calibration: on the grid of lines found; else on boxes of a terminal's characters, and
+/// where the picture shows none or they do not read, on a lattice of cells' edges (tiles). (The characters are
+/// tried first: reading them costs less than finding a lattice, and a terminal's characters can look like one.)
 pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
-    let found = find_any_grid(image);
-    let tried_text = found.as_ref().is_ok_and(|f| f.drawn == Drawn::Text);
-    let first = found.and_then(|found| read_grid(image, found, shapes));
-    match first {
-        Err(error) if !tried_text => match find_text_grid(image) {
-            Some(grid) => {
-                let (x, y) = (grid.layout.origin_x, grid.layout.origin_y);
-                read_grid(image, FoundGrid { grid, drawn: Drawn::Text }, shapes).map_err(|text| {
-                    anyhow::anyhow!(
-                        "{error:#}; nor do the boxes drawn with characters at ({x:.0}, {y:.0}) read as a Sudoku: {text:#}"
-                    )
-                })
-            }
-            None => Err(error),
-        },
-        read => read,
+    let found = find_grid_trying(image, &[Drawn::Text, Drawn::Tiles])?;
+    if found.drawn != Drawn::Text {
+        return read_grid(image, found, shapes);
     }
+    let (x, y) = (found.grid.layout.origin_x, found.grid.layout.origin_y);
+    read_grid(image, found, shapes).or_else(|text| {
+        let tiles = find_grid_trying(image, &[Drawn::Tiles])?;
+        read_grid(image, tiles, shapes).map_err(|error| {
+            anyhow::anyhow!(
+                "{error:#}; nor do the boxes drawn with characters at ({x:.0}, {y:.0}) read as a Sudoku: {text:#}"
+            )
+        })
+    })
 }
 
 /// Reads a Sudoku on a grid found with no calibration.
