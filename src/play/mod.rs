@@ -429,17 +429,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             let (start, bound) = (self.source.now(), self.pace.wait(0, false));
             let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
             let shown = match change {
-                Some(_) => match watch::observe(
-                    self.game,
-                    &mut *self.source,
-                    settle,
-                    Some(&reading.layout),
-                    settle.quiet,
-                    pace::HOLD_STILL_BOUND,
-                )? {
-                    (_, Ok(seen)) => Some(seen.layout),
-                    (_, Err(_)) => None,
-                },
+                Some(_) => self.read_when_still(settle, &reading.layout)?.map(|seen| seen.layout),
                 None => None,
             };
             let layout = shown.as_ref().unwrap_or(&reading.layout);
@@ -466,17 +456,9 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
             if probing {
                 let entered = shows
-                    && match watch::observe(
-                        self.game,
-                        &mut *self.source,
-                        settle,
-                        Some(&reading.layout),
-                        settle.quiet,
-                        pace::HOLD_STILL_BOUND,
-                    )? {
-                        (_, Ok(seen)) => self.game.click_entered(&reading.board, mv, &seen.board),
-                        (_, Err(_)) => false,
-                    };
+                    && self
+                        .read_when_still(settle, &reading.layout)?
+                        .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
                 ways.click_probed(entered, shows, number, &mut *self.log);
             } else if !shows {
                 let waited = bound.as_secs_f64();
@@ -490,6 +472,13 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             self.park_pointer(frame, &reading.layout)?;
         }
         Ok(true)
+    }
+
+    /// The window's reading once it holds still (None where it does not read), after an event that showed.
+    fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<Reading<G::Board, G::Layout>>> {
+        let (_, read) =
+            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        Ok(read.ok())
     }
 
     /// Moves the pointer off the board (see [`park_point`]) after a move, where the client previews moves under
