@@ -119,7 +119,7 @@ impl Desktop {
     pub fn wait_for_still_picture(&self, window_id: &str) -> (usize, usize, Vec<u8>) {
         let mut last = self.window_pixels(window_id);
         let mut same = 0;
-        wait_until(&format!("the picture of window {window_id} to stop changing"), Duration::from_secs(20), || {
+        wait_until(&format!("the picture of window {window_id} to stop changing"), Duration::from_secs(60), || {
             sleep(Duration::from_millis(150));
             let shot = self.window_pixels(window_id);
             same = if shot == last { same + 1 } else { 0 };
