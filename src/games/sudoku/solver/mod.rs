@@ -4,6 +4,7 @@
 use std::ops::ControlFlow;
 
 pub mod generic;
+pub mod reference;
 pub mod solver9;
 
 use super::board::Grid;

@@ -58,6 +58,14 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The engine's name, as the benchmarks print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Scalar => "scalar",
+            Engine::Simd => "simd",
+        }
+    }
+
     /// The fastest engine this CPU supports.
     pub fn best() -> Engine {
         if simd_available() {
@@ -561,6 +569,19 @@ pub fn search_seeded(
         _ => search_scalar(&mut search, s),
     }
     search.count
+}
+
+/// Counts solutions up to `limit` with the given engine, writing the first one found into `first` (left as it
+/// was when there is none).
+pub fn solve_count(engine: Engine, cells: &[u8; 81], limit: u64, first: &mut [u8; 81]) -> u64 {
+    let mut seen = false;
+    search_with(engine, cells, limit, &mut |sol| {
+        if !seen {
+            first.copy_from_slice(sol);
+            seen = true;
+        }
+        ControlFlow::Continue(())
+    })
 }
 
 /// Counts solutions up to `limit` with the given engine.
