@@ -44,6 +44,8 @@ pub struct SpeedRuns {
     pub unique: usize,
     pub multiple: usize,
     pub unsolvable: usize,
+    /// Branches the search took per puzzle.
+    pub guesses: f64,
     /// Puzzles/s of each run.
     pub rates: Vec<f64>,
 }
@@ -72,6 +74,7 @@ pub fn bench_puzzles(puzzles: &[Cells], runs: usize, min_seconds: f64) -> SpeedR
     let engine = solver9::Engine::best();
     let (mut unique, mut multiple, mut unsolvable) = (0, 0, 0);
     let mut first = [0u8; 81];
+    let guesses = solver9::guesses_so_far();
     for p in puzzles {
         match solver9::solve_count(engine, p, 2, &mut first) {
             0 => unsolvable += 1,
@@ -79,6 +82,7 @@ pub fn bench_puzzles(puzzles: &[Cells], runs: usize, min_seconds: f64) -> SpeedR
             _ => multiple += 1,
         }
     }
+    let guesses = (solver9::guesses_so_far() - guesses) as f64 / puzzles.len().max(1) as f64;
     let mut rates = Vec::with_capacity(runs);
     for _ in 0..runs.max(1) {
         let start = Instant::now();
@@ -94,7 +98,7 @@ pub fn bench_puzzles(puzzles: &[Cells], runs: usize, min_seconds: f64) -> SpeedR
         std::hint::black_box(sink);
         rates.push(done as f64 / start.elapsed().as_secs_f64().max(1e-9));
     }
-    SpeedRuns { puzzles: puzzles.len(), unique, multiple, unsolvable, rates }
+    SpeedRuns { puzzles: puzzles.len(), unique, multiple, unsolvable, guesses, rates }
 }
 
 /// `autoplay bench sudoku FILE`: the report of [`bench_puzzles`] on one file. The line starting with `rate:`
@@ -111,8 +115,9 @@ pub fn bench_file_command(name: &str, text: &str, runs: usize, min_seconds: f64)
     let mut out = String::new();
     writeln!(
         out,
-        "{name}: {} puzzles ({} unique, {} with more than one solution, {} unsolvable), parsed in {:.3} s (not timed)",
-        speed.puzzles, speed.unique, speed.multiple, speed.unsolvable, parse_seconds
+        "{name}: {} puzzles ({} unique, {} with more than one solution, {} unsolvable, {:.2} guesses a puzzle), \
+         parsed in {:.3} s (not timed)",
+        speed.puzzles, speed.unique, speed.multiple, speed.unsolvable, speed.guesses, parse_seconds
     )?;
     writeln!(
         out,

@@ -227,8 +227,8 @@ fn band_local(a: u32) -> u32 {
 pub(crate) struct State {
     cand: [[u32; 4]; 9],
     solved: [u32; 4],
-    /// Digits whose words changed since they were last propagated.
-    dirty: u32,
+    /// Words changed since they were last propagated: bit 4·digit + band.
+    dirty: u64,
 }
 
 impl State {
@@ -250,7 +250,7 @@ impl State {
             elim[d][(b + 2) % 3] |= col;
             occupied[b] |= 1 << p;
         }
-        let mut s = State { cand: [[0; 4]; 9], solved: occupied, dirty: 0x1FF };
+        let mut s = State { cand: [[0; 4]; 9], solved: occupied, dirty: ALL_DIRTY };
         let mut clash = 0;
         for d in 0..9 {
             for b in 0..3 {
@@ -280,33 +280,47 @@ impl State {
     }
 }
 
+/// Every word dirty.
+const ALL_DIRTY: u64 = 0x777_777_777;
+
 /// Places digit `d` on bit `p` (a one-bit mask) of band `b`.
 #[inline(always)]
 fn place(s: &mut State, d: usize, b: usize, p: u32) {
     let i = p.trailing_zeros() as usize;
     let col = col27(1 << (i % 9));
     let mut dirty = s.dirty;
+    let was = dirty & 1 << (4 * d + b);
     for e in 0..9 {
-        dirty |= u32::from(s.cand[e][b] & p != 0) << e;
+        dirty |= u64::from(s.cand[e][b] & p != 0) << (4 * e + b);
         s.cand[e][b] &= !p;
     }
-    s.cand[d][b] |= p;
-    s.cand[d][b] &= !BAND_PEERS[i];
-    s.cand[d][(b + 1) % 3] &= !col;
-    s.cand[d][(b + 2) % 3] &= !col;
-    s.dirty = dirty | 1 << d;
+    let old = s.cand[d][b];
+    let new = (old | p) & !BAND_PEERS[i];
+    s.cand[d][b] = new;
+    dirty = (dirty & !(1 << (4 * d + b))) | was | u64::from(old != (new & !p)) << (4 * d + b);
+    let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+    dirty |= u64::from(s.cand[d][b1] & col != 0) << (4 * d + b1);
+    dirty |= u64::from(s.cand[d][b2] & col != 0) << (4 * d + b2);
+    s.cand[d][b1] &= !col;
+    s.cand[d][b2] &= !col;
+    s.dirty = dirty;
     s.solved[b] |= p;
 }
 
-/// Band and stack propagation for one digit, then placement of its solved rows.
+/// Band and stack propagation for one digit whose words in `bands` (3 bits) changed, then placement of its
+/// solved rows.
 #[inline(always)]
-fn propagate_digit(s: &mut State, d: usize) -> bool {
-    let mut a = [s.cand[d][0], s.cand[d][1], s.cand[d][2]];
+fn propagate_digit(s: &mut State, d: usize, bands: u32) -> bool {
+    let orig = [s.cand[d][0], s.cand[d][1], s.cand[d][2]];
+    let mut a = orig;
+    let mut todo = bands;
     loop {
-        for x in a.iter_mut() {
-            *x = band_local(*x);
-            if *x == 0 {
-                return false;
+        for b in 0..3 {
+            if todo >> b & 1 != 0 {
+                a[b] = band_local(a[b]);
+                if a[b] == 0 {
+                    return false;
+                }
             }
         }
         let p = [project(a[0]), project(a[1]), project(a[2])];
@@ -318,7 +332,7 @@ fn propagate_digit(s: &mut State, d: usize) -> bool {
             SINGLE_STACK[p[1] as usize] as u32,
             SINGLE_STACK[p[2] as usize] as u32,
         ];
-        let mut next = a;
+        todo = 0;
         for b in 0..3 {
             let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
             let excl = p[b] & !(p[o1] | p[o2]);
@@ -326,17 +340,24 @@ fn propagate_digit(s: &mut State, d: usize) -> bool {
                 return false;
             }
             let keep = !(f[o1] | f[o2]) & !(STACK_FILL[excl as usize] as u32 & !excl) & 511;
-            next[b] &= col27(keep);
+            let next = a[b] & col27(keep);
+            todo |= u32::from(next != a[b]) << b;
+            a[b] = next;
         }
-        if next == a {
+        if todo == 0 {
             break;
         }
-        a = next;
     }
-    s.cand[d][0] = a[0];
-    s.cand[d][1] = a[1];
-    s.cand[d][2] = a[2];
-    for (b, &x) in a.iter().enumerate() {
+    let mut check = bands;
+    for b in 0..3 {
+        s.cand[d][b] = a[b];
+        check |= u32::from(a[b] != orig[b]) << b;
+    }
+    for b in 0..3 {
+        if check >> b & 1 == 0 {
+            continue;
+        }
+        let x = a[b];
         let mut singles = 0;
         for rr in 0..3 {
             let row = (x >> (9 * rr)) & 511;
@@ -400,9 +421,10 @@ fn census_sse41(s: &State) -> Census {
 fn propagate(s: &mut State, census: impl Fn(&State) -> Census) -> Option<Census> {
     loop {
         while s.dirty != 0 {
-            let d = s.dirty.trailing_zeros() as usize;
-            s.dirty &= s.dirty - 1;
-            if !propagate_digit(s, d) {
+            let d = s.dirty.trailing_zeros() as usize / 4;
+            let bands = (s.dirty >> (4 * d)) as u32 & 7;
+            s.dirty &= !(15 << (4 * d));
+            if !propagate_digit(s, d, bands) {
                 return None;
             }
         }
@@ -422,9 +444,222 @@ fn propagate(s: &mut State, census: impl Fn(&State) -> Census) -> Option<Census>
             }
         }
         if !any {
-            return Some(c);
+            match triads(s) {
+                None => return None,
+                Some(false) => return Some(c),
+                Some(true) => {}
+            }
         }
     }
+}
+
+const M3: u32 = 0o111_111_111;
+
+/// Per mini-row (the three cells of a row in a box): bit 9·row + 3·box set when the word has a candidate in it.
+#[inline(always)]
+fn fold_h(x: u32) -> u32 {
+    (x | x >> 1 | x >> 2) & M3
+}
+
+/// Mini-row bits rotated one box to the right within their row.
+#[inline(always)]
+fn rot_box(h: u32) -> u32 {
+    ((h << 3) & 0o110_110_110) | ((h >> 6) & 0o001_001_001)
+}
+
+/// The mini-row bits alone in their row.
+#[inline(always)]
+fn alone_in_row(h: u32) -> u32 {
+    let r = rot_box(h);
+    h & !r & !rot_box(r)
+}
+
+/// Column bits (9) rotated one column to the right within their stack.
+#[inline(always)]
+fn rot_col(v: u32) -> u32 {
+    ((v << 1) & 0o666) | ((v >> 2) & 0o111)
+}
+
+/// The column bits alone in their stack.
+#[inline(always)]
+fn alone_in_stack(v: u32) -> u32 {
+    let r = rot_col(v);
+    v & !r & !rot_col(r)
+}
+
+/// Triad cardinality: the three cells of a mini-row (or of a mini-column: a column inside one box) hold three
+/// different digits. Fewer than three digits possible there is a contradiction; exactly three possible puts
+/// each of them there (erased from the rest of its row or column and of its box); three digits already
+/// certain there (the only place of that digit in its row, or column, within the box) erase the others from
+/// the three cells. Returns whether anything was erased; `None` on a contradiction.
+#[inline(always)]
+fn triads(s: &mut State) -> Option<bool> {
+    let mut h = [[0u32; 4]; 9];
+    let mut v = [[0u32; 4]; 9];
+    let (mut h1, mut h2, mut h3, mut h4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
+    let (mut v1, mut v2, mut v3, mut v4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
+    let (mut g1, mut g2, mut g3, mut g4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
+    let (mut w1, mut w2, mut w3, mut w4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
+    for d in 0..9 {
+        for b in 0..4 {
+            let x = s.cand[d][b];
+            let hh = fold_h(x);
+            let vv = project(x);
+            h[d][b] = hh;
+            v[d][b] = vv;
+            h4[b] |= h3[b] & hh;
+            h3[b] |= h2[b] & hh;
+            h2[b] |= h1[b] & hh;
+            h1[b] |= hh;
+            v4[b] |= v3[b] & vv;
+            v3[b] |= v2[b] & vv;
+            v2[b] |= v1[b] & vv;
+            v1[b] |= vv;
+            let fh = alone_in_row(hh);
+            g4[b] |= g3[b] & fh;
+            g3[b] |= g2[b] & fh;
+            g2[b] |= g1[b] & fh;
+            g1[b] |= fh;
+            let fv = alone_in_stack(vv);
+            w4[b] |= w3[b] & fv;
+            w3[b] |= w2[b] & fv;
+            w2[b] |= w1[b] & fv;
+            w1[b] |= fv;
+        }
+    }
+    let mut work = 0;
+    for b in 0..3 {
+        if h3[b] != M3 || v3[b] != 511 || g4[b] | w4[b] != 0 {
+            return None;
+        }
+        work |= (h3[b] & !h4[b] & !g3[b]) | (g3[b] & h4[b]) | (v3[b] & !v4[b] & !w3[b]) | (w3[b] & v4[b]);
+    }
+    if work == 0 {
+        return Some(false);
+    }
+    let mut changed = false;
+    for d in 0..9 {
+        let before = s.cand[d];
+        for b in 0..3 {
+            let hh = h[d][b];
+            let fh = alone_in_row(hh);
+            let nf = hh & h3[b] & !h4[b] & !fh;
+            if nf != 0 {
+                let rows = ((nf | nf >> 3 | nf >> 6) & 0o001_001_001) * 511;
+                let boxes = col27(((nf | nf >> 9 | nf >> 18) & 0o111) * 7);
+                s.cand[d][b] &= !((rows | boxes) & !(nf * 7));
+            }
+            let ng = hh & g3[b] & !fh;
+            s.cand[d][b] &= !(ng * 7);
+            let vv = v[d][b];
+            let fv = alone_in_stack(vv);
+            let nfv = vv & v3[b] & !v4[b] & !fv;
+            if nfv != 0 {
+                let stacks = ((nfv | nfv >> 1 | nfv >> 2) & 0o111) * 7;
+                s.cand[d][b] &= !col27(stacks & !nfv);
+                s.cand[d][(b + 1) % 3] &= !col27(nfv);
+                s.cand[d][(b + 2) % 3] &= !col27(nfv);
+            }
+            let ngv = vv & w3[b] & !fv;
+            s.cand[d][b] &= !col27(ngv);
+        }
+        for b in 0..3 {
+            if s.cand[d][b] != before[b] {
+                s.dirty |= 1 << (4 * d + b);
+                changed = true;
+            }
+        }
+    }
+    Some(changed)
+}
+
+/// A binary branch: "digit in these bits of the band" first, then "not in them".
+struct Branch {
+    digit: usize,
+    band: usize,
+    /// A cell (one bit: placed), or a mini-row's three bits.
+    cell: bool,
+    bits: u32,
+    /// For a mini-row: the digit's word is ANDed with this (the rest of its row and box erased).
+    keep: u32,
+}
+
+/// Number of perfect matchings rows ↔ boxes of a 9-bit mini-row pattern.
+const NCONF: [u8; 512] = {
+    const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut t = [0u8; 512];
+    let mut m: usize = 0;
+    while m < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let edges = (1 << perm[0]) | (1 << (3 + perm[1])) | (1 << (6 + perm[2]));
+            if m & edges == edges {
+                t[m] += 1;
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+fn heuristic() -> u32 {
+    static H: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *H.get_or_init(|| std::env::var("AUTOPLAY_HEUR").ok().and_then(|v| v.parse().ok()).unwrap_or(1))
+}
+
+#[inline(always)]
+fn mini_rows(x: u32) -> usize {
+    SHRINK[(x & 511) as usize] as usize
+        | (SHRINK[((x >> 9) & 511) as usize] as usize) << 3
+        | (SHRINK[(x >> 18) as usize] as usize) << 6
+}
+
+#[inline(always)]
+fn choose_branch(s: &State, c: &Census) -> Branch {
+    let heur = heuristic();
+    if heur == 1 || heur == 2 {
+        // The band with the fewest configurations over all digits; in it the digit with the fewest (>= 2).
+        let mut nconf = [[0u8; 3]; 9];
+        let mut best_band = (u32::MAX, 0);
+        for b in 0..3 {
+            let mut total = 0u32;
+            for d in 0..9 {
+                let n = NCONF[mini_rows(s.cand[d][b])];
+                nconf[d][b] = n;
+                total += n as u32;
+            }
+            if total > 9 && total < best_band.0 {
+                best_band = (total, b);
+            }
+        }
+        if best_band.0 != u32::MAX {
+            let b = best_band.1;
+            let mut best = (u8::MAX, 0);
+            for d in 0..9 {
+                let n = nconf[d][b];
+                if n >= 2 && n < best.0 {
+                    best = (n, d);
+                }
+            }
+            let d = best.1;
+            let x = s.cand[d][b];
+            let hh = fold_h(x);
+            let open = hh & !alone_in_row(hh);
+            let q = if heur == 1 { open & open.wrapping_neg() } else { 1 << (31 - open.leading_zeros()) };
+            let rows = ((q | q >> 3 | q >> 6) & 0o001_001_001) * 511;
+            let boxes = col27(((q | q >> 9 | q >> 18) & 0o111) * 7);
+            let tri = q * 7;
+            let cells = x & tri;
+            if cells & (cells - 1) == 0 {
+                return Branch { digit: d, band: b, cell: true, bits: cells, keep: 0 };
+            }
+            return Branch { digit: d, band: b, cell: false, bits: tri, keep: !((rows | boxes) & !tri) };
+        }
+    }
+    let (d, b, p) = choose(s, c);
+    Branch { digit: d, band: b, cell: true, bits: p, keep: 0 }
 }
 
 /// The branching cell: a cell with two candidates if any, else one with the fewest.
@@ -467,7 +702,18 @@ struct Search<'a> {
     stop: bool,
     /// xorshift state for random branch order; 0 = deterministic.
     rng: u64,
+    /// Branches taken (each a guess: "cell = digit" tried first).
+    guesses: u64,
     sink: &'a mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+}
+
+thread_local! {
+    static GUESSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Guesses made by this thread's searches so far (for the benchmarks' guesses per puzzle).
+pub fn guesses_so_far() -> u64 {
+    GUESSES.with(|g| g.get())
 }
 
 impl Search<'_> {
@@ -503,17 +749,19 @@ macro_rules! search_fn {
                     search.found(&s);
                     return;
                 }
-                let (d, b, p) = choose(&s, &c);
+                let br = choose_branch(&s, &c);
+                let (d, b, p) = (br.digit, br.band, br.bits);
+                search.guesses += 1;
                 let mut t = s;
-                if search.flip() {
-                    t.cand[d][b] &= !p;
-                    t.dirty |= 1 << d;
-                    place(&mut s, d, b, p);
+                let (yes, no) = if search.flip() { (&mut s, &mut t) } else { (&mut t, &mut s) };
+                if br.cell {
+                    place(yes, d, b, p);
                 } else {
-                    place(&mut t, d, b, p);
-                    s.cand[d][b] &= !p;
-                    s.dirty |= 1 << d;
+                    yes.cand[d][b] &= br.keep;
+                    yes.dirty |= 1 << (4 * d + b);
                 }
+                no.cand[d][b] &= !p;
+                no.dirty |= 1 << (4 * d + b);
                 // SAFETY: same function; the SIMD variant only runs after feature detection.
                 #[allow(unused_unsafe)]
                 unsafe {
@@ -559,7 +807,7 @@ pub fn search_seeded(
     }
     let Some(s) = State::from_cells(cells) else { return 0 };
     let rng = if seed == 0 { 0 } else { seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 };
-    let mut search = Search { limit, count: 0, stop: false, rng, sink };
+    let mut search = Search { limit, count: 0, stop: false, rng, guesses: 0, sink };
     match engine {
         #[cfg(target_arch = "x86_64")]
         Engine::Simd if simd_available() => {
@@ -568,6 +816,7 @@ pub fn search_seeded(
         }
         _ => search_scalar(&mut search, s),
     }
+    GUESSES.with(|g| g.set(g.get() + search.guesses));
     search.count
 }
 
