@@ -210,11 +210,52 @@ fn project(a: u32) -> u32 {
 }
 
 #[inline(always)]
-fn band_local(a: u32) -> u32 {
-    let m = SHRINK[(a & 511) as usize] as usize
-        | (SHRINK[((a >> 9) & 511) as usize] as usize) << 3
-        | (SHRINK[(a >> 18) as usize] as usize) << 6;
-    a & COMPLEX[m]
+fn band_local<I: Isa>(a: u32) -> u32 {
+    a & COMPLEX[I::mini_rows(a)]
+}
+
+/// The operations written once per instruction set.
+trait Isa {
+    /// Per band: cells with at least one, two and three candidates.
+    fn census(s: &State) -> Census;
+    /// A band word's 9-bit mini-row pattern: bit 3·row + box set when the word has a candidate there.
+    fn mini_rows(x: u32) -> usize;
+}
+
+/// Plain code.
+struct Scalar;
+
+impl Isa for Scalar {
+    #[inline(always)]
+    fn census(s: &State) -> Census {
+        census_scalar(s)
+    }
+
+    #[inline(always)]
+    fn mini_rows(x: u32) -> usize {
+        SHRINK[(x & 511) as usize] as usize
+            | (SHRINK[((x >> 9) & 511) as usize] as usize) << 3
+            | (SHRINK[(x >> 18) as usize] as usize) << 6
+    }
+}
+
+/// SSE4.1 and BMI2, inlined only into the search compiled with those features.
+#[cfg(target_arch = "x86_64")]
+struct Simd;
+
+#[cfg(target_arch = "x86_64")]
+impl Isa for Simd {
+    #[inline(always)]
+    fn census(s: &State) -> Census {
+        // SAFETY: only called from `search_simd`, which runs after SSE4.1 was detected.
+        unsafe { census_sse41(s) }
+    }
+
+    #[inline(always)]
+    fn mini_rows(x: u32) -> usize {
+        // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
+        unsafe { std::arch::x86_64::_pext_u32(fold_h(x), M3) as usize }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -283,41 +324,45 @@ impl State {
 /// Every word dirty.
 const ALL_DIRTY: u64 = 0x777_777_777;
 
-/// Places digit `d` on bit `p` (a one-bit mask) of band `b`.
+/// Places digit `d` on the cells `cells` of band `b`: erases the cells from the other digits and the cells'
+/// peers (their rows, columns and boxes) from `d`. Two of the cells that are peers erase each other (a
+/// contradiction the census then finds: a cell with no candidate).
 #[inline(always)]
-fn place(s: &mut State, d: usize, b: usize, p: u32) {
-    let i = p.trailing_zeros() as usize;
-    let col = col27(1 << (i % 9));
+fn place(s: &mut State, d: usize, b: usize, cells: u32) {
     let mut dirty = s.dirty;
-    let was = dirty & 1 << (4 * d + b);
-    for e in 0..9 {
-        dirty |= u64::from(s.cand[e][b] & p != 0) << (4 * e + b);
-        s.cand[e][b] &= !p;
+    let mut peers = 0;
+    let mut x = cells;
+    while x != 0 {
+        peers |= BAND_PEERS[x.trailing_zeros() as usize];
+        x &= x - 1;
     }
-    let old = s.cand[d][b];
-    let new = (old | p) & !BAND_PEERS[i];
-    s.cand[d][b] = new;
-    dirty = (dirty & !(1 << (4 * d + b))) | was | u64::from(old != (new & !p)) << (4 * d + b);
+    for e in 0..9 {
+        let old = s.cand[e][b];
+        let new = if e == d { old & !peers } else { old & !cells };
+        dirty |= u64::from(old != new) << (4 * e + b);
+        s.cand[e][b] = new;
+    }
+    let col = col27(project(cells));
     let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
     dirty |= u64::from(s.cand[d][b1] & col != 0) << (4 * d + b1);
     dirty |= u64::from(s.cand[d][b2] & col != 0) << (4 * d + b2);
     s.cand[d][b1] &= !col;
     s.cand[d][b2] &= !col;
     s.dirty = dirty;
-    s.solved[b] |= p;
+    s.solved[b] |= cells;
 }
 
 /// Band and stack propagation for one digit whose words in `bands` (3 bits) changed, then placement of its
 /// solved rows.
 #[inline(always)]
-fn propagate_digit(s: &mut State, d: usize, bands: u32) -> bool {
+fn propagate_digit<I: Isa>(s: &mut State, d: usize, bands: u32) -> bool {
     let orig = [s.cand[d][0], s.cand[d][1], s.cand[d][2]];
     let mut a = orig;
     let mut todo = bands;
     loop {
         for b in 0..3 {
             if todo >> b & 1 != 0 {
-                a[b] = band_local(a[b]);
+                a[b] = band_local::<I>(a[b]);
                 if a[b] == 0 {
                     return false;
                 }
@@ -327,19 +372,16 @@ fn propagate_digit(s: &mut State, d: usize, bands: u32) -> bool {
         if p[0] | p[1] | p[2] != 511 {
             return false;
         }
-        let f = [
-            SINGLE_STACK[p[0] as usize] as u32,
-            SINGLE_STACK[p[1] as usize] as u32,
-            SINGLE_STACK[p[2] as usize] as u32,
-        ];
+        let f = [alone_in_stack(p[0]), alone_in_stack(p[1]), alone_in_stack(p[2])];
         todo = 0;
         for b in 0..3 {
             let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
             let excl = p[b] & !(p[o1] | p[o2]);
-            if SINGLE_STACK[excl as usize] as u32 != excl {
+            if alone_in_stack(excl) != excl {
                 return false;
             }
-            let keep = !(f[o1] | f[o2]) & !(STACK_FILL[excl as usize] as u32 & !excl) & 511;
+            let fill = ((excl | excl >> 1 | excl >> 2) & 0o111) * 7;
+            let keep = !(f[o1] | f[o2]) & !(fill & !excl) & 511;
             let next = a[b] & col27(keep);
             todo |= u32::from(next != a[b]) << b;
             a[b] = next;
@@ -365,11 +407,9 @@ fn propagate_digit(s: &mut State, d: usize, bands: u32) -> bool {
                 singles |= row << (9 * rr);
             }
         }
-        let mut fresh = singles & !s.solved[b];
-        while fresh != 0 {
-            let p = fresh & fresh.wrapping_neg();
-            place(s, d, b, p);
-            fresh &= fresh - 1;
+        let fresh = singles & !s.solved[b];
+        if fresh != 0 {
+            place(s, d, b, fresh);
         }
     }
     true
@@ -418,32 +458,37 @@ fn census_sse41(s: &State) -> Census {
 
 /// Fixed point of all propagation; false on a contradiction. Leaves a census for branching.
 #[inline(always)]
-fn propagate(s: &mut State, census: impl Fn(&State) -> Census) -> Option<Census> {
+fn propagate<I: Isa>(s: &mut State) -> Option<Census> {
     loop {
         while s.dirty != 0 {
             let d = s.dirty.trailing_zeros() as usize / 4;
             let bands = (s.dirty >> (4 * d)) as u32 & 7;
             s.dirty &= !(15 << (4 * d));
-            if !propagate_digit(s, d, bands) {
+            if !propagate_digit::<I>(s, d, bands) {
                 return None;
             }
         }
-        let c = census(s);
+        let c = I::census(s);
         let mut any = false;
         for b in 0..3 {
             if c[0][b] != FULL27 {
                 return None;
             }
-            let mut singles = !c[1][b] & !s.solved[b] & FULL27;
-            while singles != 0 {
-                let p = singles & singles.wrapping_neg();
-                singles &= singles - 1;
-                let d = (0..9).find(|&d| s.cand[d][b] & p != 0)?;
-                place(s, d, b, p);
+            let singles = !c[1][b] & !s.solved[b] & FULL27;
+            if singles != 0 {
                 any = true;
+                for d in 0..9 {
+                    let cells = s.cand[d][b] & singles;
+                    if cells != 0 {
+                        place(s, d, b, cells);
+                    }
+                }
             }
         }
         if !any {
+            if heuristic() >= 10 {
+                return Some(c);
+            }
             match triads(s) {
                 None => return None,
                 Some(false) => return Some(c),
@@ -610,23 +655,16 @@ fn heuristic() -> u32 {
 }
 
 #[inline(always)]
-fn mini_rows(x: u32) -> usize {
-    SHRINK[(x & 511) as usize] as usize
-        | (SHRINK[((x >> 9) & 511) as usize] as usize) << 3
-        | (SHRINK[(x >> 18) as usize] as usize) << 6
-}
-
-#[inline(always)]
-fn choose_branch(s: &State, c: &Census) -> Branch {
+fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
     let heur = heuristic();
-    if heur == 1 || heur == 2 {
+    if heur % 10 == 1 || heur % 10 == 2 {
         // The band with the fewest configurations over all digits; in it the digit with the fewest (>= 2).
         let mut nconf = [[0u8; 3]; 9];
         let mut best_band = (u32::MAX, 0);
         for b in 0..3 {
             let mut total = 0u32;
             for d in 0..9 {
-                let n = NCONF[mini_rows(s.cand[d][b])];
+                let n = NCONF[I::mini_rows(s.cand[d][b])];
                 nconf[d][b] = n;
                 total += n as u32;
             }
@@ -740,16 +778,16 @@ impl Search<'_> {
 }
 
 macro_rules! search_fn {
-    ($name:ident, $census:expr, $($attr:tt)*) => {
+    ($name:ident, $isa:ty, $($attr:tt)*) => {
         $($attr)*
         fn $name(search: &mut Search<'_>, mut s: State) {
             loop {
-                let Some(c) = propagate(&mut s, $census) else { return };
+                let Some(c) = propagate::<$isa>(&mut s) else { return };
                 if s.is_solved() {
                     search.found(&s);
                     return;
                 }
-                let br = choose_branch(&s, &c);
+                let br = choose_branch::<$isa>(&s, &c);
                 let (d, b, p) = (br.digit, br.band, br.bits);
                 search.guesses += 1;
                 let mut t = s;
@@ -775,13 +813,12 @@ macro_rules! search_fn {
     };
 }
 
-search_fn!(search_scalar, census_scalar,);
+search_fn!(search_scalar, Scalar,);
 
 #[cfg(target_arch = "x86_64")]
 search_fn!(
     search_simd,
-    // The closure inherits `search_simd`'s target features.
-    |s: &State| census_sse41(s),
+    Simd,
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]
 );
 
