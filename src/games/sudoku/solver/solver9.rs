@@ -1,43 +1,66 @@
-//! The fast 9×9 solver: bit-parallel propagation on digit × band bitboards and a DPLL-style
-//! binary search.
+//! The fast 9×9 solver: bit-parallel propagation on digit × band bitboards, triad reasoning
+//! across digits, and a DPLL-style binary search branching on band configurations.
 //!
 //! # Representation
 //!
 //! For each digit `d` and each band `b` (three rows of boxes) a 27-bit word holds the cells
 //! of the band where `d` may still go: bit `9·rr + c` is row `3b + rr`, column `c`. The
-//! whole state is 27 such words plus a 27-bit "placed" word per band: 160 bytes, copied
-//! when the search branches.
+//! whole state is 27 such words, a 27-bit "placed" word per band and a dirty word (bit
+//! `4·d + b`: the word of `d` in band `b` changed since it was last propagated): 176 bytes,
+//! copied when the search branches.
 //!
 //! # Propagation
 //!
-//! Per digit (only digits whose words changed are revisited):
+//! Per digit, for the dirty words only:
 //! * **Band**: inside a band the digit takes one cell per row and per box, i.e. a
-//!   permutation row → box. The 9-bit pattern of non-empty mini-rows (row × box) is looked
-//!   up in a table of the mini-rows that lie on some perfect matching of that 3×3 bipartite
-//!   graph; the others are erased (pointing pairs, claiming, hidden singles in rows and
-//!   boxes all follow). No matching → contradiction.
+//!   permutation row → box (one of six *configurations*). The 9-bit pattern of non-empty
+//!   mini-rows (row × box) is looked up in a table of the mini-rows that lie on some
+//!   perfect matching of that 3×3 bipartite graph; the others are erased (pointing pairs,
+//!   claiming, hidden singles in rows and boxes all follow). No matching → contradiction.
 //! * **Stacks**: every band uses one column per stack. If a band's candidates in a stack
 //!   lie in a single column, that column is erased from the other bands; if a column has
 //!   candidates in only one band, that band's other columns of the stack are erased
 //!   (hidden singles in columns, column claiming). A column with no candidate at all, or a
-//!   band owning two columns of one stack alone, is a contradiction.
-//! * A row of a band left with one candidate places the digit there: the cell is erased
-//!   from the other digits' words.
+//!   band owning two columns of one stack alone, is a contradiction. (For a 3×3 graph these
+//!   single rules reach the same fixed point as the matching table: a full matching check
+//!   of the stacks was tried and deduced nothing more.)
+//! * Rows of a band left with one candidate place the digit there: the cells are erased
+//!   from the other digits' words (the digit's own words already exclude their peers).
 //!
-//! Across digits: a bit-sliced census of the nine words per band gives the cells with no
-//! candidate (contradiction), one (naked single: placed) and two (branching candidates).
+//! Across digits:
+//! * A bit-sliced census of the nine words per band gives the cells with no candidate
+//!   (contradiction) and with one (naked singles: placed, all of one digit in a band at
+//!   once; two of them that see each other erase each other, which the census then finds).
+//! * **Triads**, when nothing else is left: the three cells of a mini-row (a row within a
+//!   box) hold three different digits, and so do those of a mini-column. Per mini-line a
+//!   bit-sliced count of the digits that may be there and of those certain to be there (the
+//!   digit's only mini-line in its row, or column, within the box): fewer than three
+//!   possible, or more than three certain, is a contradiction; exactly three possible puts
+//!   each there (erased from the rest of its line and box); three certain erase the other
+//!   digits from the three cells.
+//!
+//! Every rule only erases candidates that cannot be in any solution, so no solution is
+//! lost; a state is reported solved only when every cell is placed and the last census
+//! found no empty cell, and a placement always erases its peers, so what is reported is a
+//! solution. The tests and `autoplay bench sudoku --compare` check the answers against the
+//! previous solver (`reference`).
 //!
 //! # Search
 //!
-//! Binary DPLL branching on a cell with two candidates (else the cell with fewest):
-//! "cell = d" on a copy, then "cell ≠ d" in place. Counting stops at the caller's limit.
+//! Binary branching (see [`choose_branch`]): in the band with the fewest configurations
+//! summed over its digits, the digit with the fewest (at least two); the branch is "the
+//! digit lies in this mini-row" (a cell when the mini-row has one candidate) on a copy,
+//! then "it does not" in place. Choosing by band configurations instead of the first cell
+//! with two candidates roughly halves the guesses on hard puzzles. Counting stops at the
+//! caller's limit.
 //!
 //! # SIMD
 //!
-//! The census is written twice: with SSE4.1 intrinsics on one 128-bit vector per digit
-//! (three bands in three lanes) and in plain scalar code. The search is compiled twice by
-//! a macro: once plainly, once inside `#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]`
-//! with the vector census; the variant is picked at run time with
+//! What differs per instruction set is behind the [`Isa`] trait: the census (SSE4.1 on one
+//! 128-bit vector per digit, three bands in three lanes, or plain code) and a band word's
+//! mini-row pattern (BMI2 `pext`, or three table look-ups). The search is compiled twice
+//! by a macro: once plainly, once inside `#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]`
+//! with the SIMD implementations inlined; the variant is picked at run time with
 //! `is_x86_feature_detected!`. [`Engine`] selects one explicitly (tests compare both).
 
 // Bands index several parallel arrays at once; index loops read more plainly here.
@@ -145,41 +168,6 @@ const COMPLEX: [u32; 512] = {
         }
         t[m] = mask;
         m += 1;
-    }
-    t
-};
-
-/// 9-bit column set → the columns that are alone in their stack.
-const SINGLE_STACK: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut s = 0;
-        while s < 3 {
-            let part = (x >> (3 * s)) & 7;
-            if part != 0 && part & (part - 1) == 0 {
-                t[x] |= (part << (3 * s)) as u16;
-            }
-            s += 1;
-        }
-        x += 1;
-    }
-    t
-};
-
-/// 9-bit column set → all columns of the stacks it touches.
-const STACK_FILL: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut s = 0;
-        while s < 3 {
-            if (x >> (3 * s)) & 7 != 0 {
-                t[x] |= 7 << (3 * s);
-            }
-            s += 1;
-        }
-        x += 1;
     }
     t
 };
@@ -486,9 +474,6 @@ fn propagate<I: Isa>(s: &mut State) -> Option<Census> {
             }
         }
         if !any {
-            if heuristic() >= 10 {
-                return Some(c);
-            }
             match triads(s) {
                 None => return None,
                 Some(false) => return Some(c),
@@ -649,61 +634,56 @@ const NCONF: [u8; 512] = {
     t
 };
 
-fn heuristic() -> u32 {
-    static H: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *H.get_or_init(|| std::env::var("AUTOPLAY_HEUR").ok().and_then(|v| v.parse().ok()).unwrap_or(1))
-}
-
+/// The branch: in the band with the fewest row-to-box configurations summed over the digits, the digit with
+/// the fewest configurations (at least two); "the digit is in its first mini-row that is not certain" (a cell
+/// when the mini-row has one candidate) first, then "it is not". When every digit has one configuration in
+/// every band (the mini-rows are known, not yet the cells), a cell with the fewest candidates.
 #[inline(always)]
 fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
-    let heur = heuristic();
-    if heur % 10 == 1 || heur % 10 == 2 {
-        // The band with the fewest configurations over all digits; in it the digit with the fewest (>= 2).
-        let mut nconf = [[0u8; 3]; 9];
-        let mut best_band = (u32::MAX, 0);
-        for b in 0..3 {
-            let mut total = 0u32;
-            for d in 0..9 {
-                let n = NCONF[I::mini_rows(s.cand[d][b])];
-                nconf[d][b] = n;
-                total += n as u32;
-            }
-            if total > 9 && total < best_band.0 {
-                best_band = (total, b);
-            }
+    let mut nconf = [[0u8; 3]; 9];
+    let mut best_band = (u32::MAX, 0);
+    for b in 0..3 {
+        let mut total = 0u32;
+        for d in 0..9 {
+            let n = NCONF[I::mini_rows(s.cand[d][b])];
+            nconf[d][b] = n;
+            total += n as u32;
         }
-        if best_band.0 != u32::MAX {
-            let b = best_band.1;
-            let mut best = (u8::MAX, 0);
-            for d in 0..9 {
-                let n = nconf[d][b];
-                if n >= 2 && n < best.0 {
-                    best = (n, d);
-                }
-            }
-            let d = best.1;
-            let x = s.cand[d][b];
-            let hh = fold_h(x);
-            let open = hh & !alone_in_row(hh);
-            let q = if heur == 1 { open & open.wrapping_neg() } else { 1 << (31 - open.leading_zeros()) };
-            let rows = ((q | q >> 3 | q >> 6) & 0o001_001_001) * 511;
-            let boxes = col27(((q | q >> 9 | q >> 18) & 0o111) * 7);
-            let tri = q * 7;
-            let cells = x & tri;
-            if cells & (cells - 1) == 0 {
-                return Branch { digit: d, band: b, cell: true, bits: cells, keep: 0 };
-            }
-            return Branch { digit: d, band: b, cell: false, bits: tri, keep: !((rows | boxes) & !tri) };
+        if total > 9 && total < best_band.0 {
+            best_band = (total, b);
         }
     }
-    let (d, b, p) = choose(s, c);
-    Branch { digit: d, band: b, cell: true, bits: p, keep: 0 }
+    if best_band.0 == u32::MAX {
+        let (d, b, p) = choose_cell(s, c);
+        return Branch { digit: d, band: b, cell: true, bits: p, keep: 0 };
+    }
+    let b = best_band.1;
+    let mut best = (u8::MAX, 0);
+    for d in 0..9 {
+        let n = nconf[d][b];
+        if n >= 2 && n < best.0 {
+            best = (n, d);
+        }
+    }
+    let d = best.1;
+    let x = s.cand[d][b];
+    let hh = fold_h(x);
+    let open = hh & !alone_in_row(hh);
+    let q = open & open.wrapping_neg();
+    let tri = q * 7;
+    let cells = x & tri;
+    if cells & (cells - 1) == 0 {
+        return Branch { digit: d, band: b, cell: true, bits: cells, keep: 0 };
+    }
+    let rows = ((q | q >> 3 | q >> 6) & 0o001_001_001) * 511;
+    let boxes = col27(((q | q >> 9 | q >> 18) & 0o111) * 7);
+    Branch { digit: d, band: b, cell: false, bits: tri, keep: !((rows | boxes) & !tri) }
 }
 
 /// The branching cell: a cell with two candidates if any, else one with the fewest.
 /// Returns (digit to try, band, bit).
 #[inline(always)]
-fn choose(s: &State, c: &Census) -> (usize, usize, u32) {
+fn choose_cell(s: &State, c: &Census) -> (usize, usize, u32) {
     for b in 0..3 {
         let pairs = c[1][b] & !c[2][b] & !s.solved[b];
         if pairs != 0 {
@@ -901,6 +881,50 @@ mod tests {
         // Row 0 only in box 0 forces rows 1, 2 out of box 0.
         let m = COMPLEX[0b111_111_001];
         assert_eq!(m, 7 | (0x1F8 << 9) | (0x1F8 << 18));
+    }
+
+    #[test]
+    fn mini_line_helpers_match_their_definitions() {
+        for m in 0..512u32 {
+            // Mini-rows: bit i of m is row i / 3, box i % 3, at bit 9·row + 3·box of a band word.
+            let h: u32 = (0..9).filter(|i| m >> i & 1 != 0).map(|i| 1 << (9 * (i / 3) + 3 * (i % 3))).sum();
+            let alone: u32 = (0..9)
+                .filter(|&i| m >> i & 1 != 0 && (0..3).all(|k| k == i % 3 || m >> (3 * (i / 3) + k) & 1 == 0))
+                .map(|i| 1 << (9 * (i / 3) + 3 * (i % 3)))
+                .sum();
+            assert_eq!(alone_in_row(h), alone, "{m:09b}");
+            assert_eq!(fold_h(h * 7), h);
+            assert_eq!(Scalar::mini_rows(h * 7), m as usize);
+            // Columns: bit c, stacks of three.
+            let alone: u32 = (0..9)
+                .filter(|&c| m >> c & 1 != 0 && (0..3).all(|k| 3 * (c / 3) + k == c || m >> (3 * (c / 3) + k) & 1 == 0))
+                .map(|c| 1 << c)
+                .sum();
+            assert_eq!(alone_in_stack(m), alone, "{m:09b}");
+            let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+            let n = perms.iter().filter(|p| (0..3).all(|r| m >> (3 * r + p[r]) & 1 != 0)).count();
+            assert_eq!(NCONF[m as usize] as usize, n);
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pext_mini_rows_match_the_tables() {
+        if !simd_available() {
+            return;
+        }
+        #[target_feature(enable = "bmi2")]
+        fn simd_mini_rows(x: u32) -> usize {
+            Simd::mini_rows(x)
+        }
+        let mut x = 0x1234_5678u32;
+        for _ in 0..20000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            // SAFETY: BMI2 was detected above.
+            assert_eq!(unsafe { simd_mini_rows(x & FULL27) }, Scalar::mini_rows(x & FULL27));
+        }
     }
 
     #[test]
