@@ -172,9 +172,10 @@ const COMPLEX: [u32; 512] = {
     t
 };
 
-/// Bit p of a band → the other cells of the band sharing its row, column or box.
-const BAND_PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
+/// Bit p of a band → the other cells of the band sharing its row, column or box (32 entries, the last 5
+/// unused, so that an index masked to 5 bits needs no bounds check).
+const BAND_PEERS: [u32; 32] = {
+    let mut t = [0u32; 32];
     let mut p = 0;
     while p < 27 {
         let (rr, c) = (p / 9, p % 9);
@@ -199,7 +200,7 @@ fn project(a: u32) -> u32 {
 
 #[inline(always)]
 fn band_local<I: Isa>(a: u32) -> u32 {
-    a & COMPLEX[I::mini_rows(a)]
+    a & COMPLEX[I::mini_rows(a) & 511]
 }
 
 /// The operations written once per instruction set.
@@ -321,7 +322,7 @@ fn place(s: &mut State, d: usize, b: usize, cells: u32) {
     let mut peers = 0;
     let mut x = cells;
     while x != 0 {
-        peers |= BAND_PEERS[x.trailing_zeros() as usize];
+        peers |= BAND_PEERS[x.trailing_zeros() as usize & 31];
         x &= x - 1;
     }
     for e in 0..9 {
@@ -517,6 +518,31 @@ fn alone_in_stack(v: u32) -> u32 {
     v & !r & !rot_col(r)
 }
 
+/// Bit-sliced counts per lane, saturating at 4: `lo`, `hi` the count's two bits while below 4, `four` once it
+/// reached 4.
+#[derive(Default)]
+struct Counter {
+    lo: [u32; 4],
+    hi: [u32; 4],
+    four: [u32; 4],
+}
+
+impl Counter {
+    #[inline(always)]
+    fn add(&mut self, b: usize, x: u32) {
+        let c0 = self.lo[b] & x;
+        self.lo[b] ^= x;
+        self.four[b] |= self.hi[b] & c0;
+        self.hi[b] ^= c0;
+    }
+
+    /// The bits counted at least 3 times, and at least 4 times.
+    #[inline(always)]
+    fn at_least_3_and_4(&self, b: usize) -> (u32, u32) {
+        (self.four[b] | (self.hi[b] & self.lo[b]), self.four[b])
+    }
+}
+
 /// Triad cardinality: the three cells of a mini-row (or of a mini-column: a column inside one box) hold three
 /// different digits. Fewer than three digits possible there is a contradiction; exactly three possible puts
 /// each of them there (erased from the rest of its row or column and of its box); three digits already
@@ -526,10 +552,11 @@ fn alone_in_stack(v: u32) -> u32 {
 fn triads(s: &mut State) -> Option<bool> {
     let mut h = [[0u32; 4]; 9];
     let mut v = [[0u32; 4]; 9];
-    let (mut h1, mut h2, mut h3, mut h4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
-    let (mut v1, mut v2, mut v3, mut v4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
-    let (mut g1, mut g2, mut g3, mut g4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
-    let (mut w1, mut w2, mut w3, mut w4) = ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
+    // Saturating bit-sliced counters, per lane: (bit 0, bit 1, at least 4) of how many digits set each bit.
+    let mut hc = Counter::default();
+    let mut vc = Counter::default();
+    let mut gc = Counter::default();
+    let mut wc = Counter::default();
     for d in 0..9 {
         for b in 0..4 {
             let x = s.cand[d][b];
@@ -537,29 +564,22 @@ fn triads(s: &mut State) -> Option<bool> {
             let vv = project(x);
             h[d][b] = hh;
             v[d][b] = vv;
-            h4[b] |= h3[b] & hh;
-            h3[b] |= h2[b] & hh;
-            h2[b] |= h1[b] & hh;
-            h1[b] |= hh;
-            v4[b] |= v3[b] & vv;
-            v3[b] |= v2[b] & vv;
-            v2[b] |= v1[b] & vv;
-            v1[b] |= vv;
-            let fh = alone_in_row(hh);
-            g4[b] |= g3[b] & fh;
-            g3[b] |= g2[b] & fh;
-            g2[b] |= g1[b] & fh;
-            g1[b] |= fh;
-            let fv = alone_in_stack(vv);
-            w4[b] |= w3[b] & fv;
-            w3[b] |= w2[b] & fv;
-            w2[b] |= w1[b] & fv;
-            w1[b] |= fv;
+            hc.add(b, hh);
+            vc.add(b, vv);
+            gc.add(b, alone_in_row(hh));
+            wc.add(b, alone_in_stack(vv));
         }
     }
+    let (mut h3, mut h4, mut v3, mut v4, mut g3, mut w3) =
+        ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
     let mut work = 0;
     for b in 0..3 {
-        if h3[b] != M3 || v3[b] != 511 || g4[b] | w4[b] != 0 {
+        (h3[b], h4[b]) = hc.at_least_3_and_4(b);
+        (v3[b], v4[b]) = vc.at_least_3_and_4(b);
+        let (g, g4) = gc.at_least_3_and_4(b);
+        let (w, w4) = wc.at_least_3_and_4(b);
+        (g3[b], w3[b]) = (g, w);
+        if h3[b] != M3 || v3[b] != 511 || g4 | w4 != 0 {
             return None;
         }
         work |= (h3[b] & !h4[b] & !g3[b]) | (g3[b] & h4[b]) | (v3[b] & !v4[b] & !w3[b]) | (w3[b] & v4[b]);
@@ -645,7 +665,7 @@ fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
     for b in 0..3 {
         let mut total = 0u32;
         for d in 0..9 {
-            let n = NCONF[I::mini_rows(s.cand[d][b])];
+            let n = NCONF[I::mini_rows(s.cand[d][b]) & 511];
             nconf[d][b] = n;
             total += n as u32;
         }
