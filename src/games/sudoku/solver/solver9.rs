@@ -310,29 +310,37 @@ impl State {
     }
 }
 
-/// Places digit `d` on the cells `cells` of band `b`: erases the cells from the other digits and the cells'
-/// peers (their rows, columns and boxes) from `d`. Two of the cells that are peers erase each other (a
-/// contradiction the census then finds: a cell with no candidate).
+/// Places digit `d` on the cells `cells` of band `b`: erases the cells from the other digits (`OTHERS`) and the
+/// cells' peers (their rows, columns and boxes) from `d` (`PEERS`). Two of the cells that are peers erase each
+/// other (a contradiction the census then finds: a cell with no candidate). A naked single needs no `OTHERS`
+/// (the cell has no other candidate); a row single at the fixed point of [`propagate_digit`] needs no `PEERS`
+/// (the band and stack rules have erased them already).
 #[inline(always)]
-fn place(s: &mut State, d: usize, b: usize, cells: u32) {
+fn place<const OTHERS: bool, const PEERS: bool>(s: &mut State, d: usize, b: usize, cells: u32) {
     let mut dirty = s.dirty;
-    let mut peers = 0;
-    let mut x = cells;
-    while x != 0 {
-        peers |= BAND_PEERS[x.trailing_zeros() as usize & 31];
-        x &= x - 1;
+    if OTHERS {
+        for e in 0..9 {
+            let old = s.cand[e][b];
+            let new = if e == d { old } else { old & !cells };
+            dirty |= u32::from(old != new) << e;
+            s.cand[e][b] = new;
+        }
     }
-    for e in 0..9 {
-        let old = s.cand[e][b];
-        let new = if e == d { old & !peers } else { old & !cells };
-        dirty |= u32::from(old != new) << e;
-        s.cand[e][b] = new;
+    if PEERS {
+        let mut peers = 0;
+        let mut x = cells;
+        while x != 0 {
+            peers |= BAND_PEERS[x.trailing_zeros() as usize & 31];
+            x &= x - 1;
+        }
+        let col = col27(project(cells));
+        let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
+        let changed = (s.cand[d][b] & peers) | ((s.cand[d][b1] | s.cand[d][b2]) & col);
+        dirty |= u32::from(changed != 0) << d;
+        s.cand[d][b] &= !peers;
+        s.cand[d][b1] &= !col;
+        s.cand[d][b2] &= !col;
     }
-    let col = col27(project(cells));
-    let (b1, b2) = ((b + 1) % 3, (b + 2) % 3);
-    dirty |= u32::from((s.cand[d][b1] | s.cand[d][b2]) & col != 0) << d;
-    s.cand[d][b1] &= !col;
-    s.cand[d][b2] &= !col;
     s.dirty = dirty;
     s.solved[b] |= cells;
 }
@@ -379,7 +387,7 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
     if fresh[0] | fresh[1] | fresh[2] != 0 {
         for b in 0..3 {
             if fresh[b] != 0 {
-                place(s, d, b, fresh[b]);
+                place::<true, false>(s, d, b, fresh[b]);
             }
         }
     }
@@ -450,7 +458,7 @@ fn propagate<I: Isa>(s: &mut State) -> Option<Census> {
                 for d in 0..9 {
                     let cells = s.cand[d][b] & singles;
                     if cells != 0 {
-                        place(s, d, b, cells);
+                        place::<false, true>(s, d, b, cells);
                     }
                 }
             }
@@ -772,7 +780,7 @@ macro_rules! search_fn {
                 let mut t = s;
                 let (yes, no) = if search.flip() { (&mut s, &mut t) } else { (&mut t, &mut s) };
                 if br.cell {
-                    place(yes, d, b, p);
+                    place::<true, true>(yes, d, b, p);
                 } else {
                     yes.cand[d][b] &= br.keep;
                     yes.dirty |= 1 << d;
