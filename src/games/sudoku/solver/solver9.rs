@@ -47,7 +47,7 @@
 //!
 //! # Search
 //!
-//! Binary branching (see [`choose_branch`]): in the band with the fewest configurations
+//! Binary branching (see `choose_branch`): in the band with the fewest configurations
 //! summed over its digits, the digit with the fewest (at least two); the branch is "the
 //! digit lies in this mini-row" (a cell when the mini-row has one candidate) on a copy,
 //! then "it does not" in place. Choosing by band configurations instead of the first cell
@@ -56,7 +56,7 @@
 //!
 //! # SIMD
 //!
-//! What differs per instruction set is behind the [`Isa`] trait: the census (SSE4.1 on one
+//! What differs per instruction set is behind the `Isa` trait: the census (SSE4.1 on one
 //! 128-bit vector per digit, three bands in three lanes, or plain code) and a band word's
 //! mini-row pattern (BMI2 `pext`, or three table look-ups). The search is compiled twice
 //! by a macro: once plainly, once inside `#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]`
