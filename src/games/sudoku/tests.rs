@@ -627,6 +627,17 @@ fn solve_command_outputs() {
 }
 
 #[test]
+fn batch_command_names_clashing_givens_invalid() {
+    let clash = format!("11{}", ".".repeat(79));
+    let expected = Grid::parse(&clash, None).unwrap().check_clashes().unwrap_err().to_string();
+    let out = batch_command(&format!("{}\n{clash}\n", HARD_PUZZLES[0].1), None, false).unwrap();
+    let line = out.lines().nth(1).unwrap();
+    let reason = line.strip_prefix("invalid: line 2").unwrap_or_else(|| panic!("{out}"));
+    assert!(expected.ends_with(reason.trim_start_matches([',', ':', ' '])), "{reason} / {expected}");
+    assert!(out.contains("unsolvable: 0, invalid: 1"), "{out}");
+}
+
+#[test]
 fn batch_command_summarises() {
     let mut rows = ["........."; 9];
     rows[0] = "12345678.";
