@@ -507,28 +507,251 @@ fn alone_in_stack(v: u32) -> u32 {
     v & !r & !rot_col(r)
 }
 
+/// A digit's three band words and a fourth lane (kept zero) as one 128-bit vector: SSE2 on x86-64 (part of the
+/// baseline, so both engines use it; inside the SIMD engine it is compiled with VEX encodings), plain arrays
+/// elsewhere. Shifts act on each lane.
+#[derive(Clone, Copy)]
+struct V4(#[cfg(target_arch = "x86_64")] std::arch::x86_64::__m128i, #[cfg(not(target_arch = "x86_64"))] [u32; 4]);
+
+#[cfg(target_arch = "x86_64")]
+mod v4_sse2 {
+    use super::V4;
+    use std::arch::x86_64::*;
+
+    // SAFETY (whole impl): SSE2 is part of the x86-64 baseline; loads and stores are of whole `[u32; 4]`s.
+    impl V4 {
+        #[inline(always)]
+        pub(super) fn load(a: &[u32; 4]) -> V4 {
+            unsafe { V4(_mm_loadu_si128(a.as_ptr() as *const __m128i)) }
+        }
+        #[inline(always)]
+        pub(super) fn store(self, a: &mut [u32; 4]) {
+            unsafe { _mm_storeu_si128(a.as_mut_ptr() as *mut __m128i, self.0) }
+        }
+        #[inline(always)]
+        pub(super) fn zero() -> V4 {
+            unsafe { V4(_mm_setzero_si128()) }
+        }
+        #[inline(always)]
+        pub(super) fn splat(x: u32) -> V4 {
+            unsafe { V4(_mm_set1_epi32(x as i32)) }
+        }
+        /// `x` in the three band lanes, 0 in the fourth.
+        #[inline(always)]
+        pub(super) fn bands(x: u32) -> V4 {
+            unsafe { V4(_mm_set_epi32(0, x as i32, x as i32, x as i32)) }
+        }
+        #[inline(always)]
+        pub(super) fn shr<const N: i32>(self) -> V4 {
+            unsafe { V4(_mm_srli_epi32::<N>(self.0)) }
+        }
+        #[inline(always)]
+        pub(super) fn shl<const N: i32>(self) -> V4 {
+            unsafe { V4(_mm_slli_epi32::<N>(self.0)) }
+        }
+        #[inline(always)]
+        pub(super) fn sub(self, o: V4) -> V4 {
+            unsafe { V4(_mm_sub_epi32(self.0, o.0)) }
+        }
+        /// `self & !o`.
+        #[inline(always)]
+        pub(super) fn andnot(self, o: V4) -> V4 {
+            unsafe { V4(_mm_andnot_si128(o.0, self.0)) }
+        }
+        #[inline(always)]
+        pub(super) fn eq(self, o: V4) -> bool {
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(self.0, o.0)) == 0xFFFF }
+        }
+        #[inline(always)]
+        pub(super) fn is_zero(self) -> bool {
+            self.eq(V4::zero())
+        }
+        /// Lane b takes lane b + 1 (mod 3) of the three band lanes; the fourth stays.
+        #[inline(always)]
+        pub(super) fn rotate_bands_1(self) -> V4 {
+            unsafe { V4(_mm_shuffle_epi32::<0b11_00_10_01>(self.0)) }
+        }
+        /// Lane b takes lane b + 2 (mod 3) of the three band lanes; the fourth stays.
+        #[inline(always)]
+        pub(super) fn rotate_bands_2(self) -> V4 {
+            unsafe { V4(_mm_shuffle_epi32::<0b11_01_00_10>(self.0)) }
+        }
+    }
+
+    impl std::ops::BitAnd for V4 {
+        type Output = V4;
+        #[inline(always)]
+        fn bitand(self, o: V4) -> V4 {
+            unsafe { V4(_mm_and_si128(self.0, o.0)) }
+        }
+    }
+    impl std::ops::BitOr for V4 {
+        type Output = V4;
+        #[inline(always)]
+        fn bitor(self, o: V4) -> V4 {
+            unsafe { V4(_mm_or_si128(self.0, o.0)) }
+        }
+    }
+    impl std::ops::BitXor for V4 {
+        type Output = V4;
+        #[inline(always)]
+        fn bitxor(self, o: V4) -> V4 {
+            unsafe { V4(_mm_xor_si128(self.0, o.0)) }
+        }
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod v4_plain {
+    use super::V4;
+
+    impl V4 {
+        #[inline(always)]
+        fn map(self, f: impl Fn(u32) -> u32) -> V4 {
+            V4(self.0.map(f))
+        }
+        #[inline(always)]
+        fn zip(self, o: V4, f: impl Fn(u32, u32) -> u32) -> V4 {
+            V4([f(self.0[0], o.0[0]), f(self.0[1], o.0[1]), f(self.0[2], o.0[2]), f(self.0[3], o.0[3])])
+        }
+        #[inline(always)]
+        pub(super) fn load(a: &[u32; 4]) -> V4 {
+            V4(*a)
+        }
+        #[inline(always)]
+        pub(super) fn store(self, a: &mut [u32; 4]) {
+            *a = self.0;
+        }
+        #[inline(always)]
+        pub(super) fn zero() -> V4 {
+            V4([0; 4])
+        }
+        #[inline(always)]
+        pub(super) fn splat(x: u32) -> V4 {
+            V4([x; 4])
+        }
+        #[inline(always)]
+        pub(super) fn bands(x: u32) -> V4 {
+            V4([x, x, x, 0])
+        }
+        #[inline(always)]
+        pub(super) fn shr<const N: i32>(self) -> V4 {
+            self.map(|x| x >> N)
+        }
+        #[inline(always)]
+        pub(super) fn shl<const N: i32>(self) -> V4 {
+            self.map(|x| x << N)
+        }
+        #[inline(always)]
+        pub(super) fn sub(self, o: V4) -> V4 {
+            self.zip(o, u32::wrapping_sub)
+        }
+        #[inline(always)]
+        pub(super) fn andnot(self, o: V4) -> V4 {
+            self.zip(o, |a, b| a & !b)
+        }
+        #[inline(always)]
+        pub(super) fn eq(self, o: V4) -> bool {
+            self.0 == o.0
+        }
+        #[inline(always)]
+        pub(super) fn is_zero(self) -> bool {
+            self.0 == [0; 4]
+        }
+        #[inline(always)]
+        pub(super) fn rotate_bands_1(self) -> V4 {
+            V4([self.0[1], self.0[2], self.0[0], self.0[3]])
+        }
+        #[inline(always)]
+        pub(super) fn rotate_bands_2(self) -> V4 {
+            V4([self.0[2], self.0[0], self.0[1], self.0[3]])
+        }
+    }
+
+    impl std::ops::BitAnd for V4 {
+        type Output = V4;
+        #[inline(always)]
+        fn bitand(self, o: V4) -> V4 {
+            self.zip(o, |a, b| a & b)
+        }
+    }
+    impl std::ops::BitOr for V4 {
+        type Output = V4;
+        #[inline(always)]
+        fn bitor(self, o: V4) -> V4 {
+            self.zip(o, |a, b| a | b)
+        }
+    }
+    impl std::ops::BitXor for V4 {
+        type Output = V4;
+        #[inline(always)]
+        fn bitxor(self, o: V4) -> V4 {
+            self.zip(o, |a, b| a ^ b)
+        }
+    }
+}
+
+/// The lane-wise forms of the band-word helpers.
+impl V4 {
+    #[inline(always)]
+    fn fold_h(self) -> V4 {
+        (self | self.shr::<1>() | self.shr::<2>()) & V4::splat(M3)
+    }
+    #[inline(always)]
+    fn project(self) -> V4 {
+        (self | self.shr::<9>() | self.shr::<18>()) & V4::splat(511)
+    }
+    #[inline(always)]
+    fn col27(self) -> V4 {
+        self | self.shl::<9>() | self.shl::<18>()
+    }
+    #[inline(always)]
+    fn rot_box(self) -> V4 {
+        (self.shl::<3>() & V4::splat(0o110_110_110)) | (self.shr::<6>() & V4::splat(0o001_001_001))
+    }
+    #[inline(always)]
+    fn alone_in_row(self) -> V4 {
+        let r = self.rot_box();
+        self.andnot(r).andnot(r.rot_box())
+    }
+    #[inline(always)]
+    fn rot_col(self) -> V4 {
+        (self.shl::<1>() & V4::splat(0o666)) | (self.shr::<2>() & V4::splat(0o111))
+    }
+    #[inline(always)]
+    fn alone_in_stack(self) -> V4 {
+        let r = self.rot_col();
+        self.andnot(r).andnot(r.rot_col())
+    }
+}
+
 /// Bit-sliced counts per lane, saturating at 4: `lo`, `hi` the count's two bits while below 4, `four` once it
 /// reached 4.
-#[derive(Default)]
+#[derive(Clone, Copy)]
 struct Counter {
-    lo: [u32; 4],
-    hi: [u32; 4],
-    four: [u32; 4],
+    lo: V4,
+    hi: V4,
+    four: V4,
 }
 
 impl Counter {
     #[inline(always)]
-    fn add(&mut self, b: usize, x: u32) {
-        let c0 = self.lo[b] & x;
-        self.lo[b] ^= x;
-        self.four[b] |= self.hi[b] & c0;
-        self.hi[b] ^= c0;
+    fn new() -> Counter {
+        Counter { lo: V4::zero(), hi: V4::zero(), four: V4::zero() }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, x: V4) {
+        let c0 = self.lo & x;
+        self.lo = self.lo ^ x;
+        self.four = self.four | (self.hi & c0);
+        self.hi = self.hi ^ c0;
     }
 
     /// The bits counted at least 3 times, and at least 4 times.
     #[inline(always)]
-    fn at_least_3_and_4(&self, b: usize) -> (u32, u32) {
-        (self.four[b] | (self.hi[b] & self.lo[b]), self.four[b])
+    fn at_least_3_and_4(&self) -> (V4, V4) {
+        (self.four | (self.hi & self.lo), self.four)
     }
 }
 
@@ -536,78 +759,66 @@ impl Counter {
 /// different digits. Fewer than three digits possible there is a contradiction; exactly three possible puts
 /// each of them there (erased from the rest of its row or column and of its box); three digits already
 /// certain there (the only place of that digit in its row, or column, within the box) erase the others from
-/// the three cells. Returns whether anything was erased; `None` on a contradiction.
+/// the three cells. Returns whether anything was erased; `None` on a contradiction. A digit's three bands are
+/// the lanes of one vector ([`V4`]), the fourth lane zero throughout.
 #[inline(always)]
 fn triads(s: &mut State) -> Option<bool> {
-    let mut h = [[0u32; 4]; 9];
-    let mut v = [[0u32; 4]; 9];
-    // Saturating bit-sliced counters, per lane: (bit 0, bit 1, at least 4) of how many digits set each bit.
-    let mut hc = Counter::default();
-    let mut vc = Counter::default();
-    let mut gc = Counter::default();
-    let mut wc = Counter::default();
+    // Saturating bit-sliced counters, per lane, of how many digits set each bit: mini-rows possible (`hc`),
+    // mini-columns possible (`vc`), mini-rows certain (`gc`), mini-columns certain (`wc`).
+    let (mut hc, mut vc, mut gc, mut wc) = (Counter::new(), Counter::new(), Counter::new(), Counter::new());
     for d in 0..9 {
-        for b in 0..4 {
-            let x = s.cand[d][b];
-            let hh = fold_h(x);
-            let vv = project(x);
-            h[d][b] = hh;
-            v[d][b] = vv;
-            hc.add(b, hh);
-            vc.add(b, vv);
-            gc.add(b, alone_in_row(hh));
-            wc.add(b, alone_in_stack(vv));
-        }
+        let x = V4::load(&s.cand[d]);
+        let hh = x.fold_h();
+        let vv = x.project();
+        hc.add(hh);
+        vc.add(vv);
+        gc.add(hh.alone_in_row());
+        wc.add(vv.alone_in_stack());
     }
-    let (mut h3, mut h4, mut v3, mut v4, mut g3, mut w3) =
-        ([0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4], [0u32; 4]);
-    let mut work = 0;
-    for b in 0..3 {
-        (h3[b], h4[b]) = hc.at_least_3_and_4(b);
-        (v3[b], v4[b]) = vc.at_least_3_and_4(b);
-        let (g, g4) = gc.at_least_3_and_4(b);
-        let (w, w4) = wc.at_least_3_and_4(b);
-        (g3[b], w3[b]) = (g, w);
-        if h3[b] != M3 || v3[b] != 511 || g4 | w4 != 0 {
-            return None;
-        }
-        work |= (h3[b] & !h4[b] & !g3[b]) | (g3[b] & h4[b]) | (v3[b] & !v4[b] & !w3[b]) | (w3[b] & v4[b]);
+    let (h3, h4) = hc.at_least_3_and_4();
+    let (v3, v4) = vc.at_least_3_and_4();
+    let (g3, g4) = gc.at_least_3_and_4();
+    let (w3, w4) = wc.at_least_3_and_4();
+    if !h3.eq(V4::bands(M3)) || !v3.eq(V4::bands(511)) || !(g4 | w4).is_zero() {
+        return None;
     }
-    if work == 0 {
+    let h3only = h3.andnot(h4);
+    let v3only = v3.andnot(v4);
+    let work = (h3only.andnot(g3)) | (g3 & h4) | (v3only.andnot(w3)) | (w3 & v4);
+    if work.is_zero() {
         return Some(false);
     }
-    let mut changed = false;
+    let mut changed = 0u32;
     for d in 0..9 {
-        let before = s.cand[d];
-        for b in 0..3 {
-            let hh = h[d][b];
-            let fh = alone_in_row(hh);
-            let nf = hh & h3[b] & !h4[b] & !fh;
-            if nf != 0 {
-                let rows = ((nf | nf >> 3 | nf >> 6) & 0o001_001_001) * 511;
-                let boxes = col27(((nf | nf >> 9 | nf >> 18) & 0o111) * 7);
-                s.cand[d][b] &= !((rows | boxes) & !(nf * 7));
-            }
-            let ng = hh & g3[b] & !fh;
-            s.cand[d][b] &= !(ng * 7);
-            let vv = v[d][b];
-            let fv = alone_in_stack(vv);
-            let nfv = vv & v3[b] & !v4[b] & !fv;
-            if nfv != 0 {
-                let stacks = ((nfv | nfv >> 1 | nfv >> 2) & 0o111) * 7;
-                s.cand[d][b] &= !col27(stacks & !nfv);
-                s.cand[d][(b + 1) % 3] &= !col27(nfv);
-                s.cand[d][(b + 2) % 3] &= !col27(nfv);
-            }
-            let ngv = vv & w3[b] & !fv;
-            s.cand[d][b] &= !col27(ngv);
-        }
-        if s.cand[d] != before {
-            s.dirty |= 1 << d;
-            changed = true;
-        }
+        let before = V4::load(&s.cand[d]);
+        let hh = before.fold_h();
+        let fh = hh.alone_in_row();
+        // Mini-rows where exactly three digits may go and this one is not yet certain: it goes there.
+        let nf = (hh & h3only).andnot(fh);
+        let rows = (nf | nf.shr::<3>() | nf.shr::<6>()) & V4::splat(0o001_001_001);
+        let rows = rows.shl::<9>().sub(rows);
+        let boxes = (nf | nf.shr::<9>() | nf.shr::<18>()) & V4::splat(0o111);
+        let boxes = boxes.shl::<3>().sub(boxes).col27();
+        let nf7 = nf.shl::<3>().sub(nf);
+        let mut x = before.andnot((rows | boxes).andnot(nf7));
+        // Mini-rows with three certain digits, this one not among them: it leaves them.
+        let ng = (hh & g3).andnot(fh);
+        x = x.andnot(ng.shl::<3>().sub(ng));
+        let vv = before.project();
+        let fv = vv.alone_in_stack();
+        let nfv = (vv & v3only).andnot(fv);
+        let stacks = (nfv | nfv.shr::<1>() | nfv.shr::<2>()) & V4::splat(0o111);
+        let stacks = stacks.shl::<3>().sub(stacks);
+        x = x.andnot(stacks.andnot(nfv).col27());
+        let cols = nfv.col27();
+        x = x.andnot(cols.rotate_bands_1() | cols.rotate_bands_2());
+        let ngv = (vv & w3).andnot(fv);
+        x = x.andnot(ngv.col27());
+        x.store(&mut s.cand[d]);
+        changed |= u32::from(!x.eq(before)) << d;
     }
-    Some(changed)
+    s.dirty |= changed;
+    Some(changed != 0)
 }
 
 /// A binary branch: "digit in these bits of the band" first, then "not in them".
