@@ -346,45 +346,44 @@ fn place<const OTHERS: bool, const PEERS: bool>(s: &mut State, d: usize, b: usiz
 }
 
 /// Band and stack propagation for one digit, all three bands at once without branches (faster than
-/// visiting only the changed bands), then placement of its solved rows.
+/// visiting only the changed bands; the three band words are the lanes of a [`V4`], the band rule's table
+/// looked up per lane), then placement of its solved rows.
 #[inline(always)]
 fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
-    let mut a = [s.cand[d][0], s.cand[d][1], s.cand[d][2]];
+    let mut a = V4::load(&s.cand[d]);
     loop {
-        a = [band_local::<I>(a[0]), band_local::<I>(a[1]), band_local::<I>(a[2])];
-        let p = [project(a[0]), project(a[1]), project(a[2])];
-        let f = [alone_in_stack(p[0]), alone_in_stack(p[1]), alone_in_stack(p[2])];
-        let mut bad = u32::from(p[0] | p[1] | p[2] != 511) | u32::from(a[0] == 0 || a[1] == 0 || a[2] == 0);
-        let mut todo = 0;
-        for b in 0..3 {
-            let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
-            let excl = p[b] & !(p[o1] | p[o2]);
-            bad |= u32::from(alone_in_stack(excl) != excl);
-            let fill = ((excl | excl >> 1 | excl >> 2) & 0o111) * 7;
-            let keep = !(f[o1] | f[o2]) & !(fill & !excl) & 511;
-            let next = a[b] & col27(keep);
-            todo |= u32::from(next != a[b]);
-            a[b] = next;
-        }
-        if bad != 0 {
+        let w = a.to_array();
+        a = V4::load(&[band_local::<I>(w[0]), band_local::<I>(w[1]), band_local::<I>(w[2]), 0]);
+        let p = a.project();
+        let f = p.alone_in_stack();
+        // Per lane: the columns of the two other bands, and their columns alone in a stack.
+        let po = p.rotate_bands_1() | p.rotate_bands_2();
+        let fo = f.rotate_bands_1() | f.rotate_bands_2();
+        let excl = p.andnot(po);
+        let bad = !(p | po).eq(V4::bands(511)) || a.any_band_zero() || !excl.alone_in_stack().eq(excl);
+        let fill = (excl | excl.shr::<1>() | excl.shr::<2>()) & V4::splat(0o111);
+        let fill = fill.shl::<3>().sub(fill);
+        let keep = V4::splat(511).andnot(fo | fill.andnot(excl));
+        let next = a & keep.col27();
+        if bad {
             return false;
         }
-        if todo == 0 {
+        if next.eq(a) {
             break;
         }
+        a = next;
     }
-    let mut fresh = [0u32; 3];
-    for b in 0..3 {
-        s.cand[d][b] = a[b];
-        let x = a[b];
-        let mut singles = 0;
-        for rr in 0..3 {
-            let row = (x >> (9 * rr)) & 511;
-            singles |= (u32::from(row & row.wrapping_sub(1) == 0).wrapping_neg() & row) << (9 * rr);
-        }
-        fresh[b] = singles & !s.solved[b];
-    }
-    if fresh[0] | fresh[1] | fresh[2] != 0 {
+    a.store(&mut s.cand[d]);
+    // Rows with a single candidate (every row has one at least, the band rule having found a matching).
+    let r0 = a & V4::splat(511);
+    let r1 = a.shr::<9>() & V4::splat(511);
+    let r2 = a.shr::<18>();
+    let s0 = r0 & (r0 & r0.sub(V4::splat(1))).zero_lanes();
+    let s1 = r1 & (r1 & r1.sub(V4::splat(1))).zero_lanes();
+    let s2 = r2 & (r2 & r2.sub(V4::splat(1))).zero_lanes();
+    let fresh = (s0 | s1.shl::<9>() | s2.shl::<18>()).andnot(V4::load(&s.solved));
+    if !fresh.is_zero() {
+        let fresh = fresh.to_array();
         for b in 0..3 {
             if fresh[b] != 0 {
                 place::<true, false>(s, d, b, fresh[b]);
@@ -566,6 +565,22 @@ mod v4_sse2 {
         pub(super) fn is_zero(self) -> bool {
             self.eq(V4::zero())
         }
+        #[inline(always)]
+        pub(super) fn to_array(self) -> [u32; 4] {
+            let mut a = [0; 4];
+            self.store(&mut a);
+            a
+        }
+        /// All ones in the lanes that are zero, zero elsewhere.
+        #[inline(always)]
+        pub(super) fn zero_lanes(self) -> V4 {
+            unsafe { V4(_mm_cmpeq_epi32(self.0, _mm_setzero_si128())) }
+        }
+        /// Whether one of the three band lanes is zero.
+        #[inline(always)]
+        pub(super) fn any_band_zero(self) -> bool {
+            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(self.0, _mm_setzero_si128())) & 0x0FFF != 0 }
+        }
         /// Lane b takes lane b + 1 (mod 3) of the three band lanes; the fourth stays.
         #[inline(always)]
         pub(super) fn rotate_bands_1(self) -> V4 {
@@ -657,6 +672,18 @@ mod v4_plain {
         #[inline(always)]
         pub(super) fn is_zero(self) -> bool {
             self.0 == [0; 4]
+        }
+        #[inline(always)]
+        pub(super) fn to_array(self) -> [u32; 4] {
+            self.0
+        }
+        #[inline(always)]
+        pub(super) fn zero_lanes(self) -> V4 {
+            self.map(|x| if x == 0 { u32::MAX } else { 0 })
+        }
+        #[inline(always)]
+        pub(super) fn any_band_zero(self) -> bool {
+            self.0[..3].contains(&0)
         }
         #[inline(always)]
         pub(super) fn rotate_bands_1(self) -> V4 {
