@@ -209,6 +209,19 @@ trait Isa {
     fn census(s: &State) -> Census;
     /// A band word's 9-bit mini-row pattern: bit 3·row + box set when the word has a candidate there.
     fn mini_rows(x: u32) -> usize;
+    /// The mini-row patterns of the three band lanes.
+    #[inline(always)]
+    fn mini_rows3(a: V4) -> [usize; 3] {
+        let w = a.to_array();
+        [Self::mini_rows(w[0]), Self::mini_rows(w[1]), Self::mini_rows(w[2])]
+    }
+}
+
+/// The band rule on the three band lanes at once.
+#[inline(always)]
+fn band_local3<I: Isa>(a: V4) -> V4 {
+    let m = I::mini_rows3(a);
+    a & V4::load(&[COMPLEX[m[0] & 511], COMPLEX[m[1] & 511], COMPLEX[m[2] & 511], 0])
 }
 
 /// Plain code.
@@ -244,6 +257,16 @@ impl Isa for Simd {
     fn mini_rows(x: u32) -> usize {
         // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
         unsafe { std::arch::x86_64::_pext_u32(fold_h(x), M3) as usize }
+    }
+
+    #[inline(always)]
+    fn mini_rows3(a: V4) -> [usize; 3] {
+        let h = a.fold_h().to_array();
+        // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
+        unsafe {
+            use std::arch::x86_64::_pext_u32;
+            [_pext_u32(h[0], M3) as usize, _pext_u32(h[1], M3) as usize, _pext_u32(h[2], M3) as usize]
+        }
     }
 }
 
@@ -352,8 +375,7 @@ fn place<const OTHERS: bool, const PEERS: bool>(s: &mut State, d: usize, b: usiz
 fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
     let mut a = V4::load(&s.cand[d]);
     loop {
-        let w = a.to_array();
-        a = V4::load(&[band_local::<I>(w[0]), band_local::<I>(w[1]), band_local::<I>(w[2]), 0]);
+        a = band_local3::<I>(a);
         let p = a.project();
         let f = p.alone_in_stack();
         // Per lane: the columns of the two other bands, and their columns alone in a stack.
@@ -383,14 +405,25 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
     let s2 = r2 & (r2 & r2.sub(V4::splat(1))).zero_lanes();
     let fresh = (s0 | s1.shl::<9>() | s2.shl::<18>()).andnot(V4::load(&s.solved));
     if !fresh.is_zero() {
-        let fresh = fresh.to_array();
-        for b in 0..3 {
-            if fresh[b] != 0 {
-                place::<true, false>(s, d, b, fresh[b]);
-            }
-        }
+        place_rows(s, d, fresh);
     }
     true
+}
+
+/// Places digit `d` on the cells `fresh` (a band a lane), row singles at the fixed point of
+/// [`propagate_digit`]: erases the cells from the other digits (the band and stack rules have erased their
+/// peers from `d` already). Every digit's words lose the cells, then `d`'s get them back.
+#[inline(always)]
+fn place_rows(s: &mut State, d: usize, fresh: V4) {
+    let mut dirty = 0;
+    for e in 0..9 {
+        let old = V4::load(&s.cand[e]);
+        dirty |= u32::from(!(old & fresh).is_zero()) << e;
+        old.andnot(fresh).store(&mut s.cand[e]);
+    }
+    (V4::load(&s.cand[d]) | fresh).store(&mut s.cand[d]);
+    s.dirty |= dirty & !(1 << d);
+    (V4::load(&s.solved) | fresh).store(&mut s.solved);
 }
 
 /// Per band: cells with at least one, two and three candidates.
@@ -887,13 +920,14 @@ const NCONF: [u8; 512] = {
 fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
     let mut nconf = [[0u8; 3]; 9];
     let mut best_band = (u32::MAX, 0);
-    for b in 0..3 {
-        let mut total = 0u32;
-        for d in 0..9 {
-            let n = NCONF[I::mini_rows(s.cand[d][b]) & 511];
-            nconf[d][b] = n;
-            total += n as u32;
+    for d in 0..9 {
+        let m = I::mini_rows3(V4::load(&s.cand[d]));
+        for b in 0..3 {
+            nconf[d][b] = NCONF[m[b] & 511];
         }
+    }
+    for b in 0..3 {
+        let total: u32 = (0..9).map(|d| u32::from(nconf[d][b])).sum();
         if total > 9 && total < best_band.0 {
             best_band = (total, b);
         }
