@@ -284,34 +284,76 @@ pub(crate) struct State {
     dirty: u32,
 }
 
+/// Per digit, the cells of `cells` (81 values, 0 = empty, at most 9) holding it: a band a lane.
+#[inline(always)]
+fn givens(cells: &[u8]) -> [V4; 9] {
+    let mut out = [V4::zero(); 9];
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let mut buf = [0u8; 96];
+        buf[..81].copy_from_slice(cells);
+        // SAFETY: SSE2 is part of the x86-64 baseline; the six loads stay inside `buf`.
+        unsafe {
+            let chunk = |i: usize| _mm_loadu_si128(buf.as_ptr().add(16 * i) as *const __m128i);
+            let c = [chunk(0), chunk(1), chunk(2), chunk(3), chunk(4), chunk(5)];
+            for d in 0..9 {
+                let v = _mm_set1_epi8(d as i8 + 1);
+                let mut m = 0u128;
+                for (i, &x) in c.iter().enumerate() {
+                    m |= ((_mm_movemask_epi8(_mm_cmpeq_epi8(x, v)) as u32 & 0xFFFF) as u128) << (16 * i);
+                }
+                let band = |b: usize| (m >> (27 * b)) as u32 & FULL27;
+                out[d] = V4::load(&[band(0), band(1), band(2), 0]);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut g = [[0u32; 4]; 9];
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                g[v as usize - 1][i / 27] |= 1 << (i % 27);
+            }
+        }
+        for d in 0..9 {
+            out[d] = V4::load(&g[d]);
+        }
+    }
+    out
+}
+
 impl State {
     /// The state with the givens of `cells` (81 values, 0 = empty) placed, built in one
     /// pass; `None` when two givens clash.
     fn from_cells(cells: &[u8]) -> Option<State> {
-        let mut given = [[0u32; 3]; 9];
-        let mut elim = [[0u32; 3]; 9];
-        let mut occupied = [0u32; 4];
-        for (i, &v) in cells.iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            let (d, b, p) = (v as usize - 1, i / 27, i % 27);
-            let col = col27(1 << (p % 9));
-            given[d][b] |= 1 << p;
-            elim[d][b] |= BAND_PEERS[p];
-            elim[d][(b + 1) % 3] |= col;
-            elim[d][(b + 2) % 3] |= col;
-            occupied[b] |= 1 << p;
+        let given = givens(cells);
+        let mut occupied = V4::zero();
+        for g in given {
+            occupied = occupied | g;
         }
-        let mut s = State { cand: [[0; 4]; 9], solved: occupied, dirty: 0x1FF };
-        let mut clash = 0;
+        let free = V4::bands(FULL27).andnot(occupied);
+        let mut s = State { cand: [[0; 4]; 9], solved: occupied.to_array(), dirty: 0x1FF };
+        let mut clash = V4::zero();
         for d in 0..9 {
-            for b in 0..3 {
-                s.cand[d][b] = ((FULL27 & !occupied[b]) | given[d][b]) & !elim[d][b];
-                clash |= given[d][b] & !s.cand[d][b];
-            }
+            let g = given[d];
+            // The rows, boxes and columns holding a given of the digit: all their cells leave it.
+            let f = g.fold_h();
+            let rows = f | f.rot_box() | f.rot_box().rot_box();
+            let rows = rows.shl::<3>().sub(rows);
+            let boxes = (f | f.shr::<9>() | f.shr::<18>()) & V4::splat(0o111);
+            let boxes = boxes.shl::<3>().sub(boxes).col27();
+            let p = g.project();
+            let cols = (p | p.rotate_bands_1() | p.rotate_bands_2()).col27();
+            (free.andnot(rows | boxes | cols) | g).store(&mut s.cand[d]);
+            // Two givens of the digit in one row, column or box.
+            let (r0, r1, r2) = (g & V4::splat(511), g.shr::<9>() & V4::splat(511), g.shr::<18>());
+            clash = clash | (r0 & r0.sub(V4::splat(1))) | (r1 & r1.sub(V4::splat(1))) | (r2 & r2.sub(V4::splat(1)));
+            clash = clash | (r0 & r1) | (r0 & r2) | (r1 & r2) | (p & p.rotate_bands_1());
+            let (f0, f1, f2) = (f & V4::splat(0o111), f.shr::<9>() & V4::splat(0o111), f.shr::<18>());
+            clash = clash | (f0 & f1) | (f0 & f2) | (f1 & f2);
         }
-        (clash == 0).then_some(s)
+        clash.is_zero().then_some(s)
     }
 
     fn is_solved(&self) -> bool {
@@ -1002,6 +1044,8 @@ struct Search<'a> {
     /// Branches taken (each a guess: "cell = digit" tried first).
     guesses: u64,
     sink: &'a mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+    /// Only the first solution goes to the sink (the others are counted, not written out).
+    first_only: bool,
 }
 
 thread_local! {
@@ -1027,10 +1071,16 @@ impl Search<'_> {
     }
 
     fn found(&mut self, s: &State) {
-        let mut cells = [0u8; 81];
-        s.write_cells(&mut cells);
         self.count += 1;
-        if (self.sink)(&cells).is_break() || self.count >= self.limit {
+        let wanted = !self.first_only || self.count == 1;
+        if wanted {
+            let mut cells = [0u8; 81];
+            s.write_cells(&mut cells);
+            if (self.sink)(&cells).is_break() {
+                self.stop = true;
+            }
+        }
+        if self.count >= self.limit {
             self.stop = true;
         }
     }
@@ -1097,13 +1147,25 @@ pub fn search_seeded(
     seed: u64,
     sink: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
 ) -> u64 {
+    run(engine, cells, limit, seed, false, sink)
+}
+
+fn run(
+    engine: Engine,
+    cells: &[u8],
+    limit: u64,
+    seed: u64,
+    first_only: bool,
+    sink: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+) -> u64 {
     assert_eq!(cells.len(), 81, "a 9x9 grid has 81 cells");
+    debug_assert!(cells.iter().all(|&v| v <= 9), "values are 0..=9");
     if limit == 0 {
         return 0;
     }
     let Some(s) = State::from_cells(cells) else { return 0 };
     let rng = if seed == 0 { 0 } else { seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 };
-    let mut search = Search { limit, count: 0, stop: false, rng, guesses: 0, sink };
+    let mut search = Search { limit, count: 0, stop: false, rng, guesses: 0, sink, first_only };
     match engine {
         #[cfg(target_arch = "x86_64")]
         Engine::Simd if simd_available() => {
@@ -1119,19 +1181,15 @@ pub fn search_seeded(
 /// Counts solutions up to `limit` with the given engine, writing the first one found into `first` (left as it
 /// was when there is none).
 pub fn solve_count(engine: Engine, cells: &[u8; 81], limit: u64, first: &mut [u8; 81]) -> u64 {
-    let mut seen = false;
-    search_with(engine, cells, limit, &mut |sol| {
-        if !seen {
-            first.copy_from_slice(sol);
-            seen = true;
-        }
+    run(engine, cells, limit, 0, true, &mut |sol| {
+        first.copy_from_slice(sol);
         ControlFlow::Continue(())
     })
 }
 
 /// Counts solutions up to `limit` with the given engine.
 pub fn count_with(engine: Engine, cells: &[u8], limit: u64) -> u64 {
-    search_with(engine, cells, limit, &mut |_| ControlFlow::Continue(()))
+    run(engine, cells, limit, 0, true, &mut |_| ControlFlow::Continue(()))
 }
 
 /// The first solution found, with the given engine.
