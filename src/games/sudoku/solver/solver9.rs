@@ -424,12 +424,13 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
         let po = p.rotate_bands_1() | p.rotate_bands_2();
         let fo = f.rotate_bands_1() | f.rotate_bands_2();
         let excl = p.andnot(po);
-        let bad = !(p | po).eq(V4::bands(511)) || a.any_band_zero() || !excl.alone_in_stack().eq(excl);
+        // A column with no candidate, a band with none, a band owning two columns of one stack alone.
+        let bad = ((p | po) ^ V4::bands(511)) | (a.zero_lanes() & V4::bands(u32::MAX)) | (excl.alone_in_stack() ^ excl);
         let fill = (excl | excl.shr::<1>() | excl.shr::<2>()) & V4::splat(0o111);
         let fill = fill.shl::<3>().sub(fill);
         let keep = V4::splat(511).andnot(fo | fill.andnot(excl));
         let next = a & keep.col27();
-        if bad {
+        if !bad.is_zero() {
             return false;
         }
         if next.eq(a) {
@@ -651,11 +652,6 @@ mod v4_sse2 {
         pub(super) fn zero_lanes(self) -> V4 {
             unsafe { V4(_mm_cmpeq_epi32(self.0, _mm_setzero_si128())) }
         }
-        /// Whether one of the three band lanes is zero.
-        #[inline(always)]
-        pub(super) fn any_band_zero(self) -> bool {
-            unsafe { _mm_movemask_epi8(_mm_cmpeq_epi32(self.0, _mm_setzero_si128())) & 0x0FFF != 0 }
-        }
         /// Lane b takes lane b + 1 (mod 3) of the three band lanes; the fourth stays.
         #[inline(always)]
         pub(super) fn rotate_bands_1(self) -> V4 {
@@ -755,10 +751,6 @@ mod v4_plain {
         #[inline(always)]
         pub(super) fn zero_lanes(self) -> V4 {
             self.map(|x| if x == 0 { u32::MAX } else { 0 })
-        }
-        #[inline(always)]
-        pub(super) fn any_band_zero(self) -> bool {
-            self.0[..3].contains(&0)
         }
         #[inline(always)]
         pub(super) fn rotate_bands_1(self) -> V4 {
