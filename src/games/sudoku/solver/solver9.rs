@@ -209,6 +209,8 @@ trait Isa {
     fn census(s: &State) -> Census;
     /// A band word's 9-bit mini-row pattern: bit 3·row + box set when the word has a candidate there.
     fn mini_rows(x: u32) -> usize;
+    /// The vectors the triads and the placement of row singles go over the digits with.
+    type L: Lanes;
     /// The mini-row patterns of the three band lanes.
     #[inline(always)]
     fn mini_rows3(a: V4) -> [usize; 3] {
@@ -228,6 +230,8 @@ fn band_local3<I: Isa>(a: V4) -> V4 {
 struct Scalar;
 
 impl Isa for Scalar {
+    type L = V4;
+
     #[inline(always)]
     fn census(s: &State) -> Census {
         census_scalar(s)
@@ -247,6 +251,8 @@ struct Simd;
 
 #[cfg(target_arch = "x86_64")]
 impl Isa for Simd {
+    type L = V8;
+
     #[inline(always)]
     fn census(s: &State) -> Census {
         // SAFETY: only called from `search_simd`, which runs after SSE4.1 was detected.
@@ -448,7 +454,7 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
     let s2 = r2 & (r2 & r2.sub(V4::splat(1))).zero_lanes();
     let fresh = (s0 | s1.shl::<9>() | s2.shl::<18>()).andnot(V4::load(&s.solved));
     if !fresh.is_zero() {
-        place_rows(s, d, fresh);
+        place_rows::<I::L>(s, d, fresh);
     }
     true
 }
@@ -457,12 +463,13 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
 /// [`propagate_digit`]: erases the cells from the other digits (the band and stack rules have erased their
 /// peers from `d` already). Every digit's words lose the cells, then `d`'s get them back.
 #[inline(always)]
-fn place_rows(s: &mut State, d: usize, fresh: V4) {
+fn place_rows<L: Lanes>(s: &mut State, d: usize, fresh: V4) {
+    let f = L::broadcast(fresh);
     let mut dirty = 0;
-    for e in 0..9 {
-        let old = V4::load(&s.cand[e]);
-        dirty |= u32::from(!(old & fresh).is_zero()) << e;
-        old.andnot(fresh).store(&mut s.cand[e]);
+    for k in 0..L::GROUPS {
+        let old = L::load_group(s, k);
+        dirty |= (old & f).differ(L::zero()) << digit_shift::<L>(k);
+        old.andnot(f).store_group(s, k);
     }
     (V4::load(&s.cand[d]) | fresh).store(&mut s.cand[d]);
     s.dirty |= dirty & !(1 << d);
@@ -539,7 +546,7 @@ fn propagate<I: Isa>(s: &mut State) -> Option<Census> {
             }
         }
         if !any {
-            match triads(s) {
+            match triads::<I::L>(s) {
                 None => return None,
                 Some(false) => return Some(c),
                 Some(true) => {}
@@ -785,66 +792,284 @@ mod v4_plain {
     }
 }
 
-/// The lane-wise forms of the band-word helpers.
-impl V4 {
+/// Vectors of band words: a [`V4`] holds one digit's three bands (and a zero lane), a `V8` (AVX2, the SIMD
+/// engine's) two digits'. The triads and the placement of row singles go over the digits a group at a time.
+trait Lanes: Copy + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::BitXor<Output = Self> {
+    /// Groups of digits: 9 of one, or 5 of two (the last one's second digit a zero pad).
+    const GROUPS: usize;
+    fn zero() -> Self;
+    fn splat(x: u32) -> Self;
+    /// `x` in every band lane, 0 in the pad lanes.
+    fn bands(x: u32) -> Self;
+    /// The three band words of a digit, in every digit's place of the vector.
+    fn broadcast(x: V4) -> Self;
+    fn shr<const N: i32>(self) -> Self;
+    fn shl<const N: i32>(self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    /// `self & !o`.
+    fn andnot(self, o: Self) -> Self;
+    fn is_zero(self) -> bool;
+    /// Lane b takes lane b + 1 (mod 3) of its digit's band lanes; the pad lanes stay.
+    fn rotate_bands_1(self) -> Self;
+    /// Lane b takes lane b + 2 (mod 3) of its digit's band lanes; the pad lanes stay.
+    fn rotate_bands_2(self) -> Self;
+    fn load_group(s: &State, k: usize) -> Self;
+    fn store_group(self, s: &mut State, k: usize);
+    /// Per digit of the group (bit 0, bit 1), whether its words differ between `self` and `o`.
+    fn differ(self, o: Self) -> u32;
+    /// A counter over the groups made a counter over all digits (a `V8`'s two halves summed, in both).
     #[inline(always)]
-    fn fold_h(self) -> V4 {
-        (self | self.shr::<1>() | self.shr::<2>()) & V4::splat(M3)
+    fn merge(c: Counter<Self>) -> Counter<Self> {
+        c
+    }
+
+    #[inline(always)]
+    fn fold_h(self) -> Self {
+        (self | self.shr::<1>() | self.shr::<2>()) & Self::splat(M3)
     }
     #[inline(always)]
-    fn project(self) -> V4 {
-        (self | self.shr::<9>() | self.shr::<18>()) & V4::splat(511)
+    fn project(self) -> Self {
+        (self | self.shr::<9>() | self.shr::<18>()) & Self::splat(511)
     }
     #[inline(always)]
-    fn col27(self) -> V4 {
+    fn col27(self) -> Self {
         self | self.shl::<9>() | self.shl::<18>()
     }
     #[inline(always)]
-    fn rot_box(self) -> V4 {
-        (self.shl::<3>() & V4::splat(0o110_110_110)) | (self.shr::<6>() & V4::splat(0o001_001_001))
+    fn rot_box(self) -> Self {
+        (self.shl::<3>() & Self::splat(0o110_110_110)) | (self.shr::<6>() & Self::splat(0o001_001_001))
     }
     #[inline(always)]
-    fn alone_in_row(self) -> V4 {
+    fn alone_in_row(self) -> Self {
         let r = self.rot_box();
         self.andnot(r).andnot(r.rot_box())
     }
     #[inline(always)]
-    fn rot_col(self) -> V4 {
-        (self.shl::<1>() & V4::splat(0o666)) | (self.shr::<2>() & V4::splat(0o111))
+    fn rot_col(self) -> Self {
+        (self.shl::<1>() & Self::splat(0o666)) | (self.shr::<2>() & Self::splat(0o111))
     }
     #[inline(always)]
-    fn alone_in_stack(self) -> V4 {
+    fn alone_in_stack(self) -> Self {
         let r = self.rot_col();
         self.andnot(r).andnot(r.rot_col())
+    }
+}
+
+impl Lanes for V4 {
+    const GROUPS: usize = 9;
+    #[inline(always)]
+    fn zero() -> V4 {
+        V4::zero()
+    }
+    #[inline(always)]
+    fn splat(x: u32) -> V4 {
+        V4::splat(x)
+    }
+    #[inline(always)]
+    fn bands(x: u32) -> V4 {
+        V4::bands(x)
+    }
+    #[inline(always)]
+    fn broadcast(x: V4) -> V4 {
+        x
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> V4 {
+        V4::shr::<N>(self)
+    }
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> V4 {
+        V4::shl::<N>(self)
+    }
+    #[inline(always)]
+    fn sub(self, o: V4) -> V4 {
+        V4::sub(self, o)
+    }
+    #[inline(always)]
+    fn andnot(self, o: V4) -> V4 {
+        V4::andnot(self, o)
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        V4::is_zero(self)
+    }
+    #[inline(always)]
+    fn rotate_bands_1(self) -> V4 {
+        V4::rotate_bands_1(self)
+    }
+    #[inline(always)]
+    fn rotate_bands_2(self) -> V4 {
+        V4::rotate_bands_2(self)
+    }
+    #[inline(always)]
+    fn load_group(s: &State, k: usize) -> V4 {
+        V4::load(&s.cand[k])
+    }
+    #[inline(always)]
+    fn store_group(self, s: &mut State, k: usize) {
+        self.store(&mut s.cand[k])
+    }
+    #[inline(always)]
+    fn differ(self, o: V4) -> u32 {
+        u32::from(!self.eq(o))
+    }
+}
+
+/// Two digits' band words (lanes 0-2 and 4-6; lanes 3 and 7 zero) in one AVX2 vector, for the SIMD engine.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct V8(std::arch::x86_64::__m256i);
+
+#[cfg(target_arch = "x86_64")]
+mod v8_avx2 {
+    use super::{Counter, Lanes, State, V4, V8};
+    use std::arch::x86_64::*;
+
+    // SAFETY (whole module): only used by code inlined into `search_simd`, which runs after AVX2 was detected;
+    // loads and stores are of whole digits' `[u32; 4]`s inside `State::cand`.
+    impl Lanes for V8 {
+        const GROUPS: usize = 5;
+        #[inline(always)]
+        fn zero() -> V8 {
+            unsafe { V8(_mm256_setzero_si256()) }
+        }
+        #[inline(always)]
+        fn splat(x: u32) -> V8 {
+            unsafe { V8(_mm256_set1_epi32(x as i32)) }
+        }
+        #[inline(always)]
+        fn bands(x: u32) -> V8 {
+            let x = x as i32;
+            unsafe { V8(_mm256_set_epi32(0, x, x, x, 0, x, x, x)) }
+        }
+        #[inline(always)]
+        fn broadcast(x: V4) -> V8 {
+            let mut a = [0u32; 4];
+            x.store(&mut a);
+            unsafe { V8(_mm256_broadcastsi128_si256(_mm_loadu_si128(a.as_ptr() as *const __m128i))) }
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> V8 {
+            unsafe { V8(_mm256_srli_epi32::<N>(self.0)) }
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> V8 {
+            unsafe { V8(_mm256_slli_epi32::<N>(self.0)) }
+        }
+        #[inline(always)]
+        fn sub(self, o: V8) -> V8 {
+            unsafe { V8(_mm256_sub_epi32(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn andnot(self, o: V8) -> V8 {
+            unsafe { V8(_mm256_andnot_si256(o.0, self.0)) }
+        }
+        #[inline(always)]
+        fn is_zero(self) -> bool {
+            unsafe { _mm256_testz_si256(self.0, self.0) != 0 }
+        }
+        #[inline(always)]
+        fn rotate_bands_1(self) -> V8 {
+            unsafe { V8(_mm256_shuffle_epi32::<0b11_00_10_01>(self.0)) }
+        }
+        #[inline(always)]
+        fn rotate_bands_2(self) -> V8 {
+            unsafe { V8(_mm256_shuffle_epi32::<0b11_01_00_10>(self.0)) }
+        }
+        #[inline(always)]
+        fn load_group(s: &State, k: usize) -> V8 {
+            unsafe {
+                if k < 4 {
+                    V8(_mm256_loadu_si256(s.cand[2 * k].as_ptr() as *const __m256i))
+                } else {
+                    V8(_mm256_zextsi128_si256(_mm_loadu_si128(s.cand[8].as_ptr() as *const __m128i)))
+                }
+            }
+        }
+        #[inline(always)]
+        fn store_group(self, s: &mut State, k: usize) {
+            unsafe {
+                if k < 4 {
+                    _mm256_storeu_si256(s.cand[2 * k].as_mut_ptr() as *mut __m256i, self.0)
+                } else {
+                    _mm_storeu_si128(s.cand[8].as_mut_ptr() as *mut __m128i, _mm256_castsi256_si128(self.0))
+                }
+            }
+        }
+        #[inline(always)]
+        fn differ(self, o: V8) -> u32 {
+            let same = unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi32(self.0, o.0)) } as u32;
+            u32::from(same & 0xFFFF != 0xFFFF) | u32::from(same >> 16 != 0xFFFF) << 1
+        }
+        #[inline(always)]
+        fn merge(c: Counter<V8>) -> Counter<V8> {
+            let swap = |x: V8| unsafe { V8(_mm256_permute2x128_si256::<1>(x.0, x.0)) };
+            c.plus(&Counter { lo: swap(c.lo), hi: swap(c.hi), four: swap(c.four) })
+        }
+    }
+
+    impl std::ops::BitAnd for V8 {
+        type Output = V8;
+        #[inline(always)]
+        fn bitand(self, o: V8) -> V8 {
+            unsafe { V8(_mm256_and_si256(self.0, o.0)) }
+        }
+    }
+    impl std::ops::BitOr for V8 {
+        type Output = V8;
+        #[inline(always)]
+        fn bitor(self, o: V8) -> V8 {
+            unsafe { V8(_mm256_or_si256(self.0, o.0)) }
+        }
+    }
+    impl std::ops::BitXor for V8 {
+        type Output = V8;
+        #[inline(always)]
+        fn bitxor(self, o: V8) -> V8 {
+            unsafe { V8(_mm256_xor_si256(self.0, o.0)) }
+        }
     }
 }
 
 /// Bit-sliced counts per lane, saturating at 4: `lo`, `hi` the count's two bits while below 4, `four` once it
 /// reached 4.
 #[derive(Clone, Copy)]
-struct Counter {
-    lo: V4,
-    hi: V4,
-    four: V4,
+struct Counter<L> {
+    lo: L,
+    hi: L,
+    four: L,
 }
 
-impl Counter {
+impl<L: Lanes> Counter<L> {
     #[inline(always)]
-    fn new() -> Counter {
-        Counter { lo: V4::zero(), hi: V4::zero(), four: V4::zero() }
+    fn new() -> Counter<L> {
+        Counter { lo: L::zero(), hi: L::zero(), four: L::zero() }
     }
 
     #[inline(always)]
-    fn add(&mut self, x: V4) {
+    fn add(&mut self, x: L) {
         let c0 = self.lo & x;
         self.lo = self.lo ^ x;
         self.four = self.four | (self.hi & c0);
         self.hi = self.hi ^ c0;
     }
 
+    /// The sum of two counts, saturating at 4.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn plus(&self, o: &Counter<L>) -> Counter<L> {
+        let carry = self.lo & o.lo;
+        let hi = self.hi ^ o.hi;
+        Counter {
+            lo: self.lo ^ o.lo,
+            hi: hi ^ carry,
+            four: self.four | o.four | (self.hi & o.hi) | (hi & carry),
+        }
+    }
+
     /// The bits counted at least 3 times, and at least 4 times.
     #[inline(always)]
-    fn at_least_3_and_4(&self) -> (V4, V4) {
+    fn at_least_3_and_4(&self) -> (L, L) {
         (self.four | (self.hi & self.lo), self.four)
     }
 }
@@ -853,15 +1078,15 @@ impl Counter {
 /// different digits. Fewer than three digits possible there is a contradiction; exactly three possible puts
 /// each of them there (erased from the rest of its row or column and of its box); three digits already
 /// certain there (the only place of that digit in its row, or column, within the box) erase the others from
-/// the three cells. Returns whether anything was erased; `None` on a contradiction. A digit's three bands are
-/// the lanes of one vector ([`V4`]), the fourth lane zero throughout.
+/// the three cells. Returns whether anything was erased; `None` on a contradiction. The digits go a group at
+/// a time ([`Lanes`]), the pad lanes zero throughout.
 #[inline(always)]
-fn triads(s: &mut State) -> Option<bool> {
+fn triads<L: Lanes>(s: &mut State) -> Option<bool> {
     // Saturating bit-sliced counters, per lane, of how many digits set each bit: mini-rows possible (`hc`),
     // mini-columns possible (`vc`), mini-rows certain (`gc`), mini-columns certain (`wc`).
     let (mut hc, mut vc, mut gc, mut wc) = (Counter::new(), Counter::new(), Counter::new(), Counter::new());
-    for d in 0..9 {
-        let x = V4::load(&s.cand[d]);
+    for k in 0..L::GROUPS {
+        let x = L::load_group(s, k);
         let hh = x.fold_h();
         let vv = x.project();
         hc.add(hh);
@@ -869,11 +1094,11 @@ fn triads(s: &mut State) -> Option<bool> {
         gc.add(hh.alone_in_row());
         wc.add(vv.alone_in_stack());
     }
-    let (h3, h4) = hc.at_least_3_and_4();
-    let (v3, v4) = vc.at_least_3_and_4();
-    let (g3, g4) = gc.at_least_3_and_4();
-    let (w3, w4) = wc.at_least_3_and_4();
-    if !h3.eq(V4::bands(M3)) || !v3.eq(V4::bands(511)) || !(g4 | w4).is_zero() {
+    let (h3, h4) = L::merge(hc).at_least_3_and_4();
+    let (v3, v4) = L::merge(vc).at_least_3_and_4();
+    let (g3, g4) = L::merge(gc).at_least_3_and_4();
+    let (w3, w4) = L::merge(wc).at_least_3_and_4();
+    if !((h3 ^ L::bands(M3)) | (v3 ^ L::bands(511)) | g4 | w4).is_zero() {
         return None;
     }
     let h3only = h3.andnot(h4);
@@ -883,15 +1108,15 @@ fn triads(s: &mut State) -> Option<bool> {
         return Some(false);
     }
     let mut changed = 0u32;
-    for d in 0..9 {
-        let before = V4::load(&s.cand[d]);
+    for k in 0..L::GROUPS {
+        let before = L::load_group(s, k);
         let hh = before.fold_h();
         let fh = hh.alone_in_row();
         // Mini-rows where exactly three digits may go and this one is not yet certain: it goes there.
         let nf = (hh & h3only).andnot(fh);
-        let rows = (nf | nf.shr::<3>() | nf.shr::<6>()) & V4::splat(0o001_001_001);
+        let rows = (nf | nf.shr::<3>() | nf.shr::<6>()) & L::splat(0o001_001_001);
         let rows = rows.shl::<9>().sub(rows);
-        let boxes = (nf | nf.shr::<9>() | nf.shr::<18>()) & V4::splat(0o111);
+        let boxes = (nf | nf.shr::<9>() | nf.shr::<18>()) & L::splat(0o111);
         let boxes = boxes.shl::<3>().sub(boxes).col27();
         let nf7 = nf.shl::<3>().sub(nf);
         let mut x = before.andnot((rows | boxes).andnot(nf7));
@@ -901,18 +1126,28 @@ fn triads(s: &mut State) -> Option<bool> {
         let vv = before.project();
         let fv = vv.alone_in_stack();
         let nfv = (vv & v3only).andnot(fv);
-        let stacks = (nfv | nfv.shr::<1>() | nfv.shr::<2>()) & V4::splat(0o111);
+        let stacks = (nfv | nfv.shr::<1>() | nfv.shr::<2>()) & L::splat(0o111);
         let stacks = stacks.shl::<3>().sub(stacks);
         x = x.andnot(stacks.andnot(nfv).col27());
         let cols = nfv.col27();
         x = x.andnot(cols.rotate_bands_1() | cols.rotate_bands_2());
         let ngv = (vv & w3).andnot(fv);
         x = x.andnot(ngv.col27());
-        x.store(&mut s.cand[d]);
-        changed |= u32::from(!x.eq(before)) << d;
+        x.store_group(s, k);
+        changed |= x.differ(before) << digit_shift::<L>(k);
     }
     s.dirty |= changed;
     Some(changed != 0)
+}
+
+/// The first digit of group `k`.
+#[inline(always)]
+fn digit_shift<L: Lanes>(k: usize) -> usize {
+    if L::GROUPS == 9 {
+        k
+    } else {
+        2 * k
+    }
 }
 
 /// A binary branch: "digit in these bits of the band" first, then "not in them".
