@@ -1196,7 +1196,10 @@ fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
         }
     }
     for b in 0..3 {
-        let total: u32 = (0..9).map(|d| u32::from(nconf[d][b])).sum();
+        let mut total = 0u32;
+        for d in 0..9 {
+            total += u32::from(nconf[d][b]);
+        }
         if total > 9 && total < best_band.0 {
             best_band = (total, b);
         }
