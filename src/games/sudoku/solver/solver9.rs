@@ -445,14 +445,14 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
         a = next;
     }
     a.store(&mut s.cand[d]);
-    // Rows with a single candidate (every row has one at least, the band rule having found a matching).
-    let r0 = a & V4::splat(511);
-    let r1 = a.shr::<9>() & V4::splat(511);
-    let r2 = a.shr::<18>();
-    let s0 = r0 & (r0 & r0.sub(V4::splat(1))).zero_lanes();
-    let s1 = r1 & (r1 & r1.sub(V4::splat(1))).zero_lanes();
-    let s2 = r2 & (r2 & r2.sub(V4::splat(1))).zero_lanes();
-    let fresh = (s0 | s1.shl::<9>() | s2.shl::<18>()).andnot(V4::load(&s.solved));
+    // Rows with a single candidate. Every row has one at least (the band rule found a matching), so subtracting
+    // 1 at each row's first bit borrows only inside the row: `t` keeps a row's bits but its lowest, and is zero
+    // in the rows of one candidate.
+    let t = a & a.sub(V4::bands(1 | 1 << 9 | 1 << 18));
+    let rows = (t & V4::splat(511)).zero_lanes() & V4::splat(511)
+        | (t & V4::splat(511 << 9)).zero_lanes() & V4::splat(511 << 9)
+        | t.shr::<18>().zero_lanes() & V4::splat(511 << 18);
+    let fresh = (a & rows).andnot(V4::load(&s.solved));
     if !fresh.is_zero() {
         place_rows::<I::L>(s, d, fresh);
     }
