@@ -332,31 +332,35 @@ fn givens(cells: &[u8]) -> [V4; 9] {
 impl State {
     /// The state with the givens of `cells` (81 values, 0 = empty) placed, built in one
     /// pass; `None` when two givens clash.
-    fn from_cells(cells: &[u8]) -> Option<State> {
-        let given = givens(cells);
-        let mut occupied = V4::zero();
-        for g in given {
-            occupied = occupied | g;
+    fn from_cells<L: Lanes>(cells: &[u8]) -> Option<State> {
+        let mut g = State { cand: [[0; 4]; 9], solved: [0; 4], dirty: 0 };
+        for (d, x) in givens(cells).into_iter().enumerate() {
+            x.store(&mut g.cand[d]);
         }
-        let free = V4::bands(FULL27).andnot(occupied);
+        let mut occupied = L::zero();
+        for k in 0..L::GROUPS {
+            occupied = occupied | L::load_group(&g, k);
+        }
+        let occupied = occupied.or_digits();
+        let free = L::broadcast(V4::bands(FULL27).andnot(occupied));
         let mut s = State { cand: [[0; 4]; 9], solved: occupied.to_array(), dirty: 0x1FF };
-        let mut clash = V4::zero();
-        for d in 0..9 {
-            let g = given[d];
+        let mut clash = L::zero();
+        for k in 0..L::GROUPS {
+            let g = L::load_group(&g, k);
             // The rows, boxes and columns holding a given of the digit: all their cells leave it.
             let f = g.fold_h();
             let rows = f | f.rot_box() | f.rot_box().rot_box();
             let rows = rows.shl::<3>().sub(rows);
-            let boxes = (f | f.shr::<9>() | f.shr::<18>()) & V4::splat(0o111);
+            let boxes = (f | f.shr::<9>() | f.shr::<18>()) & L::splat(0o111);
             let boxes = boxes.shl::<3>().sub(boxes).col27();
             let p = g.project();
             let cols = (p | p.rotate_bands_1() | p.rotate_bands_2()).col27();
-            (free.andnot(rows | boxes | cols) | g).store(&mut s.cand[d]);
+            (free.andnot(rows | boxes | cols) | g).store_group(&mut s, k);
             // Two givens of the digit in one row, column or box.
-            let (r0, r1, r2) = (g & V4::splat(511), g.shr::<9>() & V4::splat(511), g.shr::<18>());
-            clash = clash | (r0 & r0.sub(V4::splat(1))) | (r1 & r1.sub(V4::splat(1))) | (r2 & r2.sub(V4::splat(1)));
+            let (r0, r1, r2) = (g & L::splat(511), g.shr::<9>() & L::splat(511), g.shr::<18>());
+            clash = clash | (r0 & r0.sub(L::splat(1))) | (r1 & r1.sub(L::splat(1))) | (r2 & r2.sub(L::splat(1)));
             clash = clash | (r0 & r1) | (r0 & r2) | (r1 & r2) | (p & p.rotate_bands_1());
-            let (f0, f1, f2) = (f & V4::splat(0o111), f.shr::<9>() & V4::splat(0o111), f.shr::<18>());
+            let (f0, f1, f2) = (f & L::splat(0o111), f.shr::<9>() & L::splat(0o111), f.shr::<18>());
             clash = clash | (f0 & f1) | (f0 & f2) | (f1 & f2);
         }
         clash.is_zero().then_some(s)
@@ -817,6 +821,8 @@ trait Lanes: Copy + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = S
     fn store_group(self, s: &mut State, k: usize);
     /// Per digit of the group (bit 0, bit 1), whether its words differ between `self` and `o`.
     fn differ(self, o: Self) -> u32;
+    /// The union of the group's digits' words.
+    fn or_digits(self) -> V4;
     /// A counter over the groups made a counter over all digits (a `V8`'s two halves summed, in both).
     #[inline(always)]
     fn merge(c: Counter<Self>) -> Counter<Self> {
@@ -913,6 +919,10 @@ impl Lanes for V4 {
     fn differ(self, o: V4) -> u32 {
         u32::from(!self.eq(o))
     }
+    #[inline(always)]
+    fn or_digits(self) -> V4 {
+        self
+    }
 }
 
 /// Two digits' band words (lanes 0-2 and 4-6; lanes 3 and 7 zero) in one AVX2 vector, for the SIMD engine.
@@ -1000,6 +1010,15 @@ mod v8_avx2 {
         fn differ(self, o: V8) -> u32 {
             let same = unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi32(self.0, o.0)) } as u32;
             u32::from(same & 0xFFFF != 0xFFFF) | u32::from(same >> 16 != 0xFFFF) << 1
+        }
+        #[inline(always)]
+        fn or_digits(self) -> V4 {
+            unsafe {
+                let x = _mm_or_si128(_mm256_castsi256_si128(self.0), _mm256_extracti128_si256::<1>(self.0));
+                let mut a = [0u32; 4];
+                _mm_storeu_si128(a.as_mut_ptr() as *mut __m128i, x);
+                V4::load(&a)
+            }
         }
         #[inline(always)]
         fn merge(c: Counter<V8>) -> Counter<V8> {
@@ -1317,7 +1336,19 @@ impl Search<'_> {
 }
 
 macro_rules! search_fn {
-    ($name:ident, $isa:ty, $($attr:tt)*) => {
+    ($name:ident, $start:ident, $isa:ty, $($attr:tt)*) => {
+        /// The start state (none when givens clash), then the search.
+        $($attr)*
+        fn $start(search: &mut Search<'_>, cells: &[u8]) {
+            if let Some(s) = State::from_cells::<<$isa as Isa>::L>(cells) {
+                // SAFETY: same features as this function.
+                #[allow(unused_unsafe)]
+                unsafe {
+                    $name(search, s)
+                };
+            }
+        }
+
         $($attr)*
         fn $name(search: &mut Search<'_>, mut s: State) {
             loop {
@@ -1352,11 +1383,12 @@ macro_rules! search_fn {
     };
 }
 
-search_fn!(search_scalar, Scalar,);
+search_fn!(search_scalar, start_scalar, Scalar,);
 
 #[cfg(target_arch = "x86_64")]
 search_fn!(
     search_simd,
+    start_simd,
     Simd,
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]
 );
@@ -1393,16 +1425,15 @@ fn run(
     if limit == 0 {
         return 0;
     }
-    let Some(s) = State::from_cells(cells) else { return 0 };
     let rng = if seed == 0 { 0 } else { seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 };
     let mut search = Search { limit, count: 0, stop: false, rng, guesses: 0, sink, first_only };
     match engine {
         #[cfg(target_arch = "x86_64")]
         Engine::Simd if simd_available() => {
             // SAFETY: the CPU features were detected just above.
-            unsafe { search_simd(&mut search, s) }
+            unsafe { start_simd(&mut search, cells) }
         }
-        _ => search_scalar(&mut search, s),
+        _ => start_scalar(&mut search, cells),
     }
     GUESSES.with(|g| g.set(g.get() + search.guesses));
     search.count
