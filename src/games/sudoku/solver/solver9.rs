@@ -331,7 +331,9 @@ fn givens(cells: &[u8]) -> [V4; 9] {
 
 impl State {
     /// The state with the givens of `cells` (81 values, 0 = empty) placed, built in one
-    /// pass; `None` when two givens clash.
+    /// pass; `None` when two givens clash. Inlined into each engine's search (as all the code on vectors is),
+    /// so that the SIMD engine's vectors are compiled with its features.
+    #[inline(always)]
     fn from_cells<L: Lanes>(cells: &[u8]) -> Option<State> {
         let mut g = State { cand: [[0; 4]; 9], solved: [0; 4], dirty: 0 };
         for (d, x) in givens(cells).into_iter().enumerate() {
