@@ -437,16 +437,19 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
         let fo = f.rotate_bands_1() | f.rotate_bands_2();
         let excl = p.andnot(po);
         // A column with no candidate, a band with none, a band owning two columns of one stack alone.
-        let bad = ((p | po) ^ V4::bands(511)) | (a.zero_lanes() & V4::bands(u32::MAX)) | (excl.alone_in_stack() ^ excl);
-        let fill = (excl | excl.shr::<1>() | excl.shr::<2>()) & V4::splat(0o111);
+        let (e1, e2) = (excl.shr::<1>(), excl.shr::<2>());
+        let two_alone = ((excl & e1) | (excl & e2) | (e1 & e2)) & V4::splat(0o111);
+        let bad = ((p | po) ^ V4::bands(511)) | (a.zero_lanes() & V4::bands(u32::MAX)) | two_alone;
+        let fill = (excl | e1 | e2) & V4::splat(0o111);
         let fill = fill.shl::<3>().sub(fill);
         let keep = V4::splat(511).andnot(fo | fill.andnot(excl));
         let next = a & keep.col27();
+        let changed = next ^ a;
+        if (bad | changed).is_zero() {
+            break;
+        }
         if !bad.is_zero() {
             return false;
-        }
-        if next.eq(a) {
-            break;
         }
         a = next;
     }
