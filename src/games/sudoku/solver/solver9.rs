@@ -198,11 +198,6 @@ fn project(a: u32) -> u32 {
     (a | (a >> 9) | (a >> 18)) & 511
 }
 
-#[inline(always)]
-fn band_local<I: Isa>(a: u32) -> u32 {
-    a & COMPLEX[I::mini_rows(a) & 511]
-}
-
 /// The operations written once per instruction set.
 trait Isa {
     /// Per band: cells with at least one, two and three candidates.
@@ -583,19 +578,6 @@ fn rot_box(h: u32) -> u32 {
 fn alone_in_row(h: u32) -> u32 {
     let r = rot_box(h);
     h & !r & !rot_box(r)
-}
-
-/// Column bits (9) rotated one column to the right within their stack.
-#[inline(always)]
-fn rot_col(v: u32) -> u32 {
-    ((v << 1) & 0o666) | ((v >> 2) & 0o111)
-}
-
-/// The column bits alone in their stack.
-#[inline(always)]
-fn alone_in_stack(v: u32) -> u32 {
-    let r = rot_col(v);
-    v & !r & !rot_col(r)
 }
 
 /// A digit's three band words and a fourth lane (kept zero) as one 128-bit vector: SSE2 on x86-64 (part of the
@@ -1503,7 +1485,8 @@ mod tests {
                 .filter(|&c| m >> c & 1 != 0 && (0..3).all(|k| 3 * (c / 3) + k == c || m >> (3 * (c / 3) + k) & 1 == 0))
                 .map(|c| 1 << c)
                 .sum();
-            assert_eq!(alone_in_stack(m), alone, "{m:09b}");
+            assert_eq!(V4::splat(m).alone_in_stack().to_array()[0], alone, "{m:09b}");
+            assert_eq!(V4::splat(h).alone_in_row().to_array()[0], alone_in_row(h));
             let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
             let n = perms.iter().filter(|p| (0..3).all(|r| m >> (3 * r + p[r]) & 1 != 0)).count();
             assert_eq!(NCONF[m as usize] as usize, n);
@@ -1528,6 +1511,76 @@ mod tests {
             // SAFETY: BMI2 was detected above.
             assert_eq!(unsafe { simd_mini_rows(x & FULL27) }, Scalar::mini_rows(x & FULL27));
         }
+    }
+
+    /// The start state cell by cell (the construction before `from_cells` went over vectors): each given erases
+    /// its peers from its digit; `None` when a given's digit was erased from its own cell.
+    fn start_cell_by_cell(cells: &[u8; 81]) -> Option<([[u32; 4]; 9], [u32; 4])> {
+        let mut given = [[0u32; 3]; 9];
+        let mut elim = [[0u32; 3]; 9];
+        let mut occupied = [0u32; 4];
+        for (i, &v) in cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (d, b, p) = (v as usize - 1, i / 27, i % 27);
+            let col = col27(1 << (p % 9));
+            given[d][b] |= 1 << p;
+            elim[d][b] |= BAND_PEERS[p];
+            elim[d][(b + 1) % 3] |= col;
+            elim[d][(b + 2) % 3] |= col;
+            occupied[b] |= 1 << p;
+        }
+        let mut cand = [[0u32; 4]; 9];
+        for d in 0..9 {
+            for b in 0..3 {
+                cand[d][b] = ((FULL27 & !occupied[b]) | given[d][b]) & !elim[d][b];
+                if given[d][b] & !cand[d][b] != 0 {
+                    return None;
+                }
+            }
+        }
+        Some((cand, occupied))
+    }
+
+    #[test]
+    fn start_state_matches_a_cell_by_cell_construction() {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]
+        fn from_cells_v8(cells: &[u8]) -> Option<State> {
+            State::from_cells::<V8>(cells)
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let (mut clashing, mut fine) = (0, 0);
+        for round in 0..20_000 {
+            // From a few givens (mostly no clash) to many (mostly clashing).
+            let filled = 1 + round % 40;
+            let mut cells = [0u8; 81];
+            for _ in 0..filled {
+                cells[next(81) as usize] = 1 + next(9) as u8;
+            }
+            let want = start_cell_by_cell(&cells);
+            let got = State::from_cells::<V4>(&cells).map(|s| (s.cand, s.solved));
+            assert_eq!(got, want, "{cells:?}");
+            #[cfg(target_arch = "x86_64")]
+            if simd_available() {
+                // SAFETY: the features were detected just above.
+                let got = unsafe { from_cells_v8(&cells) }.map(|s| (s.cand, s.solved));
+                assert_eq!(got, want, "{cells:?}");
+            }
+            if want.is_some() {
+                fine += 1;
+            } else {
+                clashing += 1;
+            }
+        }
+        assert!(clashing > 2_000 && fine > 2_000, "{clashing} clashing, {fine} not");
     }
 
     #[test]
