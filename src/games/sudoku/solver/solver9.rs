@@ -7,11 +7,16 @@
 //! of the band where `d` may still go: bit `9·rr + c` is row `3b + rr`, column `c`. The
 //! whole state is 27 such words, a 27-bit "placed" word per band and the digits whose words
 //! changed since they were last propagated: 176 bytes with alignment, copied when the search
-//! branches.
+//! branches. A digit's three words sit in one 16-byte row (the fourth lane kept zero), so that
+//! they load as one vector (`V4`), and two digits' as one AVX2 vector (`V8`).
+//!
+//! The start state is built a digit at a time from the givens' bit masks: a given's row, box and
+//! column leave its digit (except the given itself); two givens of a digit in one row, column or box
+//! are a clash (no solution).
 //!
 //! # Propagation
 //!
-//! Per digit whose words changed, all three bands at once, without branches:
+//! Per digit whose words changed, all three bands at once (the lanes of a `V4`), without branches:
 //! * **Band**: inside a band the digit takes one cell per row and per box, i.e. a
 //!   permutation row → box (one of six *configurations*). The 9-bit pattern of non-empty
 //!   mini-rows (row × box) is looked up in a table of the mini-rows that lie on some
@@ -25,7 +30,10 @@
 //!   single rules reach the same fixed point as the matching table: a full matching check
 //!   of the stacks was tried and deduced nothing more.)
 //! * Rows of a band left with one candidate place the digit there: the cells are erased
-//!   from the other digits' words (the digit's own words already exclude their peers).
+//!   from the other digits' words (the digit's own words already exclude their peers: at the
+//!   fixed point the band rule leaves the digit only that cell in its box, so the stack rule has
+//!   erased its column from the other bands). Such rows are found by one subtraction of 1 at
+//!   each row's first bit: every row has a candidate there, so the borrow stays in the row.
 //!
 //! Across digits:
 //! * A bit-sliced census of the nine words per band gives the cells with no candidate
@@ -56,12 +64,20 @@
 //!
 //! # SIMD
 //!
-//! What differs per instruction set is behind the `Isa` trait: the census (SSE4.1 on one
-//! 128-bit vector per digit, three bands in three lanes, or plain code) and a band word's
-//! mini-row pattern (BMI2 `pext`, or three table look-ups). The search is compiled twice
-//! by a macro: once plainly, once inside `#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]`
-//! with the SIMD implementations inlined; the variant is picked at run time with
-//! `is_x86_feature_detected!`. [`Engine`] selects one explicitly (tests compare both).
+//! The per-digit work is on `V4`s: a digit's three band words as three lanes of a 128-bit vector
+//! (SSE2, part of the x86-64 baseline, so both engines use it; plain arrays on other targets). The
+//! band rule's table is looked up per lane. The work over all nine digits (the start state, the
+//! triads, erasing placed cells from every digit) goes over the `Lanes` trait a group of digits at a
+//! time: one digit a `V4` in the scalar engine, two a `V8` (AVX2) in the SIMD engine, whose bit-sliced
+//! counters then add their two halves.
+//!
+//! What else differs per instruction set is behind the `Isa` trait: the census (SSE4.1 on one
+//! 128-bit vector per digit, or plain code) and a band word's mini-row pattern (BMI2 `pext`, or
+//! three table look-ups). The search is compiled twice by a macro: once plainly, once inside
+//! `#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]` with the SIMD implementations
+//! inlined (all code on vectors is `#[inline(always)]`: a function left out of line would be
+//! compiled without the features, every vector operation a call); the variant is picked at run
+//! time with `is_x86_feature_detected!`. [`Engine`] selects one explicitly (tests compare both).
 
 // Bands index several parallel arrays at once; index loops read more plainly here.
 #![allow(clippy::needless_range_loop)]
@@ -73,7 +89,7 @@ const FULL27: u32 = (1 << 27) - 1;
 /// Which code path to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
-    /// Plain scalar code, any CPU.
+    /// Code for any CPU: scalar, with the per-digit vectors on SSE2 (the x86-64 baseline) or arrays.
     Scalar,
     /// AVX2/BMI codegen with the SSE4.1 census; x86-64 only. Asked for on a CPU without
     /// those features, the search runs the scalar code instead.
