@@ -485,12 +485,13 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
 #[inline(always)]
 fn place_rows<L: Lanes>(s: &mut State, d: usize, fresh: V4) {
     let f = L::broadcast(fresh);
-    let mut dirty = 0;
+    let mut zero = 0u64;
     for k in 0..L::GROUPS {
         let old = L::load_group(s, k);
-        dirty |= (old & f).differ(L::zero()) << digit_shift::<L>(k);
+        zero |= (old & f).zero_lane_bits() << (4 * digit_shift::<L>(k));
         old.andnot(f).store_group(s, k);
     }
+    let dirty = L::nonzero_digits(zero);
     (V4::load(&s.cand[d]) | fresh).store(&mut s.cand[d]);
     s.dirty |= dirty & !(1 << d);
     (V4::load(&s.solved) | fresh).store(&mut s.solved);
@@ -822,8 +823,11 @@ trait Lanes: Copy + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = S
     fn rotate_bands_2(self) -> Self;
     fn load_group(s: &State, k: usize) -> Self;
     fn store_group(self, s: &mut State, k: usize);
-    /// Per digit of the group (bit 0, bit 1), whether its words differ between `self` and `o`.
-    fn differ(self, o: Self) -> u32;
+    /// One bit per lane (4 a digit), set where the lane is zero.
+    fn zero_lane_bits(self) -> u64;
+    /// From the `zero_lane_bits` of every group, group k shifted by `4 · k · digits a group`: the digits with
+    /// a lane not zero.
+    fn nonzero_digits(zero_bits: u64) -> u32;
     /// The union of the group's digits' words.
     fn or_digits(self) -> V4;
     /// A counter over the groups made a counter over all digits (a `V8`'s two halves summed, in both).
@@ -919,8 +923,17 @@ impl Lanes for V4 {
         self.store(&mut s.cand[k])
     }
     #[inline(always)]
-    fn differ(self, o: V4) -> u32 {
-        u32::from(!self.eq(o))
+    fn zero_lane_bits(self) -> u64 {
+        let z = self.zero_lanes().to_array();
+        u64::from(z[0] & 1) | u64::from(z[1] & 1) << 1 | u64::from(z[2] & 1) << 2 | u64::from(z[3] & 1) << 3
+    }
+    #[inline(always)]
+    fn nonzero_digits(zero_bits: u64) -> u32 {
+        let mut out = 0;
+        for d in 0..9 {
+            out |= u32::from((zero_bits >> (4 * d)) & 15 != 15) << d;
+        }
+        out
     }
     #[inline(always)]
     fn or_digits(self) -> V4 {
@@ -938,7 +951,7 @@ mod v8_avx2 {
     use super::{Counter, Lanes, State, V4, V8};
     use std::arch::x86_64::*;
 
-    // SAFETY (whole module): only used by code inlined into `search_simd`, which runs after AVX2 was detected;
+    // SAFETY (whole module): only used by code inlined into `search_simd`, which runs after AVX2 and BMI2 were detected;
     // loads and stores are of whole digits' `[u32; 4]`s inside `State::cand`.
     impl Lanes for V8 {
         const GROUPS: usize = 5;
@@ -1010,9 +1023,15 @@ mod v8_avx2 {
             }
         }
         #[inline(always)]
-        fn differ(self, o: V8) -> u32 {
-            let same = unsafe { _mm256_movemask_epi8(_mm256_cmpeq_epi32(self.0, o.0)) } as u32;
-            u32::from(same & 0xFFFF != 0xFFFF) | u32::from(same >> 16 != 0xFFFF) << 1
+        fn zero_lane_bits(self) -> u64 {
+            unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(self.0, _mm256_setzero_si256()))) as u64 }
+        }
+        #[inline(always)]
+        fn nonzero_digits(zero_bits: u64) -> u32 {
+            // A digit's four lane bits all set: every lane zero.
+            let z = !zero_bits;
+            let any = (z | z >> 1 | z >> 2 | z >> 3) & 0x11_1111_1111;
+            unsafe { _pext_u64(any, 0x11_1111_1111) as u32 & 0x1FF }
         }
         #[inline(always)]
         fn or_digits(self) -> V4 {
@@ -1129,7 +1148,7 @@ fn triads<L: Lanes>(s: &mut State) -> Option<bool> {
     if work.is_zero() {
         return Some(false);
     }
-    let mut changed = 0u32;
+    let mut same = 0u64;
     for k in 0..L::GROUPS {
         let before = L::load_group(s, k);
         let hh = before.fold_h();
@@ -1156,8 +1175,9 @@ fn triads<L: Lanes>(s: &mut State) -> Option<bool> {
         let ngv = (vv & w3).andnot(fv);
         x = x.andnot(ngv.col27());
         x.store_group(s, k);
-        changed |= x.differ(before) << digit_shift::<L>(k);
+        same |= (x ^ before).zero_lane_bits() << (4 * digit_shift::<L>(k));
     }
+    let changed = L::nonzero_digits(same);
     s.dirty |= changed;
     Some(changed != 0)
 }
