@@ -802,7 +802,9 @@ mod v4_plain {
 
 /// Vectors of band words: a [`V4`] holds one digit's three bands (and a zero lane), a `V8` (AVX2, the SIMD
 /// engine's) two digits'. The triads and the placement of row singles go over the digits a group at a time.
-trait Lanes: Copy + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::BitXor<Output = Self> {
+trait Lanes:
+    Copy + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::BitXor<Output = Self>
+{
     /// Groups of digits: 9 of one, or 5 of two (the last one's second digit a zero pad).
     const GROUPS: usize;
     fn zero() -> Self;
@@ -1024,7 +1026,9 @@ mod v8_avx2 {
         }
         #[inline(always)]
         fn zero_lane_bits(self) -> u64 {
-            unsafe { _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(self.0, _mm256_setzero_si256()))) as u64 }
+            unsafe {
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(self.0, _mm256_setzero_si256()))) as u64
+            }
         }
         #[inline(always)]
         fn nonzero_digits(zero_bits: u64) -> u32 {
@@ -1101,11 +1105,7 @@ impl<L: Lanes> Counter<L> {
     fn plus(&self, o: &Counter<L>) -> Counter<L> {
         let carry = self.lo & o.lo;
         let hi = self.hi ^ o.hi;
-        Counter {
-            lo: self.lo ^ o.lo,
-            hi: hi ^ carry,
-            four: self.four | o.four | (self.hi & o.hi) | (hi & carry),
-        }
+        Counter { lo: self.lo ^ o.lo, hi: hi ^ carry, four: self.four | o.four | (self.hi & o.hi) | (hi & carry) }
     }
 
     /// The bits counted at least 3 times, and at least 4 times.
