@@ -222,6 +222,11 @@ trait Isa {
     fn mini_rows(x: u32) -> usize;
     /// The vectors the triads and the placement of row singles go over the digits with.
     type L: Lanes;
+    /// The 81 values of a solved state.
+    #[inline(always)]
+    fn write_cells(s: &State, out: &mut [u8; 81]) {
+        s.write_cells(out)
+    }
     /// The mini-row patterns of the three band lanes.
     #[inline(always)]
     fn mini_rows3(a: V4) -> [usize; 3] {
@@ -274,6 +279,32 @@ impl Isa for Simd {
     fn mini_rows(x: u32) -> usize {
         // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
         unsafe { std::arch::x86_64::_pext_u32(fold_h(x), M3) as usize }
+    }
+
+    #[inline(always)]
+    fn write_cells(s: &State, out: &mut [u8; 81]) {
+        use std::arch::x86_64::*;
+        // SAFETY: only called from `search_simd`, which runs after AVX2 was detected; the stores stay in `buf`.
+        unsafe {
+            // Byte i of a band's 32 takes bit i of the digit's word: its byte of the word, then its bit.
+            let spread = _mm256_setr_epi8(
+                0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+            );
+            let bit = _mm256_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+            let mut buf = [0u8; 96];
+            for b in 0..3 {
+                let mut acc = _mm256_setzero_si256();
+                for d in 0..9 {
+                    let m = _mm256_set1_epi32((s.cand[d][b] & s.solved[b]) as i32);
+                    let on = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_shuffle_epi8(m, spread), bit), bit);
+                    acc = _mm256_or_si256(acc, _mm256_and_si256(on, _mm256_set1_epi8(d as i8 + 1)));
+                }
+                _mm256_storeu_si256(buf.as_mut_ptr().add(32 * b) as *mut __m256i, acc);
+            }
+            for b in 0..3 {
+                out[27 * b..27 * b + 27].copy_from_slice(&buf[32 * b..32 * b + 27]);
+            }
+        }
     }
 
     #[inline(always)]
@@ -1342,12 +1373,13 @@ impl Search<'_> {
         self.rng >> 63 != 0
     }
 
-    fn found(&mut self, s: &State) {
+    #[inline(always)]
+    fn found<I: Isa>(&mut self, s: &State) {
         self.count += 1;
         let wanted = !self.first_only || self.count == 1;
         if wanted {
             let mut cells = [0u8; 81];
-            s.write_cells(&mut cells);
+            I::write_cells(s, &mut cells);
             if (self.sink)(&cells).is_break() {
                 self.stop = true;
             }
@@ -1377,7 +1409,7 @@ macro_rules! search_fn {
             loop {
                 let Some(c) = propagate::<$isa>(&mut s) else { return };
                 if s.is_solved() {
-                    search.found(&s);
+                    search.found::<$isa>(&s);
                     return;
                 }
                 let br = choose_branch::<$isa>(&s, &c);
