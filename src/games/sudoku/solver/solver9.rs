@@ -1395,28 +1395,29 @@ macro_rules! search_fn {
         /// The start state (none when givens clash), then the search.
         $($attr)*
         fn $start(search: &mut Search<'_>, cells: &[u8]) {
-            if let Some(s) = State::from_cells::<<$isa as Isa>::L>(cells) {
+            if let Some(mut s) = State::from_cells::<<$isa as Isa>::L>(cells) {
                 // SAFETY: same features as this function.
                 #[allow(unused_unsafe)]
                 unsafe {
-                    $name(search, s)
+                    $name(search, &mut s)
                 };
             }
         }
 
         $($attr)*
-        fn $name(search: &mut Search<'_>, mut s: State) {
+        /// Searches from `s` (worked on in place: the caller's copy).
+        fn $name(search: &mut Search<'_>, s: &mut State) {
             loop {
-                let Some(c) = propagate::<$isa>(&mut s) else { return };
+                let Some(c) = propagate::<$isa>(s) else { return };
                 if s.is_solved() {
-                    search.found::<$isa>(&s);
+                    search.found::<$isa>(s);
                     return;
                 }
-                let br = choose_branch::<$isa>(&s, &c);
+                let br = choose_branch::<$isa>(s, &c);
                 let (d, b, p) = (br.digit, br.band, br.bits);
                 search.guesses += 1;
-                let mut t = s;
-                let (yes, no) = if search.flip() { (&mut s, &mut t) } else { (&mut t, &mut s) };
+                let mut t = *s;
+                let (yes, no) = if search.flip() { (&mut *s, &mut t) } else { (&mut t, &mut *s) };
                 if br.cell {
                     place::<true, true>(yes, d, b, p);
                 } else {
@@ -1428,7 +1429,7 @@ macro_rules! search_fn {
                 // SAFETY: same function; the SIMD variant only runs after feature detection.
                 #[allow(unused_unsafe)]
                 unsafe {
-                    $name(search, t)
+                    $name(search, &mut t)
                 };
                 if search.stop {
                     return;
