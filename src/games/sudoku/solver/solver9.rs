@@ -1261,20 +1261,19 @@ const NCONF: [u8; 512] = {
 #[inline(always)]
 fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
     let mut nconf = [[0u8; 3]; 9];
-    let mut best_band = (u32::MAX, 0);
+    let mut total = [0u32; 3];
     for d in 0..9 {
         let m = I::mini_rows3(V4::load(&s.cand[d]));
         for b in 0..3 {
-            nconf[d][b] = NCONF[m[b] & 511];
+            let n = NCONF[m[b] & 511];
+            nconf[d][b] = n;
+            total[b] += u32::from(n);
         }
     }
+    let mut best_band = (u32::MAX, 0);
     for b in 0..3 {
-        let mut total = 0u32;
-        for d in 0..9 {
-            total += u32::from(nconf[d][b]);
-        }
-        if total > 9 && total < best_band.0 {
-            best_band = (total, b);
+        if total[b] > 9 && total[b] < best_band.0 {
+            best_band = (total[b], b);
         }
     }
     if best_band.0 == u32::MAX {
