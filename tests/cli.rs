@@ -553,3 +553,23 @@ fn calibrate_keeps_a_themes_comments_and_never_replaces_one_it_cannot_read_unask
     let out = autoplay().arg("--calibration").arg(&root).args(["read", "flood"]).arg(&shot).output().unwrap();
     assert!(out.status.success(), "the theme started afresh reads: {}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn bench_sudoku_times_a_puzzle_file_and_compares_with_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("puzzles.txt");
+    let puzzles = "# two puzzles\n\
+        ..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n\
+        .................................................................................\n";
+    std::fs::write(&file, puzzles).unwrap();
+    let out = autoplay().args(["bench", "sudoku", "--runs", "1", "--seconds", "0"]).arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(": 2 puzzles (1 unique, 1 with more than one solution, 0 unsolvable"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("rate: ") && l.contains("puzzles/s")), "{text}");
+    let out = autoplay().args(["bench", "sudoku", "--compare", "200"]).arg(&file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("generated: 200 puzzles"), "{text}");
+    assert!(text.lines().all(|l| l.ends_with(")") && l.contains("; 0 disagreements")), "{text}");
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::{batch_command, bench_command, parse_box_shape, screen, solve_command, Sudoku, SudokuGrid};
+use super::{batch_command, bench_command, parse_box_shape, screen, solve_command, speed, Sudoku, SudokuGrid};
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
 use crate::imageio::{load_image, read_text};
@@ -71,9 +71,24 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     screen_cli::calibrate::<Sudoku>(root, &args.common, &truth)
 }
 
-/// Puzzles per second over generated and published sets, or reader latency on a screenshot.
+/// Puzzles per second over generated and published sets or the puzzles of files, the fast solver's answers
+/// compared with the reference solver's, or reader latency on a screenshot.
 #[derive(Args)]
 pub struct BenchArgs {
+    /// Time the 9×9 solver (solve and uniqueness check, one thread) on the puzzles of these files, one a line:
+    /// parsing is done first and not timed.
+    #[arg(value_name = "FILE", conflicts_with = "shot")]
+    pub files: Vec<PathBuf>,
+    /// With FILE: timed runs per file (the best is reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: u64,
+    /// With FILE: the shortest run, in seconds (the file is solved again and again until it lasts this long).
+    #[arg(long, default_value_t = 1.0)]
+    pub seconds: f64,
+    /// Compare the fast solver's answers (count to 2, solutions, all solutions up to 200) with the reference
+    /// solver's on N generated puzzles and on the puzzles of the FILEs given, instead of timing.
+    #[arg(long, value_name = "N", conflicts_with = "shot")]
+    pub compare: Option<usize>,
     /// Time the reader on this screenshot instead of the solver.
     #[arg(long)]
     pub shot: Option<PathBuf>,
@@ -83,6 +98,19 @@ pub struct BenchArgs {
 }
 
 pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
+    if let Some(n) = args.compare {
+        let files =
+            args.files.iter().map(|p| Ok((p.display().to_string(), read_text(p)?))).collect::<Result<Vec<_>>>()?;
+        return print(&speed::compare_command(n, &files)?);
+    }
+    if !args.files.is_empty() {
+        let mut out = String::new();
+        for path in &args.files {
+            let text = read_text(path)?;
+            out += &speed::bench_file_command(&path.display().to_string(), &text, args.runs as usize, args.seconds)?;
+        }
+        return print(&out);
+    }
     let Some(shot) = &args.shot else {
         let cache = crate::cli::cache_dir().join("autoplay-bench");
         return print(&bench_command(&cache)?);

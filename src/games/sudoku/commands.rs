@@ -184,21 +184,26 @@ pub fn batch_command(text: &str, box_shape: Option<(usize, usize)>, progress: bo
 }
 
 fn solve_line(line_no: usize, line: &str, box_shape: Option<(usize, usize)>) -> Outcome {
-    let grid = match Grid::parse(line, box_shape).and_then(|g| g.check_clashes().map(|()| g)) {
+    let invalid = |e: SudokuError| {
+        // A one-line puzzle's own position reads "line 1, column C": name the file's line.
+        let e = e.to_string();
+        let e = e
+            .strip_prefix("line 1, ")
+            .map_or_else(|| format!("line {line_no}: {e}"), |rest| format!("line {line_no}, {rest}"));
+        Outcome::Invalid(e)
+    };
+    let grid = match Grid::parse(line, box_shape) {
         Ok(g) => g,
-        Err(e) => {
-            // A one-line puzzle's own position reads "line 1, column C": name the file's line.
-            let e = e.to_string();
-            let e = e
-                .strip_prefix("line 1, ")
-                .map_or_else(|| format!("line {line_no}: {e}"), |rest| format!("line {line_no}, {rest}"));
-            return Outcome::Invalid(e);
-        }
+        Err(e) => return invalid(e),
     };
     let analysis = analyse(&grid, 2);
     match analysis.solution {
         Some(solution) => Outcome::Solved { line: solution.to_line(), unique: analysis.count == 1 },
-        None => Outcome::Unsolvable,
+        // Clashing givens have no solution: the clash check (for its message) runs only then.
+        None => match grid.check_clashes() {
+            Err(e) => invalid(e),
+            Ok(()) => Outcome::Unsolvable,
+        },
     }
 }
 

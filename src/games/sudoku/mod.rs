@@ -9,6 +9,7 @@ mod commands;
 pub mod position;
 pub mod screen;
 pub mod solver;
+pub mod speed;
 #[cfg(test)]
 mod tests;
 

@@ -537,6 +537,38 @@ fn simd_and_scalar_engines_agree() {
 }
 
 #[test]
+fn fast_solver_agrees_with_the_reference_solver() {
+    use super::speed::{compare_with_reference, generated_puzzle};
+    let hard = HARD_PUZZLES.iter().flat_map(|(_, p)| {
+        let g = grid(p);
+        (0..20).map(move |i| {
+            let mut s = 7 + i;
+            let mut cells = [0u8; 81];
+            cells.copy_from_slice(transform_for_tests(&g, &mut s).cells());
+            cells
+        })
+    });
+    let c = compare_with_reference(hard.chain((0..8000).map(generated_puzzle)), || {});
+    assert_eq!(c.disagreeing, 0, "{:?}", c.disagreements);
+    assert_eq!(c.puzzles, 8000 + 20 * HARD_PUZZLES.len());
+    assert!(c.unique > 500 && c.multiple > 500 && c.unsolvable > 200 && c.sets_compared > 500, "{c:?}");
+}
+
+#[test]
+fn speed_bench_parses_files_and_reports_a_rate() {
+    use super::speed::{bench_file_command, parse_puzzles};
+    let text = format!("# a comment\n\n{}\n{}\n", HARD_PUZZLES[0].1, ".".repeat(81));
+    let puzzles = parse_puzzles(&text).unwrap();
+    assert_eq!(puzzles.len(), 2);
+    assert_eq!(puzzles[1], [0u8; 81]);
+    let err = parse_puzzles("123\n").unwrap_err().to_string();
+    assert!(err.starts_with("line 1:"), "{err}");
+    let out = bench_file_command("t", &text, 2, 0.0).unwrap();
+    assert!(out.starts_with("t: 2 puzzles (1 unique, 1 with more than one solution, 0 unsolvable"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("rate: ") && l.contains(" puzzles/s, ")), "{out}");
+}
+
+#[test]
 fn transforms_keep_uniqueness() {
     let mut seed = 5u64;
     for (_, p) in HARD_PUZZLES {
@@ -592,6 +624,17 @@ fn solve_command_outputs() {
     assert_eq!(six.lines().count(), 6);
     let six_t = solve_command(&".".repeat(36), Some((3, 2)), false, None, false).unwrap();
     check_solution(&Grid::empty(3, 2).unwrap(), &Grid::parse(&six_t, Some((3, 2))).unwrap()).unwrap();
+}
+
+#[test]
+fn batch_command_names_clashing_givens_invalid() {
+    let clash = format!("11{}", ".".repeat(79));
+    let expected = Grid::parse(&clash, None).unwrap().check_clashes().unwrap_err().to_string();
+    let out = batch_command(&format!("{}\n{clash}\n", HARD_PUZZLES[0].1), None, false).unwrap();
+    let line = out.lines().nth(1).unwrap();
+    let reason = line.strip_prefix("invalid: line 2").unwrap_or_else(|| panic!("{out}"));
+    assert!(expected.ends_with(reason.trim_start_matches([',', ':', ' '])), "{reason} / {expected}");
+    assert!(out.contains("unsolvable: 0, invalid: 1"), "{out}");
 }
 
 #[test]

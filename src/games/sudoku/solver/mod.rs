@@ -1,9 +1,12 @@
 //! The solving API over [`Grid`]: 9×9 grids with 3×3 boxes go to the bitboard solver
-//! (`solver9`), every other shape to the bitmask solver (`generic`).
+//! (`solver9`), every other shape to the bitmask solver (`generic`). `reference` keeps the
+//! previous 9×9 solver, which the tests and `autoplay bench sudoku --compare` check the fast
+//! one against.
 
 use std::ops::ControlFlow;
 
 pub mod generic;
+pub mod reference;
 pub mod solver9;
 
 use super::board::Grid;
