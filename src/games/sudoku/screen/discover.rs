@@ -126,7 +126,7 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let mut failure: Option<GridError> = None;
     for (dark, t) in masks() {
-        let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
+        let mask = line_mask(&light, dark, t);
         match find_grid(w, h, &mask, MIN_CELL) {
             Ok(grid) => {
                 refuse_if_covered(&broken_sides(&grid, &mask, w, 0))?;
@@ -166,7 +166,7 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
 fn refuse_if_lines_covered(grid: &Grid, light: &[u8], w: usize) -> Result<()> {
     let reach = ((grid.layout.pitch * 0.06).round() as usize).max(2);
     for (dark, t) in masks() {
-        let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
+        let mask = line_mask(light, dark, t);
         if interior_share(grid, &mask, w, reach) > CLEAR_INTERIOR {
             continue; // not lines between cells but (parts of) the cells themselves: tiles, their bevels
         }
@@ -182,7 +182,7 @@ fn refuse_if_lines_covered(grid: &Grid, light: &[u8], w: usize) -> Result<()> {
 /// [`crate::vision::box_lines`]), from the first line mask (of the picture's luminance `light`) that shows one.
 fn text_grid(light: &[u8], w: usize, h: usize) -> Option<Grid> {
     masks().find_map(|(dark, t)| {
-        let mask: Vec<bool> = light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect();
+        let mask = line_mask(light, dark, t);
         find_box_grid(w, h, &mask, MIN_TEXT_CELL)
     })
 }
@@ -249,6 +249,11 @@ fn clear_of_lines(
 ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let (x0, y0, x1, y1) = grid.interior(row, col);
     (x0 + reach..(x1 + 1).saturating_sub(reach), y0 + reach..(y1 + 1).saturating_sub(reach))
+}
+
+/// The pixels of a picture's luminance `light` that may be lines: at most `t` (dark lines) or at least `t`.
+fn line_mask(light: &[u8], dark: bool, t: u8) -> Vec<bool> {
+    light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect()
 }
 
 /// The line masks tried in turn: dark lines at each threshold, then light ones.
@@ -800,17 +805,8 @@ fn cursor_highlight(pixels: &[[u8; 3]], w: usize, bg: [u8; 3]) -> Option<Highlig
         return Some(Highlight::Block { x0, y0, x1, y1, colour });
     }
     // A frame: the largest mark, at least half the cell tall, drawn along all four sides of its box.
-    let mut seen = vec![false; off.len()];
-    let mut largest: Vec<usize> = Vec::new();
-    for start in 0..off.len() {
-        if off[start] && !seen[start] {
-            let mut mark = Vec::new();
-            flood8(w, off.len(), [start], |i| off[i], &mut seen, |i| mark.push(i));
-            if mark.len() > largest.len() {
-                largest = mark;
-            }
-        }
-    }
+    // (The first of the largest, as `max_by_key` keeps the last.)
+    let largest = marks_from(&off, w, 0..off.len()).into_iter().rev().max_by_key(Vec::len)?;
     let (x0, y0, x1, y1) = box_of(&mut largest.iter().copied())?;
     if x1 < x0 + 2 || ((y1 - y0 + 1) as f64) < HIGHLIGHT_HEIGHT * h as f64 {
         return None;
@@ -843,14 +839,7 @@ fn cursor_highlight(pixels: &[[u8; 3]], w: usize, bg: [u8; 3]) -> Option<Highlig
 fn rub_out_slivers(pixels: &mut [[u8; 3]], w: usize, bg: [u8; 3]) {
     let h = pixels.len() / w;
     let off: Vec<bool> = pixels.iter().map(|&p| max_diff(p, bg) > INK_THRESHOLD).collect();
-    let mut seen = vec![false; off.len()];
-    let edges = (0..w).chain((h - 1) * w..h * w);
-    for start in edges {
-        if !off[start] || seen[start] {
-            continue;
-        }
-        let mut mark = Vec::new();
-        flood8(w, off.len(), [start], |i| off[i], &mut seen, |i| mark.push(i));
+    for mark in marks_from(&off, w, (0..w).chain((h - 1) * w..h * w)) {
         let (top, bottom) = (mark.iter().map(|&i| i / w).min(), mark.iter().map(|&i| i / w).max());
         if let (Some(top), Some(bottom)) = (top, bottom) {
             if bottom == top {
@@ -862,17 +851,23 @@ fn rub_out_slivers(pixels: &mut [[u8; 3]], w: usize, bg: [u8; 3]) {
     }
 }
 
-/// Whether the mask holds a single connected mark.
-fn one_mark(mask: &[bool], w: usize) -> bool {
+/// The 8-connected marks of a `w`-wide mask that include one of `starts` (each mark's pixel indices).
+fn marks_from(mask: &[bool], w: usize, starts: impl IntoIterator<Item = usize>) -> Vec<Vec<usize>> {
     let mut seen = vec![false; mask.len()];
-    let mut marks = 0;
-    for start in 0..mask.len() {
+    let mut marks = Vec::new();
+    for start in starts {
         if mask[start] && !seen[start] {
-            marks += 1;
-            flood8(w, mask.len(), [start], |i| mask[i], &mut seen, |_| {});
+            let mut mark = Vec::new();
+            flood8(w, mask.len(), [start], |i| mask[i], &mut seen, |i| mark.push(i));
+            marks.push(mark);
         }
     }
-    marks == 1
+    marks
+}
+
+/// Whether the mask holds a single connected mark.
+fn one_mark(mask: &[bool], w: usize) -> bool {
+    marks_from(mask, w, 0..mask.len()).len() == 1
 }
 
 #[cfg(test)]
