@@ -153,7 +153,16 @@ const JOIN_AFTER: Duration = Duration::from_millis(10);
 /// cells). `None` when the deadline passed first, or the set is degenerate (fewer than two
 /// solutions, or more than 65,536).
 pub fn solve_endgame(solutions: &[[u8; CELLS]], deadline: Option<Instant>) -> Option<EndgameResult> {
-    solve_joining_after(solutions, deadline, JOIN_AFTER)
+    solve_joining_after(solutions, deadline, JOIN_AFTER).ok()
+}
+
+/// Why [`solve_joining_after`] gives no verdict.
+#[derive(Debug, PartialEq, Eq)]
+enum NoVerdict {
+    /// Fewer than two solutions, or more than the search holds.
+    Degenerate,
+    /// The deadline passed, after this many positions were expanded on all threads.
+    Stopped { nodes: u64 },
 }
 
 /// [`solve_endgame`], the threads joining a first move searched for `join_after` or more.
@@ -161,9 +170,9 @@ fn solve_joining_after(
     solutions: &[[u8; CELLS]],
     deadline: Option<Instant>,
     join_after: Duration,
-) -> Option<EndgameResult> {
+) -> Result<EndgameResult, NoVerdict> {
     if solutions.len() < 2 || solutions.len() > 64 * MAX_WIDTH {
-        return None;
+        return Err(NoVerdict::Degenerate);
     }
     // Independent random ids from a fixed seed, so that runs are reproducible.
     let mut rng = StdRng::seed_from_u64(0x2545_F491_4F6C_DD1D_u64 ^ solutions.len() as u64);
@@ -191,9 +200,10 @@ fn solve_joining_after(
         256 => search.root::<256>(ids),
         512 => search.root::<512>(ids),
         _ => search.root::<MAX_WIDTH>(ids),
-    }?;
+    }
+    .ok_or(NoVerdict::Stopped { nodes: search.nodes })?;
     let best = Move::new(cell as usize, digit).with_claim(count == 1);
-    Some(EndgameResult { win, best, remaining: count as usize, nodes: search.nodes })
+    Ok(EndgameResult { win, best, remaining: count as usize, nodes: search.nodes })
 }
 
 impl<'a> Search<'a> {

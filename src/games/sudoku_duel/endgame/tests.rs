@@ -191,3 +191,36 @@ fn single_test_agrees() {
     check::<4>(&mut rng, &mut seen);
     assert!(seen[0] > 100 && seen[1] > 100, "both answers tested: {seen:?}");
 }
+
+/// A search past its deadline stops on every thread and gives no verdict, rather than a guess: on positions of
+/// about 5,000 solutions whose whole search expands at least 50,000 positions, a deadline already passed stops it
+/// at each thread's first look at the clock (every 1,024 positions; counted, not timed, so a busy machine changes
+/// nothing).
+#[test]
+fn endgame_stops_at_its_deadline() {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()) as u64;
+    let first_looks = 2 * 1024 * threads;
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let (_, sols) = crate::games::sudoku_duel::bench::position_with_solutions(4_000, 6_500, &mut rng).unwrap();
+        let whole = solve_joining_after(&sols, None, JOIN_AFTER).unwrap();
+        if whole.nodes < 50_000.max(4 * first_looks) {
+            continue;
+        }
+        match solve_joining_after(&sols, Some(Instant::now()), JOIN_AFTER) {
+            Err(NoVerdict::Stopped { nodes }) => assert!(
+                nodes <= first_looks,
+                "{} solutions: stopped after {nodes} positions (the whole search: {})",
+                sols.len(),
+                whole.nodes
+            ),
+            other => panic!("{} solutions: {other:?}", sols.len()),
+        }
+        checked += 1;
+        if checked == 3 {
+            return;
+        }
+    }
+    panic!("only {checked} positions took 50,000 nodes or more");
+}
