@@ -17,8 +17,9 @@ packages=(
     qqwing
     # a Wayland session with XWayland for the Wayland live test (sway runs headless)
     sway xwayland
-    # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm
-    xterm sudoku
+    # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm, and
+    # xterm's default bitmap font (`fixed`, 6×13), which a desktop install has (the xorg package depends on it)
+    xterm sudoku xfonts-base
 )
 
 sudo=()

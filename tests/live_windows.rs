@@ -41,11 +41,22 @@ fn a_window_with_only_the_old_wm_name_is_listed_and_found_by_its_title_and_class
 /// elsewhere), and the moves are made with the arrow keys from where the reverse-video cursor is, to the win.
 #[test]
 fn a_terminal_sudoku_is_won_by_its_keys() {
+    a_terminal_sudoku_is_won(&["-fa", "DejaVu Sans Mono", "-fs", "12"]);
+}
+
+/// The same in xterm's own default font (the 6×13 bitmap `fixed`), where a plain digit the player typed is as
+/// near to other digits of the fonts as to its own: the board names it.
+#[test]
+fn a_terminal_sudoku_in_the_default_bitmap_font_is_won() {
+    a_terminal_sudoku_is_won(&[]);
+}
+
+fn a_terminal_sudoku_is_won(font: &[&str]) {
     let mut desktop = Desktop::start();
     let board = common::repo().join("fixtures/sudoku-terminal/board.txt");
     let board = board.to_str().unwrap();
-    let font = ["-fa", "DejaVu Sans Mono", "-fs", "12", "-geometry", "80x30"];
-    let args: Vec<&str> = font.iter().copied().chain(["-e", "/usr/games/sudoku", "-n", board]).collect();
+    let args: Vec<&str> =
+        font.iter().copied().chain(["-geometry", "80x30", "-e", "/usr/games/sudoku", "-n", board]).collect();
     desktop.spawn("xterm", &args, &[]);
     desktop.wait_for_window("sudoku");
     let out = autoplay(&desktop, &["play", "sudoku", "--window", "sudoku", "--json"]);

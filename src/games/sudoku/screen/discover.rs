@@ -14,9 +14,10 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::naming::{name_marks, shape_class_of, Mark};
+use super::naming::{name_marks, shape_class_of, Givens, Mark};
 use super::reader::{background, coverage, tallest_mark, SudokuReading};
 use crate::game::CellLayout;
+use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::box_lines::find_box_grid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
@@ -434,16 +435,26 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
         })
         .collect();
     // A digit under the cursor, seen through its highlight, is held to no rule while the marks are named (its
-    // look does not tell whether it is a given); it is a given when the most of the others of its shape are.
+    // look does not tell whether it is a given); it is a given when the most of the others of its shape are, or
+    // where only as a given does it make the givens a puzzle of one solution (as a puzzle is set).
     let classes = shape_class_of(&marks);
-    for (k, mark) in marks.iter().enumerate().filter(|(_, m)| seen[m.cell].cursor()) {
+    let mut marks = marks;
+    let mut under_cursor = None;
+    let cursor_marks: Vec<usize> = (0..marks.len()).filter(|&k| seen[marks[k].cell].cursor()).collect();
+    for k in cursor_marks {
         let mates: Vec<bool> =
             (0..marks.len()).filter(|&j| j != k && classes[j] == classes[k]).map(|j| marks[j].given).collect();
-        board.given[mark.cell] = !mates.is_empty() && 2 * mates.iter().filter(|&&g| g).count() > mates.len();
+        marks[k].given = !mates.is_empty() && 2 * mates.iter().filter(|&&g| g).count() > mates.len();
+        under_cursor = Some(k);
     }
-    for (mark, name) in marks.iter().zip(name_marks(&marks, grid.box_rows, grid.box_cols)?) {
-        board.cells[mark.cell] = name;
-        board.given[mark.cell] &= name != 0;
+    let mut board = named_board(&board, &marks, &grid, Givens::Solvable)?;
+    if let Some(k) = under_cursor.filter(|&k| !marks[k].given) {
+        if !has_one_solution(&board) {
+            marks[k].given = true;
+            if let Ok(as_given) = named_board(&board, &marks, &grid, Givens::OneSolution) {
+                board = as_given;
+            }
+        }
     }
     let cursors: Vec<usize> = (0..seen.len()).filter(|&i| seen[i].cursor()).collect();
     let cursor = match cursors[..] {
@@ -467,6 +478,23 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
         clashes: Vec::new(),
         cursor,
     })
+}
+
+/// `board` with the marks as named (see [`name_marks`]), each a given as marked.
+fn named_board(board: &SudokuGrid, marks: &[Mark], grid: &Grid, givens: Givens) -> Result<SudokuGrid> {
+    let mut board = board.clone();
+    for (mark, name) in marks.iter().zip(name_marks(marks, grid.box_rows, grid.box_cols, givens)?) {
+        board.cells[mark.cell] = name;
+        board.given[mark.cell] = mark.given && name != 0;
+    }
+    Ok(board)
+}
+
+/// Whether the board's givens have exactly one solution.
+fn has_one_solution(board: &SudokuGrid) -> bool {
+    let givens: Vec<u8> = board.cells.iter().zip(&board.given).map(|(&v, &g)| if g { v } else { 0 }).collect();
+    crate::games::sudoku::board::Grid::from_cells(board.box_rows, board.box_cols, givens)
+        .is_ok_and(|grid| count_solutions(&grid, 2) == 1)
 }
 
 /// Which digits are givens (see the module's documentation).

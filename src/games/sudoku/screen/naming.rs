@@ -3,23 +3,34 @@
 //!
 //! Marks of one digit in one font look alike, whatever their ink (a given in black, the player's in blue): they are
 //! grouped into *shape classes* (a mark joins the first class whose first mark is within [`SAME_SHAPE`] of it, at
-//! about the same height), and a class takes one name, so a player's digit is named as the givens of its shape. Each
-//! class has a cost per name (digits 1–9, and 0 for a mark drawn over an empty cell): the sum over its marks of
-//! their distances to the nearest rendering of that character in the known fonts. The classes are named by the
-//! assignment of least total cost under which the givens are a Sudoku — no given twice in a row, column or box,
-//! and the givens have a solution (the player's digits may clash: a player's mistake, at a cost) — found by a depth-first search over each class's nearer names with
-//! the unconstrained least cost as its bound, so that where the fonts' nearest digits already make a legal board
-//! (the usual case) that is the answer, found first. A digit in a font none of the listed fonts resembles closely
-//! is still named where its class is nearer that digit than any other name the rules allow.
+//! about the same height; givens found the classes, and a player's mark joins one of them or stands alone), and a
+//! class takes one name, so a player's digit is named as the givens of its shape. Each class has a cost per name
+//! (digits 1–9, and 0 for a mark drawn over an empty cell): the sum over its marks of their distances to the
+//! nearest rendering of that character in the known fonts.
+//!
+//! The board decides between the fonts' guesses. The classes of givens are named by the assignment of least total
+//! cost under which the givens are a Sudoku — no given twice in a row, column or box, and the givens have a
+//! solution — found by a depth-first search over each class's nearer names with the unconstrained least cost as
+//! its bound, so that where the fonts' nearest digits already make a legal board (the usual case) that is the
+//! answer, found first. The player's digits must then be consistent with the givens: a player's digit that repeats
+//! a given in its row, column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's
+//! digit other than the solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs,
+//! not rules; but where a small font draws two digits nearly alike (xterm's 6×13 bitmap `9` and `3`), the board
+//! names the mark the player typed. A player's mark of no given's shape is named on its own (it constrains no
+//! other), which also keeps two such digits of a small font from being named as one. A digit in a font none of
+//! the listed fonts resembles closely is still named where its class is nearer that digit than any other name the
+//! rules allow.
 //!
 //! A class further than [`NOT_A_DIGIT`] from every name is no digit (a cursor's block, a picture); where no
 //! assignment makes a legal board, the error names each doubtful class by its cells and candidate digits.
 //! Nothing is ever guessed: a reading either satisfies the rules or is refused.
 
+use std::ops::ControlFlow;
+
 use anyhow::{bail, Result};
 
 use crate::games::sudoku::board::Grid;
-use crate::games::sudoku::solver::count_solutions;
+use crate::games::sudoku::solver::for_each_solution;
 use crate::vision::glyph::mean_squared_difference;
 
 /// Marks at most this far apart (the fonts' distance: coverage, and aspect) are one shape class.
@@ -31,6 +42,8 @@ const SLACK: f64 = 0.08;
 /// What a naming costs more for each player's digit it makes repeat a given (a player's mistake is possible,
 /// but less likely than a near guess that keeps to the rules).
 const CLASH_COST: f64 = 0.05;
+/// What a naming costs more for each player's digit it makes differ from the givens' only solution.
+const MISTAKE_COST: f64 = 0.05;
 /// A class at most this far from its nearest name (mean per mark), with the next at least this many times
 /// further, is named clearly.
 const CLEAR: f64 = 0.03;
@@ -63,14 +76,26 @@ impl Mark {
 /// A shape class: its marks (indices into the marks), and its cost per name.
 struct Class {
     marks: Vec<usize>,
+    /// Whether any of its marks is a given (such classes are named by the search; the others, the player's
+    /// alone, by the givens once named).
+    givens: bool,
     costs: [f64; 10],
     /// The names tried, least cost first.
     names: Vec<u8>,
 }
 
+/// What the givens as named must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Givens {
+    /// A Sudoku with a solution (a board as any client shows it).
+    Solvable,
+    /// A Sudoku with exactly one solution (a puzzle as it is set: asked where the board alone cannot tell).
+    OneSolution,
+}
+
 /// The name of every mark (0: an empty cell's mark), on a `size`×`size` board with boxes of `box_rows` ×
-/// `box_cols`; an error where no naming makes a legal board.
-pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize) -> Result<Vec<u8>> {
+/// `box_cols`; an error where no naming makes a legal board whose givens are as `givens` asks.
+pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize, givens: Givens) -> Result<Vec<u8>> {
     let size = box_rows * box_cols;
     let classes = shape_classes(marks);
     let cell_of = |i: usize| (marks[i].cell / size, marks[i].cell % size);
@@ -88,6 +113,8 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize) -> Result<Ve
     let mut search = Search {
         marks,
         classes: &classes,
+        searched: classes.iter().take_while(|c| c.givens).count(),
+        givens,
         box_rows,
         box_cols,
         board: vec![0; size * size],
@@ -170,20 +197,28 @@ pub fn shape_class_of(marks: &[Mark]) -> Vec<usize> {
     class_of
 }
 
-/// Groups the marks into shape classes (see the module doc), largest first.
+/// Groups the marks into shape classes (see the module doc): the classes of givens first, largest first, then
+/// the player's marks of no given's shape, one class each.
 fn shape_classes(marks: &[Mark]) -> Vec<Class> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
-    for (i, mark) in marks.iter().enumerate() {
-        let alike = |first: &Mark| {
-            first.height.abs_diff(mark.height) * 6 <= first.height.max(mark.height)
-                && first.shape_distance(mark) <= SAME_SHAPE
-        };
-        match groups.iter_mut().find(|g| alike(&marks[g[0]])) {
+    let alike = |a: &Mark, b: &Mark| {
+        a.height.abs_diff(b.height) * 6 <= a.height.max(b.height) && a.shape_distance(b) <= SAME_SHAPE
+    };
+    for (i, mark) in marks.iter().enumerate().filter(|(_, m)| m.given) {
+        match groups.iter_mut().find(|g| alike(&marks[g[0]], mark)) {
             Some(group) => group.push(i),
             None => groups.push(vec![i]),
         }
     }
     groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    let mut alone = Vec::new();
+    for (i, mark) in marks.iter().enumerate().filter(|(_, m)| !m.given) {
+        match groups.iter_mut().find(|g| alike(&marks[g[0]], mark)) {
+            Some(group) => group.push(i),
+            None => alone.push(vec![i]),
+        }
+    }
+    groups.extend(alone);
     groups
         .into_iter()
         .map(|marks_of| {
@@ -206,7 +241,8 @@ fn shape_classes(marks: &[Mark]) -> Vec<Class> {
                 .filter(|&n| costs[n as usize] / count <= (least + slack).min(NOT_A_DIGIT.max(least)))
                 .take(NAMES_TRIED)
                 .collect();
-            Class { marks: marks_of, costs, names }
+            let givens = marks_of.iter().any(|&m| marks[m].given);
+            Class { marks: marks_of, givens, costs, names }
         })
         .collect()
 }
@@ -215,6 +251,9 @@ fn shape_classes(marks: &[Mark]) -> Vec<Class> {
 struct Search<'a> {
     marks: &'a [Mark],
     classes: &'a [Class],
+    /// The classes named by the search (those with givens: the first ones); the rest are the player's alone.
+    searched: usize,
+    givens: Givens,
     box_rows: usize,
     box_cols: usize,
     /// The givens named so far (0: none).
@@ -236,14 +275,26 @@ impl Search<'_> {
         if self.out_of_budget() || self.best.as_ref().is_some_and(|(best, _)| cost + rest[k] >= *best) {
             return;
         }
-        if k == self.classes.len() {
-            // A player's digit may clash with a given (a mistake), but a naming that makes it clash costs more.
-            let cost = cost + CLASH_COST * self.players_clashing() as f64;
-            if self.best.as_ref().is_some_and(|(best, _)| cost >= *best) {
+        if k == self.searched {
+            self.solved += 1;
+            let Some(solution) = self.givens_solution() else { return };
+            if self.givens == Givens::OneSolution && solution.is_none() {
                 return;
             }
-            self.solved += 1;
-            if self.givens_solvable() {
+            // The player's digits, held to the givens: in the classes of givens as named, and in each class of
+            // the player's alone by the name of least cost with what it costs to differ from the givens.
+            let mut cost = cost;
+            for j in 0..self.searched {
+                cost += self.inconsistency(&self.classes[j], self.names[j], solution.as_deref());
+            }
+            for j in self.searched..self.classes.len() {
+                let class = &self.classes[j];
+                let with = |n: u8| class.costs[n as usize] + self.inconsistency(class, n, solution.as_deref());
+                let name = class.names.iter().copied().min_by(|&a, &b| with(a).total_cmp(&with(b))).unwrap_or(0);
+                cost += with(name);
+                self.names[j] = name;
+            }
+            if self.best.as_ref().is_none_or(|(best, _)| cost < *best) {
                 self.best = Some((cost, self.names.clone()));
             }
             return;
@@ -269,59 +320,65 @@ impl Search<'_> {
         class.marks.iter().copied().filter(|&m| self.marks[m].given).collect()
     }
 
+    /// The cells of `cell`'s row, column and box (itself included).
+    fn peers(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let (box_rows, box_cols) = (self.box_rows, self.box_cols);
+        let size = box_rows * box_cols;
+        let (row, col) = (cell / size, cell % size);
+        let (r0, c0) = (row / box_rows * box_rows, col / box_cols * box_cols);
+        (0..size)
+            .map(move |c| row * size + c)
+            .chain((0..size).map(move |r| r * size + col))
+            .chain((0..size).map(move |j| (r0 + j / box_cols) * size + c0 + j % box_cols))
+    }
+
     /// Whether `digit` in every given of `class` repeats no given placed in a row, column or box (nor another
     /// given of the class). The player's digits are not held to it: a player's mistake may clash.
     fn fits(&self, class: &Class, digit: u8) -> bool {
-        let size = self.box_rows * self.box_cols;
         let cells: Vec<usize> = self.givens_of(class).into_iter().map(|m| self.marks[m].cell).collect();
-        let unit = |a: usize, b: usize| {
-            let (ra, ca, rb, cb) = (a / size, a % size, b / size, b % size);
-            ra == rb
-                || ca == cb
-                || (ra / self.box_rows == rb / self.box_rows && ca / self.box_cols == cb / self.box_cols)
-        };
         for (i, &a) in cells.iter().enumerate() {
-            if cells[..i].iter().any(|&b| unit(a, b)) {
+            if cells[..i].iter().any(|&b| self.peers(a).any(|p| p == b)) {
                 return false;
             }
-            let (row, col) = (a / size, a % size);
-            let peers = (0..size).map(|c| row * size + c).chain((0..size).map(|r| r * size + col)).chain({
-                let (r0, c0) = (row / self.box_rows * self.box_rows, col / self.box_cols * self.box_cols);
-                (0..size).map(move |j| (r0 + j / self.box_cols) * size + c0 + j % self.box_cols)
-            });
-            if peers.into_iter().any(|p| p != a && self.board[p] == digit) {
+            if self.peers(a).any(|p| p != a && self.board[p] == digit) {
                 return false;
             }
         }
         true
     }
 
-    /// How many of the player's digits, as named, repeat a given in their row, column or box.
-    fn players_clashing(&self) -> usize {
-        let size = self.box_rows * self.box_cols;
-        let mut clashing = 0;
-        for (class, &name) in self.classes.iter().zip(&self.names) {
-            if name == 0 {
-                continue;
-            }
-            for &m in class.marks.iter().filter(|&&m| !self.marks[m].given) {
-                let cell = self.marks[m].cell;
-                let (row, col) = (cell / size, cell % size);
-                let (r0, c0) = (row / self.box_rows * self.box_rows, col / self.box_cols * self.box_cols);
-                let peers = (0..size)
-                    .map(|c| row * size + c)
-                    .chain((0..size).map(|r| r * size + col))
-                    .chain((0..size).map(|j| (r0 + j / self.box_cols) * size + c0 + j % self.box_cols));
-                clashing += peers.into_iter().any(|p| p != cell && self.board[p] == name) as usize;
-            }
+    /// What naming `class` `name` costs for its player's digits that repeat a given, or differ from the givens'
+    /// only `solution` (where they have one).
+    fn inconsistency(&self, class: &Class, name: u8, solution: Option<&[u8]>) -> f64 {
+        if name == 0 {
+            return 0.0;
         }
-        clashing
+        class
+            .marks
+            .iter()
+            .filter(|&&m| !self.marks[m].given)
+            .map(|&m| {
+                let cell = self.marks[m].cell;
+                let clashes = self.peers(cell).any(|p| p != cell && self.board[p] == name);
+                let differs = solution.is_some_and(|s| s[cell] != name);
+                CLASH_COST * clashes as u8 as f64 + MISTAKE_COST * differs as u8 as f64
+            })
+            .sum()
     }
 
-    /// Whether the givens as named have a solution.
-    fn givens_solvable(&self) -> bool {
-        Grid::from_cells(self.box_rows, self.box_cols, self.board.clone())
-            .is_ok_and(|grid| count_solutions(&grid, 1) > 0)
+    /// `None` where the givens as named have no solution; else their solution where it is the only one.
+    fn givens_solution(&self) -> Option<Option<Vec<u8>>> {
+        let grid = Grid::from_cells(self.box_rows, self.box_cols, self.board.clone()).ok()?;
+        let mut first = None;
+        let count = for_each_solution(&grid, 2, |cells| {
+            first.get_or_insert_with(|| cells.to_vec());
+            ControlFlow::Continue(())
+        });
+        match count {
+            0 => None,
+            1 => Some(first),
+            _ => Some(None),
+        }
     }
 }
 
@@ -346,7 +403,7 @@ mod tests {
     #[test]
     fn two_shapes_the_fonts_both_take_for_one_digit_are_told_apart_by_the_rules() {
         let marks = [mark(0, 0, 1, 7, 0.05), mark(1, 1, 1, 7, 0.01), mark(30, 1, 1, 7, 0.01), mark(40, 2, 5, 6, 0.1)];
-        let named = name_marks(&marks, 3, 3).unwrap();
+        let named = name_marks(&marks, 3, 3, Givens::Solvable).unwrap();
         assert_eq!(named, vec![1, 7, 7, 5]);
     }
 
@@ -356,7 +413,7 @@ mod tests {
         let mut far = mark(0, 0, 9, 8, 0.001);
         far.costs = far.costs.map(|c| c + 0.05);
         let marks = [far, mark(10, 1, 3, 8, 0.02)];
-        assert_eq!(name_marks(&marks, 3, 3).unwrap(), vec![9, 3]);
+        assert_eq!(name_marks(&marks, 3, 3, Givens::Solvable).unwrap(), vec![9, 3]);
     }
 
     /// No legal naming: an error naming the cells and the candidates; a mark far from every digit: refused.
@@ -364,13 +421,87 @@ mod tests {
     fn marks_that_cannot_be_named_are_refused_with_their_cells() {
         // Three shapes in one row, each near only '4'.
         let marks = [mark(0, 0, 4, 4, 0.0), mark(1, 1, 4, 4, 0.0), mark(2, 2, 4, 4, 0.0)];
-        let error = name_marks(&marks, 3, 3).unwrap_err().to_string();
+        let error = name_marks(&marks, 3, 3, Givens::Solvable).unwrap_err().to_string();
         assert!(error.contains("cannot be named as digits that make a Sudoku"), "{error}");
         assert!(error.contains("(0, 1)") && error.contains("'4'"), "{error}");
 
         let mut block = mark(5, 3, 2, 3, 0.0);
         block.costs = [0.45; 10];
-        let error = name_marks(&[block], 3, 3).unwrap_err().to_string();
+        let error = name_marks(&[block], 3, 3, Givens::Solvable).unwrap_err().to_string();
         assert!(error.contains("cell (row 0, column 5) shows a mark that is no digit"), "{error}");
+    }
+
+    /// The givens of a puzzle with one solution (fixtures/sudoku-terminal/board.txt), each a mark of its digit's own
+    /// shape, and its solution.
+    const PUZZLE: &str = ".7..9..8...51.26..8.......36.4...3.5...4.7...2.7...8.17.......6..67.89...4..6..5.";
+    const SOLUTION: &str = "172396584435182697869574123614829375583417269297635841728951436356748912941263758";
+
+    fn puzzle_marks() -> Vec<Mark> {
+        PUZZLE
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| b.is_ascii_digit())
+            .map(|(cell, b)| {
+                let digit = b - b'0';
+                let mut coverage = vec![0.0; 256];
+                coverage[digit as usize * 25..digit as usize * 25 + 25].fill(1.0);
+                let mut costs = [0.3; 10];
+                costs[digit as usize] = 0.02;
+                Mark { cell, coverage, aspect: 0.6, height: 20, given: true, costs }
+            })
+            .collect()
+    }
+
+    /// A player's mark of a shape of its own (a plain digit where the givens are bold) in `cell`, nearest to
+    /// `nearest`, with `second` `gap` further.
+    fn players(cell: usize, nearest: u8, second: u8, gap: f64) -> Mark {
+        let mut mark = mark(cell, 0, nearest, second, gap);
+        mark.coverage = vec![0.5; 256];
+        mark.given = false;
+        mark
+    }
+
+    fn solution_at(cell: usize) -> u8 {
+        SOLUTION.as_bytes()[cell] - b'0'
+    }
+
+    /// Where the fonts find a player's digit nearly as near another digit as the one the givens' only solution has
+    /// there, it is the solution's; where the fonts see another digit clearly, it is read as the player's mistake.
+    #[test]
+    fn a_players_digit_is_named_by_the_solution_only_where_the_fonts_are_unsure() {
+        // Row 2, column 2 (cell 10): the solution has 3; 8 is the fonts' nearest, 3 the next.
+        assert_eq!(solution_at(10), 3);
+        let mut marks = puzzle_marks();
+        marks.push(players(10, 9, 3, 0.02));
+        let named = name_marks(&marks, 3, 3, Givens::Solvable).unwrap();
+        assert_eq!(named.last(), Some(&3), "near: the solution's digit");
+        for (mark, name) in marks.iter().zip(&named).filter(|(m, _)| m.given) {
+            assert_eq!(*name, solution_at(mark.cell), "the givens keep their names");
+        }
+
+        let mut marks = puzzle_marks();
+        marks.push(players(10, 9, 3, 0.2));
+        assert_eq!(name_marks(&marks, 3, 3, Givens::Solvable).unwrap().last(), Some(&9), "clear: the mistake");
+    }
+
+    /// Givens asked to have one solution: a given whose fonts' nearest digit leaves the puzzle with many is named
+    /// as the next digit that leaves it one; where none does, the naming is refused.
+    #[test]
+    fn givens_of_one_solution_choose_between_near_names() {
+        // The given 9 of row 1, column 5 (cell 4), of a shape of its own, nearest 3 (legal there, but the puzzle
+        // would have other solutions), then 9.
+        let mut marks = puzzle_marks();
+        let nine = marks.iter().position(|m| m.cell == 4).unwrap();
+        marks[nine].coverage = vec![0.25; 256];
+        marks[nine].costs[3] = 0.01;
+        let named = name_marks(&marks, 3, 3, Givens::Solvable).unwrap();
+        assert_eq!(named[nine], 3, "any solution: the nearest legal digit");
+        let named = name_marks(&marks, 3, 3, Givens::OneSolution).unwrap();
+        assert_eq!(named[nine], 9, "one solution");
+
+        // Without that given the puzzle has many solutions, whatever the other givens are named.
+        marks.remove(nine);
+        assert!(name_marks(&marks, 3, 3, Givens::Solvable).is_ok());
+        assert!(name_marks(&marks, 3, 3, Givens::OneSolution).is_err());
     }
 }
