@@ -57,8 +57,21 @@ fn profile(light: &[u8], width: usize, height: usize, vertical: bool, range: (us
     out
 }
 
+/// How finely [`fit`] tries pitches.
+#[derive(Clone, Copy)]
+enum PitchStep {
+    /// A quarter pixel.
+    Fine,
+    /// As coarse as keeps the last boundary within the reach of one found a step away (a first look over a wide
+    /// range, which a fine look near the pitch found then refines).
+    WithinReach,
+}
+
+/// The step of [`PitchStep::Fine`], in pixels.
+const FINE_STEP: f64 = 0.25;
+
 /// The best lattice of `cells` cells along a profile, with pitch in `pitch_range`.
-fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64)) -> Option<AxisLattice> {
+fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64), step: PitchStep) -> Option<AxisLattice> {
     let n = profile.len();
     let prefix: Vec<f64> = std::iter::once(0.0)
         .chain(profile.iter().scan(0.0, |s, &v| {
@@ -91,36 +104,39 @@ fn fit(profile: &[f64], cells: usize, pitch_range: (f64, f64)) -> Option<AxisLat
         let margin = (pitch / 5.0).max(1.0);
         let reach = (pitch * REACH).round().max(1.0) as isize;
         let peak = peaks_within(reach);
-        let near = |x: f64| peak[(x.round() as usize).min(n - 1)];
-        let mut offset = 0.0;
-        while offset + span + 1.0 < n as f64 {
-            let lines = (0..=cells).map(|k| near(offset + k as f64 * pitch)).fold(f64::INFINITY, f64::min);
-            let mut inside = 0.0;
-            let mut count = 0.0;
-            for k in 0..cells {
-                let (a, b) = (
-                    (offset + k as f64 * pitch + margin).ceil() as usize,
-                    (offset + (k + 1) as f64 * pitch - margin).floor() as usize,
-                );
-                if b > a {
-                    inside += prefix[b] - prefix[a];
-                    count += (b - a) as f64;
-                }
-            }
-            let score = lines / (inside / count.max(1.0) + 1.0);
+        // The offsets tried are whole pixels, so each boundary's pixel and each cell's inside are the offset plus
+        // one figure per pitch (positions are never negative: rounded and floored by truncating).
+        let boundaries: Vec<usize> = (0..=cells).map(|k| (k as f64 * pitch + 0.5) as usize).collect();
+        let insides: Vec<(usize, usize)> = (0..cells)
+            .map(|k| {
+                let (from, to) = (k as f64 * pitch + margin, (k + 1) as f64 * pitch - margin);
+                (from as usize + (((from as usize) as f64) < from) as usize, to as usize)
+            })
+            .filter(|(a, b)| b > a)
+            .collect();
+        let count = insides.iter().map(|(a, b)| b - a).sum::<usize>().max(1) as f64;
+        let mut offset = 0;
+        while offset as f64 + span + 1.0 < n as f64 {
+            let lines = boundaries.iter().map(|&x| peak[(offset + x).min(n - 1)]).fold(f64::INFINITY, f64::min);
+            let inside: f64 = insides.iter().map(|&(a, b)| prefix[offset + b] - prefix[offset + a]).sum();
+            let score = lines / (inside / count + 1.0);
             if best.is_none_or(|b| score > b.score) {
-                best = Some(AxisLattice { cells, offset, pitch, score });
+                best = Some(AxisLattice { cells, offset: offset as f64, pitch, score });
             }
-            offset += 1.0;
+            offset += 1;
         }
-        pitch += 0.25;
+        pitch += match step {
+            PitchStep::Fine => FINE_STEP,
+            PitchStep::WithinReach => (pitch * REACH / cells as f64).max(FINE_STEP),
+        };
     }
     best
 }
 
 /// The best lattice of any of `sizes` cells along a profile: of those scoring near the best, the widest.
 fn fit_any(profile: &[f64], sizes: &[usize], pitch_range: (f64, f64)) -> Option<AxisLattice> {
-    let found: Vec<AxisLattice> = sizes.iter().filter_map(|&cells| fit(profile, cells, pitch_range)).collect();
+    let found: Vec<AxisLattice> =
+        sizes.iter().filter_map(|&cells| fit(profile, cells, pitch_range, PitchStep::WithinReach)).collect();
     let top = found.iter().map(|l| l.score).fold(0.0, f64::max);
     found
         .into_iter()
@@ -137,15 +153,25 @@ pub fn find_edge_lattice(
     let (width, height) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let max_pitch = width.min(height) as f64 / *sizes.iter().min().unwrap_or(&4) as f64;
-    let columns = fit_any(&profile(&light, width, height, false, (0, height)), sizes, (min_cell, max_pitch))
-        .ok_or("the picture is too small for a board")?;
-    let x_range = |c: &AxisLattice| (c.offset.max(0.0) as usize, (c.position(c.cells) as usize + 1).min(width));
+    let whole_height = profile(&light, width, height, false, (0, height));
+    let columns = fit_any(&whole_height, sizes, (min_cell, max_pitch)).ok_or("the picture is too small for a board")?;
     let pitch_near = |l: &AxisLattice| ((l.pitch * 0.9).max(min_cell), l.pitch * 1.1);
-    let rows = fit(&profile(&light, width, height, true, x_range(&columns)), columns.cells, pitch_near(&columns))
-        .ok_or("no rows of cells under the columns found")?;
+    // The first look's pitch made fine (the rows are looked for under these columns), on the pitches a fine look
+    // over the whole range would try (from `min_cell` in fine steps), so that the lattice is the one it finds.
+    let (low, high) = pitch_near(&columns);
+    let low = min_cell + ((low - min_cell) / FINE_STEP).ceil() * FINE_STEP;
+    let columns = fit(&whole_height, columns.cells, (low, high), PitchStep::Fine).unwrap_or(columns);
+    let x_range = |c: &AxisLattice| (c.offset.max(0.0) as usize, (c.position(c.cells) as usize + 1).min(width));
+    let rows = fit(
+        &profile(&light, width, height, true, x_range(&columns)),
+        columns.cells,
+        pitch_near(&columns),
+        PitchStep::Fine,
+    )
+    .ok_or("no rows of cells under the columns found")?;
     let y_range = (rows.offset.max(0.0) as usize, (rows.position(rows.cells) as usize + 1).min(height));
-    let columns =
-        fit(&profile(&light, width, height, false, y_range), rows.cells, pitch_near(&rows)).unwrap_or(columns);
+    let columns = fit(&profile(&light, width, height, false, y_range), rows.cells, pitch_near(&rows), PitchStep::Fine)
+        .unwrap_or(columns);
     if columns.score < MIN_SCORE || rows.score < MIN_SCORE {
         return Err(format!(
             "no lattice of cells: the best, {0}×{0} cells of {1:.1} pixels at ({2:.0}, {3:.0}), changes only {4:.1} times as much at \
