@@ -10,7 +10,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::endgame::solve_endgame;
-use super::game::{possible_digits, Board, Move, CELLS};
+use super::game::{possible_digits, Board, Move, Turn, CELLS};
 use super::sudoku::solver9::{self, Engine};
 
 /// Digits on the board below which the engine plays random legal moves.
@@ -59,9 +59,14 @@ impl Bot {
         Bot { options, rng: StdRng::seed_from_u64(seed) }
     }
 
-    /// The move to play on `board` (the opponent's moves applied), having used `used` of
-    /// the game's thinking time. Writes a short line of reasoning to `log`.
-    pub(crate) fn choose(&mut self, board: &Board, used: Duration, log: &mut dyn Write) -> Move {
+    /// The turn to take on `board` (the opponent's moves applied), having used `used` of the game's thinking time:
+    /// a claim alone where the opponent left one solution unclaimed (every digit is then forced, so no move is
+    /// legal), else a move. Writes a short line of reasoning to `log`.
+    pub(crate) fn choose(&mut self, board: &Board, used: Duration, log: &mut dyn Write) -> Turn {
+        if board.filled() > 0 && board.count(2) == 1 {
+            let _ = writeln!(log, "{} digits: ! (the opponent left one solution unclaimed)", board.filled());
+            return Turn::Claim;
+        }
         let left = self.options.time_limit.saturating_sub(used).saturating_sub(SAFETY);
         let start = Instant::now();
         let (mut mv, why) = if self.options.random_player {
@@ -74,7 +79,7 @@ impl Bot {
             mv.claim = true;
         }
         let _ = writeln!(log, "{} digits: {mv} ({why}; {} ms)", board.filled(), start.elapsed().as_millis());
-        mv
+        Turn::Move(mv)
     }
 
     /// A random legal non-forced move (`choose` adds the claim when it leaves one solution).
@@ -246,7 +251,7 @@ impl Tally {
 }
 
 /// Plays one game of two-player Sudoku over the referee protocol: `Start` (we move first),
-/// the opponent's moves (`Aa5`, `Aa5!`), blank lines (ignored) and `Quit`. Each move is
+/// the opponent's moves (`Aa5`, `Aa5!`) or claim alone (`!`), blank lines (ignored) and `Quit`. Each move is
 /// written on its own line and flushed; reasoning goes to `log`, one short line per move.
 /// A line that is not part of the protocol, or an opponent move on a filled cell or against
 /// the board, ends the game with an error naming it.
@@ -275,8 +280,13 @@ pub fn duel_command<R: BufRead, W: Write>(
             "Start" if !started && board.filled() == 0 => {}
             "Start" => bail!("line {}: unexpected \"Start\" in the middle of a game", number + 1),
             _ => {
-                let mv: Move =
+                let turn: Turn =
                     text.parse().map_err(|e| anyhow!("line {}: bad line from the referee: {e}", number + 1))?;
+                let Turn::Move(mv) = turn else {
+                    let _ = writeln!(log, "opponent claims a unique solution with a claim alone (!); waiting for Quit");
+                    started = true;
+                    continue;
+                };
                 let cell = mv.cell as usize;
                 if board.cells()[cell] != 0 {
                     bail!("line {}: the opponent's move {mv} is on a filled cell", number + 1);
@@ -293,9 +303,11 @@ pub fn duel_command<R: BufRead, W: Write>(
             }
         }
         started = true;
-        let mv = bot.choose(&board, used, &mut log);
-        board.place(mv);
-        writeln!(output, "{mv}").context("writing a move")?;
+        let turn = bot.choose(&board, used, &mut log);
+        if let Turn::Move(mv) = turn {
+            board.place(mv);
+        }
+        writeln!(output, "{turn}").context("writing a move")?;
         output.flush().context("writing a move")?;
         used += clock.elapsed();
     }

@@ -68,7 +68,7 @@ impl fmt::Display for Move {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
     #[error(
-        "a move is a row A-I, a column a-i and a digit 1-9, optionally followed by '!' (e.g. Aa5 or Aa5!); got {0:?}"
+        "a move is a row A-I, a column a-i and a digit 1-9, optionally followed by '!' (e.g. Aa5 or Aa5!), or '!' alone; got {0:?}"
     )]
     Shape(String),
     #[error("row {0:?} is not one of A-I")]
@@ -293,6 +293,47 @@ impl fmt::Display for Reason {
             Reason::Timeout => "timeout",
             Reason::Crashed => "crashed",
         })
+    }
+}
+
+/// What a player sends on its turn: a move (with or without a claim), or a claim alone (`!`): that the board as
+/// the opponent left it has exactly one solution. The CodeCup 2024 rules let a player claim so where the opponent
+/// left one solution unclaimed (their sample player does): no move could be played there, as every digit is then
+/// forced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    Move(Move),
+    Claim,
+}
+
+impl fmt::Display for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Turn::Move(mv) => mv.fmt(f),
+            Turn::Claim => f.write_str("!"),
+        }
+    }
+}
+
+impl FromStr for Turn {
+    type Err = MoveError;
+
+    /// Parses a move (`Aa5`, `Aa5!`) or a claim alone (`!`); surrounding white space is ignored.
+    fn from_str(text: &str) -> Result<Turn, MoveError> {
+        match text.trim() {
+            "!" => Ok(Turn::Claim),
+            t => t.parse().map(Turn::Move),
+        }
+    }
+}
+
+/// Rules on `turn` taken on `board` (see [`judge`]); a claim alone wins where the board has one solution, and
+/// loses otherwise.
+pub fn judge_turn(board: &Board, turn: Turn) -> Ruling {
+    match turn {
+        Turn::Move(mv) => judge(board, mv),
+        Turn::Claim if board.count(2) == 1 => Ruling::MoverWins(Reason::TrueClaim),
+        Turn::Claim => Ruling::MoverLoses(Reason::FalseClaim),
     }
 }
 

@@ -26,5 +26,5 @@ use super::sudoku;
 pub use bench::{bench_command, benchmark_endgames, endgame_positions, EndgameSet};
 pub use bot::{duel_command, DuelOptions, SEED_VAR};
 pub use endgame::{solve_endgame, EndgameResult};
-pub use game::{judge, possible_digits, Board, Candidates, Move, MoveError, Reason, Ruling, CELLS};
+pub use game::{judge, judge_turn, possible_digits, Board, Candidates, Move, MoveError, Reason, Ruling, Turn, CELLS};
 pub use referee::{referee_command, TIME_LIMIT};

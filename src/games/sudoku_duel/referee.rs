@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::bot::{Bot, DuelOptions, SEED_VAR};
-use super::game::{judge, Board, Move, Reason, Ruling};
+use super::game::{judge_turn, Board, Move, Reason, Ruling, Turn};
 
 /// Thinking time per player per game.
 pub const TIME_LIMIT: Duration = Duration::from_secs(30);
@@ -39,6 +39,8 @@ pub(crate) struct GameRecord {
     pub winner: usize,
     pub reason: Reason,
     pub moves: Vec<Move>,
+    /// Whether the game ended on a claim with no move (`!`), after the moves.
+    pub claimed_alone: bool,
     /// Thinking time used by each player.
     pub time: [Duration; 2],
 }
@@ -50,6 +52,7 @@ pub(crate) fn play_game(sides: [&mut dyn Side; 2], first: usize, time_limit: Dur
     let mut time = [Duration::ZERO; 2];
     let mut to_move = first;
     let mut message = "Start".to_string();
+    let mut claimed_alone = false;
     let (winner, reason) = loop {
         let side = &mut *sides[to_move];
         if !side.send(&message) {
@@ -64,18 +67,25 @@ pub(crate) fn play_game(sides: [&mut dyn Side; 2], first: usize, time_limit: Dur
             Answer::Closed => break (1 - to_move, Reason::Crashed),
             Answer::Line(line) => line,
         };
-        let Ok(mv) = line.parse::<Move>() else { break (1 - to_move, Reason::BadSyntax) };
-        moves.push(mv);
-        match judge(&board, mv) {
+        let Ok(turn) = line.parse::<Turn>() else { break (1 - to_move, Reason::BadSyntax) };
+        let ruling = judge_turn(&board, turn);
+        match turn {
+            Turn::Move(mv) => moves.push(mv),
+            Turn::Claim => claimed_alone = true,
+        }
+        match ruling {
             Ruling::Continue => {}
             Ruling::MoverWins(r) => break (to_move, r),
             Ruling::MoverLoses(r) => break (1 - to_move, r),
         }
-        board.place(mv);
-        message = mv.to_string();
+        // (A claim alone never gets here: it is true or false.)
+        if let Turn::Move(mv) = turn {
+            board.place(mv);
+            message = mv.to_string();
+        }
         to_move = 1 - to_move;
     };
-    GameRecord { first, winner, reason, moves, time }
+    GameRecord { first, winner, reason, moves, claimed_alone, time }
 }
 
 /// A player program run as a child process; its output is read on a thread.
@@ -167,7 +177,7 @@ impl InProcess {
 
 impl Side for InProcess {
     fn send(&mut self, line: &str) -> bool {
-        // Anything but a move is "Start".
+        // Anything but a move is "Start" (or a claim alone, which ends the game).
         if let Ok(mv) = line.parse::<Move>() {
             self.board.place(mv);
         }
@@ -176,10 +186,12 @@ impl Side for InProcess {
 
     fn receive(&mut self, _timeout: Duration) -> Answer {
         let clock = Instant::now();
-        let mv = self.bot.choose(&self.board, self.used, &mut std::io::sink());
-        self.board.place(mv);
+        let turn = self.bot.choose(&self.board, self.used, &mut std::io::sink());
+        if let Turn::Move(mv) = turn {
+            self.board.place(mv);
+        }
         self.used += clock.elapsed();
-        Answer::Line(mv.to_string())
+        Answer::Line(turn.to_string())
     }
 }
 
@@ -235,6 +247,10 @@ impl MatchReport {
         for r in reasons {
             let won = |p: usize| self.games.iter().filter(|g| &g.reason == r && g.winner == p).count();
             let _ = writeln!(s, "{:<20}{:>8}{:>8}", r.to_string(), won(0), won(1));
+        }
+        let alone = self.games.iter().filter(|g| g.claimed_alone).count();
+        if alone > 0 {
+            let _ = writeln!(s, "({alone} of them by a claim alone, '!', on the board the opponent left)");
         }
         s
     }

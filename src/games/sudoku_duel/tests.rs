@@ -150,6 +150,40 @@ fn referee_rulings_on_crafted_positions() {
     assert_eq!(legal.len(), 2 * empty.iter().filter(|&&c| s1[c] != s2[c]).count());
 }
 
+/// A claim alone (`!`, CodeCup 2024: the turn of a player whose opponent left one solution unclaimed) is parsed
+/// and printed; the referee rules it true where the board has one solution and false otherwise; the bot sends it
+/// where its opponent left one solution (every move would lose), and takes the opponent's as the game's end.
+#[test]
+fn a_claim_alone_is_a_turn() {
+    assert_eq!(" ! ".parse::<Turn>(), Ok(Turn::Claim));
+    assert_eq!("Aa5!".parse::<Turn>(), Ok(Turn::Move(mv("Aa5!"))));
+    assert!("!!".parse::<Turn>().is_err() && "Aa".parse::<Turn>().is_err());
+    assert_eq!(Turn::Claim.to_string(), "!");
+
+    let (board, s1, s2) = two_solution_board(11);
+    let differ = (0..CELLS).find(|&c| board.cells()[c] == 0 && s1[c] != s2[c]).unwrap();
+    let unclaimed = board.with(Move::new(differ, s1[differ]));
+    assert_eq!(unclaimed.count(2), 1);
+    assert_eq!(judge_turn(&unclaimed, Turn::Claim), Ruling::MoverWins(Reason::TrueClaim));
+    assert_eq!(judge_turn(&board, Turn::Claim), Ruling::MoverLoses(Reason::FalseClaim));
+    assert_eq!(judge_turn(&board, Turn::Move(Move::new(differ, s1[differ]))), Ruling::Continue);
+
+    let mut bot = bot::Bot::new(DuelOptions { seed: Some(3), ..DuelOptions::default() });
+    assert_eq!(bot.choose(&unclaimed, Duration::ZERO, &mut std::io::sink()), Turn::Claim);
+    assert!(matches!(bot.choose(&board, Duration::ZERO, &mut std::io::sink()), Turn::Move(m) if m.claim));
+
+    // In a game: a claim alone on the empty board is false.
+    let r = play_game([&mut Scripted(vec![Some("!")]), &mut Scripted(vec![])], 0, Duration::from_millis(200));
+    assert_eq!((r.winner, r.reason, r.claimed_alone, r.moves.len()), (1, Reason::FalseClaim, true, 0));
+
+    // The opponent's claim alone ends the game for the bot, which then waits for Quit.
+    let options = DuelOptions { seed: Some(1), ..DuelOptions::default() };
+    let (r, out, log) = run_duel("Start\n!\nQuit\n", &options);
+    r.unwrap();
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(log.contains("claim alone"), "{log}");
+}
+
 /// A side that plays fixed lines (`None`: stays silent, as a hung player).
 struct Scripted(Vec<Option<&'static str>>);
 

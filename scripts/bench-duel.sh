@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# autoplay's two-player Sudoku engine against NineDigits, the CodeCup 2024 winner (maksverver/codecup-sudoku), through
+# `autoplay referee sudoku`: N games, each side first in half, both at the same priority; prints the referee's table
+# (wins per side, first and second, thinking time used on average and at most, how the games ended).
+#
+# Usage: bash scripts/bench-duel.sh PEER_DIR [GAMES]
+#   PEER_DIR  a checkout of maksverver/codecup-sudoku that you provide. Its code has no licence: nothing of it is
+#             copied into this repository. It is copied into $PEER_BUILD (default ~/.cache/autoplay/ninedigits-build)
+#             and built there as its competition entry: the combined single-file player (`make combined`'s
+#             source), compiled with -O2 -march=native and without LOCAL_BUILD, so that it keeps its competition time
+#             limit of 28 s of the 30 s a game.
+#   GAMES     how many games (default 20; even, so that each side starts half of them).
+# Environment: SEED (default 1) seeds the referee's games; TIME_LIMIT is not changed: 30 s a player a game, as in
+# the competition.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+if [ $# -lt 1 ] || [ ! -f "$1/src/player.cc" ] || [ ! -f "$1/combine-sources.sh" ]; then
+    echo "usage: bash scripts/bench-duel.sh PEER_DIR [GAMES]   (PEER_DIR: a checkout of maksverver/codecup-sudoku)" >&2
+    exit 2
+fi
+peer_dir=$(cd "$1" && pwd)
+games=${2:-20}
+if ! [[ $games =~ ^[0-9]+$ ]] || [ "$games" -lt 2 ] || [ $((games % 2)) -ne 0 ]; then
+    echo "bench-duel.sh: GAMES must be an even number of at least 2, not '$games'" >&2
+    exit 2
+fi
+build=${PEER_BUILD:-$HOME/.cache/autoplay/ninedigits-build}
+mkdir -p "$build"
+
+# The peer, built outside this repository as its competition entry.
+rm -rf "$build/src"
+cp -r "$peer_dir/." "$build/src"
+(
+    cd "$build/src"
+    sources=(src/check.h src/check.cc src/options.h src/options.cc src/counters.h src/counters.cc src/random.h
+        src/random.cc src/state.h src/state.cc src/memo.h src/analysis.h src/analysis.cc src/logging.h src/player.cc)
+    # (Its script asks /bin/sh for pipefail, which Debian's dash lacks.)
+    bash ./combine-sources.sh "${sources[@]}" >"$build/combined-player.cc"
+)
+g++ -std=c++20 -O2 -march=native -pipe -o "$build/ninedigits" "$build/combined-player.cc" -lm
+commit=$(git -C "$peer_dir" rev-parse --short HEAD 2>/dev/null || echo "unknown")
+echo "NineDigits: $peer_dir at commit $commit, built into $build/ninedigits" >&2
+
+cargo build --release --locked >&2
+"$AUTOPLAY" referee sudoku "$AUTOPLAY duel sudoku" "$build/ninedigits" --games "$games" --seed "${SEED:-1}"
