@@ -297,9 +297,9 @@ impl fmt::Display for Reason {
 }
 
 /// What a player sends on its turn: a move (with or without a claim), or a claim alone (`!`): that the board as
-/// the opponent left it has exactly one solution. The CodeCup 2024 rules let a player claim so where the opponent
-/// left one solution unclaimed (their sample player does): no move could be played there, as every digit is then
-/// forced.
+/// the opponent left it has exactly one solution. NineDigits, the CodeCup 2024 winner, sends it where its opponent
+/// left one solution unclaimed (its author's notes say the competition's sample player did too); no move could be
+/// played there, as every digit is then forced, so the referee rules it as a claim, true or false.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
     Move(Move),
