@@ -9,14 +9,16 @@ use anyhow::{anyhow, bail, Context, Result};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::endgame::solve_endgame;
+use super::endgame::{solve_endgame, MAX_SOLUTIONS};
 use super::game::{possible_digits, Board, Move, Turn, CELLS};
 use super::sudoku::solver9::{self, Engine};
 
 /// Digits on the board below which the engine plays random legal moves.
 const OPENING_DIGITS: usize = 15;
-/// Remaining solutions up to which a position is listed exactly and solved as an endgame.
-const ENDGAME_MAX: u64 = 20_000;
+/// Remaining solutions below which a position is listed exactly and solved as an endgame: as many as the endgame
+/// takes (against NineDigits, 20,000 with the budget below capped at 5 s won 13 of 40 games; this with a third of
+/// the time left, 30 of 40: `docs/experiments.md`).
+const ENDGAME_MAX: u64 = MAX_SOLUTIONS as u64;
 /// Thinking time kept in reserve (process start, pipes, the referee's clock).
 const SAFETY: Duration = Duration::from_millis(3_000);
 /// Solutions per seeded depth-first run of the middle-game sample (one long run would
@@ -102,7 +104,10 @@ impl Bot {
                 return (mv, "opening: random legal move".into());
             }
         }
-        let endgame_budget = (left / 4).min(Duration::from_secs(5));
+        // An endgame, and the checks of the middle game's moves, may take a third of the time left: the exact
+        // endgame decides the game, and each move after it is faster (fewer solutions), so the clock is spent
+        // where it matters and never runs out (a third of a third of what is left, and so on, with SAFETY kept).
+        let endgame_budget = left / 3;
         let exact = list_solutions(board, ENDGAME_MAX);
         let sample = match exact {
             Some(sols) if sols.len() < 2 => {

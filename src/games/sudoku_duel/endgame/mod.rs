@@ -97,6 +97,9 @@ pub struct EndgameResult {
 /// Largest frame width in 64-bit words (65,536 solutions).
 const MAX_WIDTH: usize = 1024;
 
+/// The most solutions an endgame is solved over.
+pub const MAX_SOLUTIONS: usize = 64 * MAX_WIDTH;
+
 /// One thread's share of a search.
 struct Search<'a> {
     sols: &'a [[u8; CELLS]],
@@ -171,7 +174,7 @@ fn solve_joining_after(
     deadline: Option<Instant>,
     join_after: Duration,
 ) -> Result<EndgameResult, NoVerdict> {
-    if solutions.len() < 2 || solutions.len() > 64 * MAX_WIDTH {
+    if solutions.len() < 2 || solutions.len() > MAX_SOLUTIONS {
         return Err(NoVerdict::Degenerate);
     }
     // Independent random ids from a fixed seed, so that runs are reproducible.
