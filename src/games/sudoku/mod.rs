@@ -13,7 +13,7 @@ pub mod speed;
 #[cfg(test)]
 mod tests;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 pub use board::{
     check_solution, default_box_shape, parse_box_shape, symbol, symbol_value, Clash, Grid, House, SudokuError, MAX_SIZE,
@@ -59,8 +59,7 @@ impl std::fmt::Display for Entry {
 
 /// The solution of a grid's givens (the player's entries are not trusted).
 pub fn solve_givens(grid: &SudokuGrid) -> Result<Vec<u8>> {
-    let givens: Vec<u8> = grid.cells.iter().zip(&grid.given).map(|(&v, &g)| if g { v } else { 0 }).collect();
-    let puzzle = Grid::from_cells(grid.box_rows, grid.box_cols, givens).context("the givens are not a valid grid")?;
+    let puzzle = grid.givens_grid()?;
     match solve(&puzzle) {
         Some(solution) => Ok(solution.cells().to_vec()),
         None => bail!("the givens have no solution"),

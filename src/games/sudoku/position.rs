@@ -85,6 +85,12 @@ impl SudokuGrid {
         self.text(|i| !self.given[i])
     }
 
+    /// The givens alone as a grid (the player's digits left out); an error where they clash.
+    pub fn givens_grid(&self) -> Result<Grid> {
+        let givens: Vec<u8> = self.cells.iter().zip(&self.given).map(|(&v, &g)| if g { v } else { 0 }).collect();
+        Grid::from_cells(self.box_rows, self.box_cols, givens).context("the givens are not a valid grid")
+    }
+
     /// Cells (row, column) whose digit repeats in its row, column or box: the clashes the game marks.
     pub fn clashes(&self) -> Vec<(usize, usize)> {
         let n = self.size;

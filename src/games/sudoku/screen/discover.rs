@@ -492,9 +492,7 @@ fn named_board(board: &SudokuGrid, marks: &[Mark], grid: &Grid, givens: Givens) 
 
 /// Whether the board's givens have exactly one solution.
 fn has_one_solution(board: &SudokuGrid) -> bool {
-    let givens: Vec<u8> = board.cells.iter().zip(&board.given).map(|(&v, &g)| if g { v } else { 0 }).collect();
-    crate::games::sudoku::board::Grid::from_cells(board.box_rows, board.box_cols, givens)
-        .is_ok_and(|grid| count_solutions(&grid, 2) == 1)
+    board.givens_grid().is_ok_and(|grid| count_solutions(&grid, 2) == 1)
 }
 
 /// Which digits are givens (see the module's documentation).
