@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # autoplay's two-player Sudoku engine against NineDigits, the CodeCup 2024 winner (maksverver/codecup-sudoku), through
 # `autoplay referee sudoku`: N games, each side first in half, both at the same priority; prints the referee's table
-# (wins per side, first and second, thinking time used on average and at most, how the games ended).
+# (wins per side, first and second, thinking time used on average and at most, how the games ended), then how far
+# the referee's clock ran ahead of autoplay's own count (the margin its time manager keeps must cover it).
 #
 # Usage: bash scripts/bench-duel.sh PEER_DIR [GAMES]
 #   PEER_DIR  a checkout of maksverver/codecup-sudoku that you provide. Its code has no licence: nothing of it is
@@ -43,4 +44,18 @@ commit=$(git -C "$peer_dir" rev-parse --short HEAD 2>/dev/null || echo "unknown"
 echo "NineDigits: $peer_dir at commit $commit, built into $build/ninedigits" >&2
 
 cargo build --release --locked >&2
-"$AUTOPLAY" referee sudoku "$AUTOPLAY duel sudoku" "$build/ninedigits" --games "$games" --seed "${SEED:-1}"
+logs=$build/logs-$(date +%Y%m%d-%H%M%S)
+"$AUTOPLAY" referee sudoku "$AUTOPLAY duel sudoku" "$build/ninedigits" --games "$games" --seed "${SEED:-1}" \
+    --log "$logs"
+
+# The clock's margin, measured: per game, autoplay's thinking time by the referee's clock (from each line sent to
+# the answer read) less its own count (from each line read to the answer written), which it logs on Quit. The
+# difference is process start, pipes and scheduling; autoplay keeps 3 s in reserve for it.
+for log in "$logs"/game-*-A.log; do
+    game=$(basename "$log" | sed 's/game-0*\([0-9][0-9]*\)-A.log/\1/')
+    own=$(sed -n 's/.*thinking time used \([0-9.]*\) s.*/\1/p' "$log" | tail -1)
+    referee=$(awk -F'\t' -v g="$game" '$1 == g { print $5 }' "$logs/games.tsv")
+    [ -n "$own" ] && [ -n "$referee" ] && echo "$referee $own"
+done | awk '{ gap = $1 - $2; if (gap > max) max = gap; sum += gap; n++ }
+    END { if (n) printf "autoplay clock gap (referee - own count) over %d games: mean %.3f s, max %.3f s\n", n, sum / n, max }'
+echo "logs: $logs (games.tsv, and each player's reasoning)"

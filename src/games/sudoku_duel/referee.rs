@@ -2,7 +2,9 @@
 //! tests and benchmarks) under the rules, with clocks, and tabulates the results.
 
 use std::fmt::Write as _;
+use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
@@ -89,21 +91,26 @@ pub(crate) fn play_game(sides: [&mut dyn Side; 2], first: usize, time_limit: Dur
 }
 
 /// A player program run as a child process; its output is read on a thread.
-struct Process {
+pub(crate) struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
 impl Process {
-    fn spawn(command: &[String], seed: u64) -> Result<Process> {
+    /// Starts `command`; its standard error goes to `log` (a file created there), else nowhere.
+    pub(crate) fn spawn(command: &[String], seed: u64, log: Option<&Path>) -> Result<Process> {
         let (program, args) = command.split_first().context("empty player command")?;
+        let stderr = match log {
+            Some(path) => Stdio::from(File::create(path).with_context(|| format!("creating {}", path.display()))?),
+            None => Stdio::null(),
+        };
         let mut child = Command::new(program)
             .args(args)
             .env(SEED_VAR, seed.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .with_context(|| format!("starting player {command:?}"))?;
         let stdout = child.stdout.take().context("player stdout")?;
@@ -121,7 +128,7 @@ impl Process {
     }
 
     /// Says `Quit`, gives the player a moment to exit, then kills it.
-    fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         self.send("Quit");
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_millis(500);
@@ -256,46 +263,93 @@ impl MatchReport {
     }
 }
 
-/// Plays `games` games between two player commands (fresh processes per game; A starts the
+/// How a match is run.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    pub games: usize,
+    /// Seeds the players' choices (each game's players get seeds derived from it).
+    pub seed: u64,
+    /// Thinking time per player per game.
+    pub time_limit: Duration,
+    /// A directory for each game's player logs (their standard error, `game-007-A.log`) and a line per game in
+    /// `games.tsv` (who started and won, how, each side's thinking time by the referee's clock, the moves).
+    pub log_dir: Option<PathBuf>,
+    /// Show a progress bar.
+    pub progress: bool,
+}
+
+impl MatchOptions {
+    /// `games` games at the competition's clock, no logs, no progress bar.
+    pub fn new(games: usize, seed: u64) -> MatchOptions {
+        MatchOptions { games, seed, time_limit: TIME_LIMIT, log_dir: None, progress: false }
+    }
+}
+
+/// Appends one game's line to `games.tsv` in `dir` (with a header when the file is new).
+fn log_game(dir: &Path, number: usize, record: &GameRecord) -> Result<()> {
+    let path = dir.join("games.tsv");
+    let new = !path.exists();
+    let mut file =
+        File::options().create(true).append(true).open(&path).with_context(|| format!("{}", path.display()))?;
+    if new {
+        writeln!(file, "game\tfirst\twinner\tended by\ttime A (s)\ttime B (s)\tmoves")?;
+    }
+    let side = |p: usize| ["A", "B"][p];
+    let moves: Vec<String> = record.moves.iter().map(|m| m.to_string()).collect();
+    writeln!(
+        file,
+        "{number}\t{}\t{}\t{}\t{:.3}\t{:.3}\t{}{}",
+        side(record.first),
+        side(record.winner),
+        record.reason,
+        record.time[0].as_secs_f64(),
+        record.time[1].as_secs_f64(),
+        moves.join(" "),
+        if record.claimed_alone { " !" } else { "" }
+    )?;
+    Ok(())
+}
+
+/// Plays the games of a match between two player commands (fresh processes per game; A starts the
 /// even-numbered games), each player seeded through `SUDOKU_DUEL_SEED`.
-pub(crate) fn run_match(
-    players: [&[String]; 2],
-    games: usize,
-    seed: u64,
-    time_limit: Duration,
-    progress: bool,
-) -> Result<MatchReport> {
-    let bar = if progress { ProgressBar::new(games as u64) } else { ProgressBar::hidden() };
+pub(crate) fn run_match(players: [&[String]; 2], options: &MatchOptions) -> Result<MatchReport> {
+    let games = options.games;
+    let bar = if options.progress { ProgressBar::new(games as u64) } else { ProgressBar::hidden() };
     if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} {msg}") {
         bar.set_style(style);
     }
+    if let Some(dir) = &options.log_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating the log directory {}", dir.display()))?;
+    }
+    let log = |g: usize, side: &str| options.log_dir.as_ref().map(|d| d.join(format!("game-{g:03}-{side}.log")));
     let mut records = Vec::with_capacity(games);
     for g in 0..games {
-        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(2 * g as u64);
-        let mut a = Process::spawn(players[0], game_seed)?;
-        let mut b = Process::spawn(players[1], game_seed + 1)?;
-        let record = play_game([&mut a, &mut b], g % 2, time_limit);
+        let game_seed = options.seed.wrapping_mul(1_000_003).wrapping_add(2 * g as u64);
+        let mut a = Process::spawn(players[0], game_seed, log(g, "A").as_deref())?;
+        let mut b = Process::spawn(players[1], game_seed + 1, log(g, "B").as_deref())?;
+        let record = play_game([&mut a, &mut b], g % 2, options.time_limit);
         a.finish();
         b.finish();
+        if let Some(dir) = &options.log_dir {
+            log_game(dir, g, &record)?;
+        }
         records.push(record);
         let wins = records.iter().filter(|r| r.winner == 0).count();
         bar.set_message(format!("A {wins} : B {}", records.len() - wins));
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(MatchReport { players: players.map(|p| p.join(" ")), games: records, time_limit, seed })
+    Ok(MatchReport {
+        players: players.map(|p| p.join(" ")),
+        games: records,
+        time_limit: options.time_limit,
+        seed: options.seed,
+    })
 }
 
-/// Runs `games` games between two player programs (command lines, e.g.
-/// `["/path/autoplay", "duel", "sudoku"]` and the same with `--random`) as child processes,
-/// 30 s of thinking time per player per game, alternating who starts, and returns the table
-/// of results: wins and losses per player, how the games ended, thinking time used.
-pub fn referee_command(
-    player_a: &[String],
-    player_b: &[String],
-    games: usize,
-    seed: u64,
-    progress: bool,
-) -> Result<String> {
-    Ok(run_match([player_a, player_b], games, seed, TIME_LIMIT, progress)?.table())
+/// Runs games between two player programs (command lines, e.g. `["/path/autoplay", "duel", "sudoku"]` and the
+/// same with `--random`) as child processes, alternating who starts, and returns the table of results: wins and
+/// losses per player, how the games ended, thinking time used.
+pub fn referee_command(player_a: &[String], player_b: &[String], options: &MatchOptions) -> Result<String> {
+    Ok(run_match([player_a, player_b], options)?.table())
 }

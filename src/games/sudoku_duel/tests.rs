@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use super::bench::{in_process_match, position_with_solutions};
 use super::bot::DuelOptions;
 use super::game::PEERS;
-use super::referee::{play_game, run_match, Answer, Side};
+use super::referee::{play_game, run_match, Answer, InProcess, Process, Side};
 use super::*;
 
 fn mv(text: &str) -> Move {
@@ -231,13 +231,15 @@ fn referee_survives_misbehaving_children() {
         (&quits, &good, 1, Reason::Crashed),
         (&good, &silent, 0, Reason::Timeout),
     ] {
-        let report = run_match([a, b], 1, 7, Duration::from_millis(500), false).unwrap();
+        let report =
+            run_match([a, b], &MatchOptions { time_limit: Duration::from_millis(500), ..MatchOptions::new(1, 7) })
+                .unwrap();
         let g = &report.games[0];
         assert_eq!((g.winner, &g.reason), (winner, &reason), "{a:?} vs {b:?}");
     }
     assert!(clock.elapsed() < Duration::from_secs(10), "the referee waited on a dead player");
-    assert!(referee_command(&[], &good, 1, 1, false).is_err());
-    assert!(referee_command(&["/nonexistent/player".to_string()], &good, 1, 1, false).is_err());
+    assert!(referee_command(&[], &good, &MatchOptions::new(1, 1)).is_err());
+    assert!(referee_command(&["/nonexistent/player".to_string()], &good, &MatchOptions::new(1, 1)).is_err());
 }
 
 /// Brute-force minimax over explicit solution sets, memoised by the sorted set.
@@ -364,12 +366,66 @@ fn player_command() -> Vec<String> {
     panic!("no player binary next to {}: build it, or set SUDOKU_DUEL_PLAYER", dir.display());
 }
 
+/// A side that waits `delay` before taking each message: an opponent that takes its time (NineDigits thinks 12 s a
+/// game), so that a game lasts longer on the wall clock than the other player's whole clock.
+struct Slow<S: Side> {
+    side: S,
+    delay: Duration,
+}
+
+impl<S: Side> Side for Slow<S> {
+    fn send(&mut self, line: &str) -> bool {
+        std::thread::sleep(self.delay);
+        self.side.send(line)
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Answer {
+        self.side.receive(timeout)
+    }
+}
+
+#[test]
+fn the_clock_holds_against_a_slow_opponent() {
+    // The player program on an 8 s clock (5 s to think, after its 3 s reserve) against the engine waiting 400 ms
+    // before each of its turns. The referee counts the player's time from each line sent to the answer read, pipes,
+    // process start and scheduling included; the player counts only what it sees, so this is where it could lose
+    // on time. A player whose clock ran while the opponent thinks would stop thinking instead: it must still use a
+    // good part of its 5 s (the exact endgame alone takes more).
+    let limit = Duration::from_secs(8);
+    let mut command = player_command();
+    command.extend(["--time-limit".to_string(), limit.as_secs().to_string()]);
+    let mut used = Duration::ZERO;
+    for first in 0..2 {
+        let mut player = Process::spawn(&command, 11 + first as u64, None).unwrap();
+        let engine =
+            InProcess::new(DuelOptions { seed: Some(5 + first as u64), time_limit: limit, ..DuelOptions::default() });
+        let mut opponent = Slow { side: engine, delay: Duration::from_millis(400) };
+        let clock = Instant::now();
+        let game = play_game([&mut player, &mut opponent], first, limit);
+        player.finish();
+        let wall = clock.elapsed();
+        let times = game.time;
+        assert_eq!(
+            game.reason,
+            Reason::TrueClaim,
+            "ended by {} of side {}, times {times:?}",
+            game.reason,
+            1 - game.winner
+        );
+        assert!(game.time[0] < limit - Duration::from_secs(1), "the player used {:?} of {limit:?}", game.time[0]);
+        assert!(wall > limit, "the game took {wall:?} of wall clock, no more than the player's clock");
+        eprintln!("game {first}: the player used {:?} by the referee's clock; the game took {wall:?}", game.time[0]);
+        used = used.max(game.time[0]);
+    }
+    assert!(used > Duration::from_secs(1), "the player thought at most {used:?} a game: its clock ran while it waited");
+}
+
 #[test]
 fn referee_runs_real_players() {
     let engine = player_command();
     let mut random = engine.clone();
     random.push("--random".to_string());
-    let table = referee_command(&engine, &random, 4, 3, false).unwrap();
+    let table = referee_command(&engine, &random, &MatchOptions::new(4, 3)).unwrap();
     assert!(table.contains("true claim"), "{table}");
     let a_line = table.lines().find(|l| l.starts_with("A ")).unwrap();
     let wins: usize = a_line.split_whitespace().nth(1).unwrap().parse().unwrap();
