@@ -19,6 +19,12 @@ const OPENING_DIGITS: usize = 15;
 /// takes (against NineDigits, 20,000 with the budget below capped at 5 s won 13 of 40 games; this with a third of
 /// the time left, 30 of 40: `docs/experiments.md`).
 const ENDGAME_MAX: u64 = MAX_SOLUTIONS as u64;
+/// Solutions up to which a middle-game position (past the endgame's reach) is listed whole, so that what each move
+/// keeps is known exactly and every move that leaves an endgame is solved for a win (listing runs at about 0.5 µs a
+/// solution on this machine: half a second at most, tried only while `MIDDLE_TIME` is left).
+const MIDDLE_MAX: u64 = 1 << 20;
+/// Thinking time that must be left for the middle game's whole listing to be tried.
+const MIDDLE_TIME: Duration = Duration::from_secs(8);
 /// Thinking time kept in reserve (process start, pipes, the referee's clock).
 const SAFETY: Duration = Duration::from_millis(3_000);
 /// Solutions per seeded depth-first run of the middle-game sample (one long run would
@@ -121,11 +127,16 @@ impl Bot {
                 }
                 Tally::of_solutions(&sols)
             }
-            None => {
-                let samples =
-                    if left < Duration::from_secs(2) { self.options.samples / 10 } else { self.options.samples };
-                Tally::sampled(board, samples, self.rng.random())
-            }
+            None => match (left >= MIDDLE_TIME).then(|| list_solutions(board, MIDDLE_MAX)).flatten() {
+                Some(sols) => {
+                    if let Some(found) = winning_split(&sols, start + endgame_budget) {
+                        return found;
+                    }
+                    Tally::of_solutions(&sols)
+                }
+                // The sample stops early at a tenth of the time left (it is a guess either way).
+                None => Tally::sampled(board, self.options.samples, self.rng.random(), start + left / 10),
+            },
         };
         let candidates = sample.moves();
         if candidates.is_empty() {
@@ -133,13 +144,18 @@ impl Bot {
         }
         // Check the preferred moves' endgames once they can be listed; skip provably lost ones.
         let check_until = start + endgame_budget;
+        let of =
+            if sample.whole { format!("all {} listed", sample.total) } else { format!("sample of {}", sample.total) };
         for (i, &(mv, kept)) in candidates.iter().enumerate().take(12) {
             if Instant::now() >= check_until {
-                return (mv, format!("sample of {}: keeps {kept} (checks out of time)", sample.total));
+                return (mv, format!("{of}: keeps {kept} (checks out of time)"));
+            }
+            if sample.whole && u64::from(kept) >= ENDGAME_MAX {
+                return (mv, format!("{of}: keeps {kept}, choice {}", i + 1));
             }
             let after = board.with(mv);
             let Some(sols) = list_solutions(&after, ENDGAME_MAX) else {
-                return (mv, format!("sample of {}: keeps {kept}, choice {}", sample.total, i + 1));
+                return (mv, format!("{of}: keeps {kept}, choice {}", i + 1));
             };
             if sols.len() == 1 {
                 return (mv.with_claim(true), "leaves one solution".into());
@@ -147,10 +163,10 @@ impl Bot {
             match solve_endgame(&sols, Some(check_until)) {
                 Some(r) if r.win => continue,
                 Some(_) => return (mv, format!("leaves a lost endgame of {} solutions", sols.len())),
-                None => return (mv, format!("sample of {}: keeps {kept}, endgame unknown", sample.total)),
+                None => return (mv, format!("{of}: keeps {kept}, endgame unknown")),
             }
         }
-        (candidates[0].0, format!("sample of {}: every checked move loses", sample.total))
+        (candidates[0].0, format!("{of}: every checked move loses"))
     }
 
     /// A random legal move for the opening: a digit that some solution has in the cell,
@@ -203,10 +219,41 @@ fn fallback_move(board: &Board) -> Move {
     Move::new(cell, digit)
 }
 
-/// How many solutions of a sample have each digit in each cell.
+/// Among a middle-game position's listed solutions, a move that wins at once or leaves the opponent a lost endgame:
+/// a digit only one solution has in its cell (claimed: one solution is left), else a move keeping few enough
+/// solutions for the endgame solver, solved fewest first (the quickest), until `deadline`. `None` when no such move
+/// is found in time.
+fn winning_split(sols: &[[u8; CELLS]], deadline: Instant) -> Option<(Move, String)> {
+    let tally = Tally::of_solutions(sols);
+    let mut splits: Vec<(Move, u32)> =
+        tally.moves().into_iter().filter(|&(_, kept)| u64::from(kept) < ENDGAME_MAX).collect();
+    splits.sort_by_key(|&(_, kept)| kept);
+    let mut tried = 0;
+    for &(mv, kept) in &splits {
+        if kept == 1 {
+            return Some((mv.with_claim(true), format!("all {} listed: leaves one solution", sols.len())));
+        }
+        if Instant::now() >= deadline {
+            break;
+        }
+        let set: Vec<[u8; CELLS]> = sols.iter().filter(|s| s[mv.cell as usize] == mv.digit).copied().collect();
+        tried += 1;
+        if let Some(r) = solve_endgame(&set, Some(deadline)) {
+            if !r.win {
+                let why =
+                    format!("all {} listed: leaves a lost endgame of {kept} solutions ({tried} tried)", sols.len());
+                return Some((mv, why));
+            }
+        }
+    }
+    None
+}
+
+/// How many solutions of a sample (or of all, when `whole`) have each digit in each cell.
 struct Tally {
     counts: [[u32; 10]; CELLS],
     total: u32,
+    whole: bool,
 }
 
 impl Tally {
@@ -218,17 +265,20 @@ impl Tally {
     }
 
     fn of_solutions(sols: &[[u8; CELLS]]) -> Tally {
-        let mut t = Tally { counts: [[0; 10]; CELLS], total: 0 };
+        let mut t = Tally { counts: [[0; 10]; CELLS], total: 0, whole: true };
         sols.iter().for_each(|s| t.add(s));
         t
     }
 
     /// About `samples` solutions from depth-first runs of `SAMPLE_RUN` solutions in random
-    /// branch orders.
-    fn sampled(board: &Board, samples: usize, seed: u64) -> Tally {
-        let mut t = Tally { counts: [[0; 10]; CELLS], total: 0 };
+    /// branch orders, fewer if `deadline` passes first (at least one run).
+    fn sampled(board: &Board, samples: usize, seed: u64, deadline: Instant) -> Tally {
+        let mut t = Tally { counts: [[0; 10]; CELLS], total: 0, whole: false };
         let per_run = SAMPLE_RUN as u64;
         for run in 0..samples.div_ceil(SAMPLE_RUN) as u64 {
+            if run > 0 && Instant::now() >= deadline {
+                break;
+            }
             let run_seed = seed.wrapping_add(run.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
             solver9::search_seeded(Engine::best(), board.cells(), per_run, run_seed, &mut |s| {
                 t.add(s);
@@ -279,7 +329,7 @@ pub fn duel_command<R: BufRead, W: Write>(
         let clock = Instant::now();
         match text {
             "Quit" => {
-                let _ = writeln!(log, "quit; thinking time used {:.2} s", used.as_secs_f64());
+                let _ = writeln!(log, "quit; thinking time used {:.3} s", used.as_secs_f64());
                 return Ok(());
             }
             "Start" if !started && board.filled() == 0 => {}
@@ -316,6 +366,6 @@ pub fn duel_command<R: BufRead, W: Write>(
         output.flush().context("writing a move")?;
         used += clock.elapsed();
     }
-    let _ = writeln!(log, "input ended without Quit; thinking time used {:.2} s", used.as_secs_f64());
+    let _ = writeln!(log, "input ended without Quit; thinking time used {:.3} s", used.as_secs_f64());
     Ok(())
 }
