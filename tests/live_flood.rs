@@ -732,6 +732,21 @@ fn a_client_that_handles_clicks_late_and_loses_one_is_won_at_the_optimum() {
     );
 }
 
+/// The client that outlines the flood under the pointer, losing the third move's click: the move made again leaves
+/// the pointer off the board, as every move does once the outline has been seen. (It was left over the board, and
+/// the outline under it read as no board: "the game covered its board after move 3", first seen under load, where
+/// a late click is made again.)
+#[test]
+fn a_move_made_again_leaves_the_pointer_off_a_board_that_outlines_under_it() {
+    let game = play_the_fade_client("seed=21&hover=1&drop=3");
+    game.assert_won_at_the_optimum("hover and a lost click");
+    assert!(
+        game.stderr.contains("move 3 has not shown after") && game.stderr.contains("made 2 times"),
+        "{}",
+        game.stderr
+    );
+}
+
 /// The client covers its board when its move limit runs out (here 3 moves, far from a win): the bot names that
 /// ("the game covered its board after move 3") and exits non-zero, rather than reporting that it found no board.
 #[test]

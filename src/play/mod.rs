@@ -662,6 +662,10 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 let waited = self.waits_named();
                 self.note(&format!("move {number} has not shown after {waited}; making it again"));
                 self.perform(&move_input.actions, &shown, settle.after_click)?;
+                // (As after every move, where the client shows something under the pointer.)
+                if self.parks_pointer {
+                    self.park_pointer(&shown, layout)?;
+                }
                 continue;
             }
             if reading.board == *before {
