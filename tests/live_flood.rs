@@ -725,11 +725,7 @@ fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_op
 fn a_client_that_handles_clicks_late_and_loses_one_is_won_at_the_optimum() {
     let game = play_the_fade_client("seed=4&fade=300&lag=700&drop=6");
     game.assert_won_at_the_optimum("lag and drop");
-    assert!(
-        game.stderr.contains("move 6 has not shown after") && game.stderr.contains("made 2 times"),
-        "{}",
-        game.stderr
-    );
+    game.assert_made_again(6);
 }
 
 /// The client that outlines the flood under the pointer, losing the third move's click: the move made again leaves
@@ -740,11 +736,7 @@ fn a_client_that_handles_clicks_late_and_loses_one_is_won_at_the_optimum() {
 fn a_move_made_again_leaves_the_pointer_off_a_board_that_outlines_under_it() {
     let game = play_the_fade_client("seed=21&hover=1&drop=3");
     game.assert_won_at_the_optimum("hover and a lost click");
-    assert!(
-        game.stderr.contains("move 3 has not shown after") && game.stderr.contains("made 2 times"),
-        "{}",
-        game.stderr
-    );
+    game.assert_made_again(3);
 }
 
 /// The client covers its board when its move limit runs out (here 3 moves, far from a win): the bot names that
@@ -780,6 +772,14 @@ impl FadeGame {
         let optimal = self.optimal as u64;
         assert_eq!(self.report["moves"].as_u64(), Some(optimal), "{what}: the optimum is {optimal}\n{}", self.stderr);
         assert_eq!(self.title, format!("{FADE_TITLE} — solved in {optimal} moves"), "{what}:\n{}", self.stderr);
+    }
+
+    /// The bot said that move `number` had not shown, made it again, and saw it shown the second time.
+    fn assert_made_again(&self, number: usize) {
+        let late = format!("move {number} has not shown after");
+        let shown = format!("move {number} showed after");
+        let made_twice = self.stderr.lines().any(|l| l.starts_with(&shown) && l.contains("made 2 times"));
+        assert!(self.stderr.contains(&late) && made_twice, "{}", self.stderr);
     }
 }
 
