@@ -129,10 +129,11 @@ impl Bot {
             }
             None => match (left >= MIDDLE_TIME).then(|| list_solutions(board, MIDDLE_MAX)).flatten() {
                 Some(sols) => {
-                    if let Some(found) = winning_split(&sols, start + endgame_budget) {
+                    let tally = Tally::of_solutions(&sols);
+                    if let Some(found) = winning_split(&sols, &tally, start + endgame_budget) {
                         return found;
                     }
-                    Tally::of_solutions(&sols)
+                    tally
                 }
                 // The sample stops early at a tenth of the time left (it is a guess either way).
                 None => Tally::sampled(board, self.options.samples, self.rng.random(), start + left / 10),
@@ -219,12 +220,11 @@ fn fallback_move(board: &Board) -> Move {
     Move::new(cell, digit)
 }
 
-/// Among a middle-game position's listed solutions, a move that wins at once or leaves the opponent a lost endgame:
+/// Among a middle-game position's listed solutions (`tally` counts them), a move that wins at once or leaves the opponent a lost endgame:
 /// a digit only one solution has in its cell (claimed: one solution is left), else a move keeping few enough
 /// solutions for the endgame solver, solved fewest first (the quickest), until `deadline`. `None` when no such move
 /// is found in time.
-fn winning_split(sols: &[[u8; CELLS]], deadline: Instant) -> Option<(Move, String)> {
-    let tally = Tally::of_solutions(sols);
+fn winning_split(sols: &[[u8; CELLS]], tally: &Tally, deadline: Instant) -> Option<(Move, String)> {
     let mut splits: Vec<(Move, u32)> =
         tally.moves().into_iter().filter(|&(_, kept)| u64::from(kept) < ENDGAME_MAX).collect();
     splits.sort_by_key(|&(_, kept)| kept);
