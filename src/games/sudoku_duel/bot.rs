@@ -220,10 +220,10 @@ fn fallback_move(board: &Board) -> Move {
     Move::new(cell, digit)
 }
 
-/// Among a middle-game position's listed solutions (`tally` counts them), a move that wins at once or leaves the opponent a lost endgame:
-/// a digit only one solution has in its cell (claimed: one solution is left), else a move keeping few enough
-/// solutions for the endgame solver, solved fewest first (the quickest), until `deadline`. `None` when no such move
-/// is found in time.
+/// Among a middle-game position's listed solutions (`tally` counts them), a move that wins at once or leaves the
+/// opponent a lost endgame: a digit only one solution has in its cell (claimed: one solution is left), else a move
+/// keeping few enough solutions for the endgame solver, solved fewest first (the quickest), until `deadline`. `None`
+/// when no such move is found in time.
 fn winning_split(sols: &[[u8; CELLS]], tally: &Tally, deadline: Instant) -> Option<(Move, String)> {
     let mut splits: Vec<(Move, u32)> =
         tally.moves().into_iter().filter(|&(_, kept)| u64::from(kept) < ENDGAME_MAX).collect();
