@@ -193,8 +193,19 @@ fn a_dry_run_prints_the_clicks_and_changes_nothing() {
 /// Runs `play` with a pause after each move, calling `meddle` once the bot reports move `after_move` (so that
 /// the moves before it have shown: the loop reports a move only once the one before it has been verified).
 fn play_and_meddle(desktop: &Desktop, after_move: usize, meddle: impl FnOnce()) -> (bool, String) {
+    play_with_and_meddle(desktop, &[], after_move, meddle)
+}
+
+/// [`play_and_meddle`], with more arguments to `play`.
+fn play_with_and_meddle(
+    desktop: &Desktop,
+    args: &[&std::ffi::OsStr],
+    after_move: usize,
+    meddle: impl FnOnce(),
+) -> (bool, String) {
     let mut child = autoplay()
         .args(["play", "flood", "--move-delay-ms", "500"])
+        .args(args)
         .env("DISPLAY", &desktop.display)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -232,6 +243,36 @@ fn stops_at_once_when_the_user_moves_the_mouse() {
     assert!(!log.contains("move 3:"), "the bot made more moves after the pointer moved:\n{log}");
     let after = palette_counts(&desktop, &window);
     assert!(after.iter().filter(|&&n| n > 0).count() > 1, "the game should be left unfinished");
+}
+
+/// A bot playing by keys alone never moves the pointer, yet the pointer is the user's sign all the same: it
+/// moved, so the bot stops. (It once went on to the win: it knew where the pointer should be only from its own
+/// moves of it.)
+#[test]
+fn a_game_played_by_keys_stops_at_once_when_the_user_moves_the_mouse() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "14x14c6m0#keys-hands-off", &[]);
+    let calibration = cursor_keys_calibration();
+    let args = ["--calibration".as_ref(), calibration.path().as_os_str()];
+    let (succeeded, log) = play_with_and_meddle(&desktop, &args, 1, || {
+        desktop.run("xdotool", &["mousemove", "7", "9"]);
+    });
+    assert!(!succeeded, "the bot went on after the user took the mouse:\n{log}");
+    assert!(log.contains("the user has taken the mouse"), "{log}");
+    assert!(!log.contains("move 3:"), "the bot made more moves after the pointer moved:\n{log}");
+    assert!(!log.contains("click at"), "the bot was to play by keys alone:\n{log}");
+    let after = palette_counts(&desktop, &window);
+    assert!(after.iter().filter(|&&n| n > 0).count() > 1, "the game should be left unfinished");
+}
+
+/// A calibration folder whose sgt-flood theme moves by the cursor keys (and Enter), not by clicks.
+fn cursor_keys_calibration() -> tempfile::TempDir {
+    let calibration = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
+    let theme = std::fs::read_to_string(repo().join("calibration/flood/sgt-default.toml")).unwrap();
+    let theme = theme.replacen("tolerance = ", "moves_by = \"cursor-keys\"\ntolerance = ", 1);
+    std::fs::write(calibration.path().join("flood/sgt-default.toml"), theme).unwrap();
+    calibration
 }
 
 #[test]
@@ -866,11 +907,7 @@ fn sgt_flood_is_won_by_its_cursor_keys_at_the_optimum() {
     let mut desktop = Desktop::start();
     let (window, board) = open_game(&mut desktop, "10x10c6m0#cursor-keys", &[]);
     let optimal = proven_optimal_length(&board);
-    let calibration = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(calibration.path().join("flood")).unwrap();
-    let theme = std::fs::read_to_string(repo().join("calibration/flood/sgt-default.toml")).unwrap();
-    let theme = theme.replacen("tolerance = ", "moves_by = \"cursor-keys\"\ntolerance = ", 1);
-    std::fs::write(calibration.path().join("flood/sgt-default.toml"), theme).unwrap();
+    let calibration = cursor_keys_calibration();
     let out = autoplay()
         .args(["play", "flood", "--json", "--window", &format!("id:{window}")])
         .arg("--calibration")

@@ -100,7 +100,7 @@ pub struct PlayReport {
 
 /// The user took the mouse: the pointer is not where the bot left it.
 #[derive(Debug, thiserror::Error)]
-#[error("stopped: the pointer moved to ({found_x}, {found_y}) but the bot left it at ({left_x}, {left_y}); the user has taken the mouse")]
+#[error("stopped: the pointer moved to ({found_x}, {found_y}) but the bot had it at ({left_x}, {left_y}); the user has taken the mouse")]
 pub struct PointerMoved {
     pub left_x: i32,
     pub left_y: i32,
@@ -108,7 +108,7 @@ pub struct PointerMoved {
     pub found_y: i32,
 }
 
-/// Checks the pointer is where the bot left it (nothing to check before its first event).
+/// Checks the pointer is where the bot left it (nothing to check before it takes the controls).
 fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result<()> {
     if let Some((left_x, left_y)) = left_at {
         let (found_x, found_y) = input.pointer()?;
@@ -157,7 +157,9 @@ struct Player<'a, G: ScreenGame> {
     input: &'a mut dyn InputDevice,
     options: &'a PlayOptions,
     log: &'a mut dyn FnMut(PlayEvent<'_>),
-    /// Where the bot left the pointer (nothing to check before its first event).
+    /// Where the bot left the pointer: where it found it as it took the controls (just before its first move is
+    /// announced), then wherever it last moved it. A pointer found anywhere else was moved by the user. (None
+    /// before the first move, and in a dry run, which takes no controls.)
     left_at: Option<(i32, i32)>,
     pace: Pace,
     /// The waits of the move being verified, for messages.
@@ -225,6 +227,11 @@ pub fn play<'a, G: ScreenGame>(
         let mv = plan.pop_front().expect("plan is not empty");
         let number = report.moves + 1;
         let move_input = ways.input(game, &frame, &reading, &mv, number, &mut *player.log)?;
+        if player.left_at.is_none() && !options.dry_run {
+            // The bot takes the controls: from now on the pointer moves only by its hand, whether it plays by
+            // clicks or by keys alone, and a user who moves it right as the first move is announced is seen.
+            player.left_at = Some(player.input.pointer()?);
+        }
         player.note(&format!("move {number}: {mv}: {}", move_input.how));
         let expected = game.apply(&reading.board, &mv);
         let before = reading.board.clone();
@@ -503,7 +510,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             if found == (x, y) {
                 break;
             }
-            // (Before the bot's first move the pointer is wherever the user left it.)
+            // (In a dry run the pointer is wherever the user left it.)
             if self.left_at.is_some_and(|left| left != found) {
                 let (left_x, left_y) = self.left_at.unwrap_or((x, y));
                 return Err(PointerMoved { left_x, left_y, found_x: found.0, found_y: found.1 }.into());
