@@ -16,8 +16,7 @@
 //!
 //! # Propagation
 //!
-//! Per group of digits with a digit whose words changed (one digit in the scalar engine, two in the SIMD
-//! engine: the lanes of a `V4` or a `V8`), all their bands at once, without branches:
+//! Per digit whose words changed, all three bands at once (the lanes of a `V4`), without branches:
 //! * **Band**: inside a band the digit takes one cell per row and per box, i.e. a
 //!   permutation row → box (one of six *configurations*). The 9-bit pattern of non-empty
 //!   mini-rows (row × box) is looked up in a table of the mini-rows that lie on some
@@ -30,10 +29,10 @@
 //!   band owning two columns of one stack alone, is a contradiction. (For a 3×3 graph these
 //!   single rules reach the same fixed point as the matching table: a full matching check
 //!   of the stacks was tried and deduced nothing more.)
-//! * Rows of a band left with one candidate place the digit there (two digits of a group on one cell
-//!   are a contradiction): the cells are erased from the other digits' words (the digit's own words
-//!   already exclude their peers: at the fixed point the band rule leaves the digit only that cell in
-//!   its box, so the stack rule has erased its column from the other bands). Such rows are found by one subtraction of 1 at
+//! * Rows of a band left with one candidate place the digit there: the cells are erased
+//!   from the other digits' words (the digit's own words already exclude their peers: at the
+//!   fixed point the band rule leaves the digit only that cell in its box, so the stack rule has
+//!   erased its column from the other bands). Such rows are found by one subtraction of 1 at
 //!   each row's first bit: every row has a candidate there, so the borrow stays in the row.
 //!
 //! Across digits:
@@ -65,13 +64,12 @@
 //!
 //! # SIMD
 //!
-//! A digit's three band words are three lanes of a 128-bit vector, `V4` (SSE2, part of the x86-64
-//! baseline, so both engines use it; plain arrays on other targets). The work on digits (the start
-//! state, the propagation, the triads, erasing placed cells from every digit) goes over the `Lanes`
-//! trait a group of digits at a time: one digit a `V4` in the scalar engine, two a `V8` (AVX2) in the
-//! SIMD engine, whose bit-sliced counters then add their two halves. The band rule's table is looked up
-//! per lane. Propagating two digits at once, even where only one of them changed, measured 10–15 %
-//! faster on the serg set than one digit a `V4` (the two digits' dependency chains overlap).
+//! The per-digit work is on `V4`s: a digit's three band words as three lanes of a 128-bit vector
+//! (SSE2, part of the x86-64 baseline, so both engines use it; plain arrays on other targets). The
+//! band rule's table is looked up per lane. The work over all nine digits (the start state, the
+//! triads, erasing placed cells from every digit) goes over the `Lanes` trait a group of digits at a
+//! time: one digit a `V4` in the scalar engine, two a `V8` (AVX2) in the SIMD engine, whose bit-sliced
+//! counters then add their two halves.
 //!
 //! What else differs per instruction set is behind the `Isa` trait: the census (SSE4.1 on one
 //! 128-bit vector per digit, or plain code) and a band word's mini-row pattern (BMI2 `pext`, or
@@ -222,11 +220,8 @@ trait Isa {
     fn census(s: &State) -> Census;
     /// A band word's 9-bit mini-row pattern: bit 3·row + box set when the word has a candidate there.
     fn mini_rows(x: u32) -> usize;
-    /// The vectors the propagation, the triads and the placement of row singles go over the digits with.
+    /// The vectors the triads and the placement of row singles go over the digits with.
     type L: Lanes;
-    /// The band rule on every band lane of a group of digits: the candidates stay only in the mini-rows that
-    /// lie on some perfect matching rows ↔ boxes ([`COMPLEX`]).
-    fn band_local(a: Self::L) -> Self::L;
     /// The 81 values of a solved state.
     #[inline(always)]
     fn write_cells(s: &State, out: &mut [u8; 81]) {
@@ -240,17 +235,18 @@ trait Isa {
     }
 }
 
+/// The band rule on the three band lanes at once.
+#[inline(always)]
+fn band_local3<I: Isa>(a: V4) -> V4 {
+    let m = I::mini_rows3(a);
+    a & V4::load(&[COMPLEX[m[0] & 511], COMPLEX[m[1] & 511], COMPLEX[m[2] & 511], 0])
+}
+
 /// Plain code.
 struct Scalar;
 
 impl Isa for Scalar {
     type L = V4;
-
-    #[inline(always)]
-    fn band_local(a: V4) -> V4 {
-        let m = Self::mini_rows3(a);
-        a & V4::load(&[COMPLEX[m[0] & 511], COMPLEX[m[1] & 511], COMPLEX[m[2] & 511], 0])
-    }
 
     #[inline(always)]
     fn census(s: &State) -> Census {
@@ -272,14 +268,6 @@ struct Simd;
 #[cfg(target_arch = "x86_64")]
 impl Isa for Simd {
     type L = V8;
-
-    #[inline(always)]
-    fn band_local(a: V8) -> V8 {
-        let h = a.fold_h().to_array();
-        // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
-        let m = |i: usize| unsafe { COMPLEX[std::arch::x86_64::_pext_u32(h[i], M3) as usize] };
-        a & V8::from_array([m(0), m(1), m(2), 0, m(4), m(5), m(6), 0])
-    }
 
     #[inline(always)]
     fn census(s: &State) -> Census {
@@ -444,7 +432,7 @@ impl State {
 /// Places digit `d` on the cells `cells` of band `b`: erases the cells from the other digits (`OTHERS`) and the
 /// cells' peers (their rows, columns and boxes) from `d` (`PEERS`). Two of the cells that are peers erase each
 /// other (a contradiction the census then finds: a cell with no candidate). A naked single needs no `OTHERS`
-/// (the cell has no other candidate); a row single at the fixed point of [`propagate_group`] needs no `PEERS`
+/// (the cell has no other candidate); a row single at the fixed point of [`propagate_digit`] needs no `PEERS`
 /// (the band and stack rules have erased them already).
 #[inline(always)]
 fn place<const OTHERS: bool, const PEERS: bool>(s: &mut State, d: usize, b: usize, cells: u32) {
@@ -476,18 +464,14 @@ fn place<const OTHERS: bool, const PEERS: bool>(s: &mut State, d: usize, b: usiz
     s.solved[b] |= cells;
 }
 
-/// Band and stack propagation for a group of digits ([`Lanes`]: one digit in the scalar engine, two in the
-/// SIMD engine), all their bands at once without branches (faster than visiting only the changed bands; the
-/// band words are the lanes of a vector, the band rule's table looked up per lane), then placement of their
-/// solved rows. The digits of a group are independent here: each lane's rules read only its own digit's
-/// lanes, and the group is at its fixed point when every digit in it is.
+/// Band and stack propagation for one digit, all three bands at once without branches (faster than
+/// visiting only the changed bands; the three band words are the lanes of a [`V4`], the band rule's table
+/// looked up per lane), then placement of its solved rows.
 #[inline(always)]
-fn propagate_group<I: Isa>(s: &mut State, k: usize) -> bool {
-    type L<I> = <I as Isa>::L;
-    let mut a = L::<I>::load_group(s, k);
-    let real = L::<I>::digit_lanes(k);
+fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
+    let mut a = V4::load(&s.cand[d]);
     loop {
-        a = I::band_local(a);
+        a = band_local3::<I>(a);
         let p = a.project();
         let f = p.alone_in_stack();
         // Per lane: the columns of the two other bands, and their columns alone in a stack.
@@ -496,11 +480,11 @@ fn propagate_group<I: Isa>(s: &mut State, k: usize) -> bool {
         let excl = p.andnot(po);
         // A column with no candidate, a band with none, a band owning two columns of one stack alone.
         let (e1, e2) = (excl.shr::<1>(), excl.shr::<2>());
-        let two_alone = ((excl & e1) | (excl & e2) | (e1 & e2)) & L::<I>::splat(0o111);
-        let bad = (((p | po) ^ L::<I>::splat(511)) | a.zero_lanes() | two_alone) & real;
-        let fill = (excl | e1 | e2) & L::<I>::splat(0o111);
+        let two_alone = ((excl & e1) | (excl & e2) | (e1 & e2)) & V4::splat(0o111);
+        let bad = ((p | po) ^ V4::bands(511)) | (a.zero_lanes() & V4::bands(u32::MAX)) | two_alone;
+        let fill = (excl | e1 | e2) & V4::splat(0o111);
         let fill = fill.shl::<3>().sub(fill);
-        let keep = L::<I>::splat(511).andnot(fo | fill.andnot(excl));
+        let keep = V4::splat(511).andnot(fo | fill.andnot(excl));
         let next = a & keep.col27();
         let changed = next ^ a;
         if (bad | changed).is_zero() {
@@ -511,38 +495,37 @@ fn propagate_group<I: Isa>(s: &mut State, k: usize) -> bool {
         }
         a = next;
     }
-    a.store_group(s, k);
+    a.store(&mut s.cand[d]);
     // Rows with a single candidate. Every row has one at least (the band rule found a matching), so subtracting
     // 1 at each row's first bit borrows only inside the row: `t` keeps a row's bits but its lowest, and is zero
-    // in the rows of one candidate. (A missing digit's lanes are zero: no rows.)
-    let t = a & a.sub(L::<I>::bands(1 | 1 << 9 | 1 << 18));
-    let rows = (t & L::<I>::splat(511)).zero_lanes() & L::<I>::splat(511)
-        | (t & L::<I>::splat(511 << 9)).zero_lanes() & L::<I>::splat(511 << 9)
-        | t.shr::<18>().zero_lanes() & L::<I>::splat(511 << 18);
-    let fresh = (a & rows).andnot(L::<I>::broadcast(V4::load(&s.solved)));
-    fresh.is_zero() || place_rows::<I::L>(s, k, fresh)
+    // in the rows of one candidate.
+    let t = a & a.sub(V4::bands(1 | 1 << 9 | 1 << 18));
+    let rows = (t & V4::splat(511)).zero_lanes() & V4::splat(511)
+        | (t & V4::splat(511 << 9)).zero_lanes() & V4::splat(511 << 9)
+        | t.shr::<18>().zero_lanes() & V4::splat(511 << 18);
+    let fresh = (a & rows).andnot(V4::load(&s.solved));
+    if !fresh.is_zero() {
+        place_rows::<I::L>(s, d, fresh);
+    }
+    true
 }
 
-/// Places the digits of group `k` on the cells `fresh` (their band lanes), row singles at the fixed point of
-/// [`propagate_group`]: erases the cells from every other digit (the band and stack rules have erased their
-/// peers from the digit itself already). False when two digits of the group take one cell (a contradiction).
+/// Places digit `d` on the cells `fresh` (a band a lane), row singles at the fixed point of
+/// [`propagate_digit`]: erases the cells from the other digits (the band and stack rules have erased their
+/// peers from `d` already). Every digit's words lose the cells, then `d`'s get them back.
 #[inline(always)]
-fn place_rows<L: Lanes>(s: &mut State, k: usize, fresh: L) -> bool {
-    if fresh.digits_overlap() {
-        return false;
+fn place_rows<L: Lanes>(s: &mut State, d: usize, fresh: V4) {
+    let f = L::broadcast(fresh);
+    let mut zero = 0u64;
+    for k in 0..L::GROUPS {
+        let old = L::load_group(s, k);
+        zero |= (old & f).zero_lane_bits() << (4 * digit_shift::<L>(k));
+        old.andnot(f).store_group(s, k);
     }
-    let cells = fresh.or_digits();
-    let f = L::broadcast(cells);
-    let mut lost = 0u64;
-    for j in 0..L::GROUPS {
-        let old = L::load_group(s, j);
-        let own = if j == k { fresh } else { L::zero() };
-        lost |= (old & f).andnot(own).zero_lane_bits() << (4 * digit_shift::<L>(j));
-        (old.andnot(f) | own).store_group(s, j);
-    }
-    s.dirty |= L::nonzero_digits(lost);
-    (V4::load(&s.solved) | cells).store(&mut s.solved);
-    true
+    let dirty = L::nonzero_digits(zero);
+    (V4::load(&s.cand[d]) | fresh).store(&mut s.cand[d]);
+    s.dirty |= dirty & !(1 << d);
+    (V4::load(&s.solved) | fresh).store(&mut s.solved);
 }
 
 /// Per band: cells with at least one, two and three candidates.
@@ -591,9 +574,9 @@ fn census_sse41(s: &State) -> Census {
 fn propagate<I: Isa>(s: &mut State) -> Option<Census> {
     loop {
         while s.dirty != 0 {
-            let k = I::L::group_of(s.dirty.trailing_zeros() as usize);
-            s.dirty &= !I::L::group_digits(k);
-            if !propagate_group::<I>(s, k) {
+            let d = s.dirty.trailing_zeros() as usize;
+            s.dirty &= s.dirty - 1;
+            if !propagate_digit::<I>(s, d) {
                 return None;
             }
         }
@@ -880,16 +863,6 @@ trait Lanes:
     fn nonzero_digits(zero_bits: u64) -> u32;
     /// The union of the group's digits' words.
     fn or_digits(self) -> V4;
-    /// Whether two digits of the group share a bit.
-    fn digits_overlap(self) -> bool;
-    /// All ones in the lanes that are zero, zero elsewhere.
-    fn zero_lanes(self) -> Self;
-    /// All ones in the band lanes of the digits group `k` holds (not the pad lanes, nor a missing second digit).
-    fn digit_lanes(k: usize) -> Self;
-    /// The group digit `d` is in.
-    fn group_of(d: usize) -> usize;
-    /// The digits of group `k`, one bit each.
-    fn group_digits(k: usize) -> u32;
     /// A counter over the groups made a counter over all digits (a `V8`'s two halves summed, in both).
     #[inline(always)]
     fn merge(c: Counter<Self>) -> Counter<Self> {
@@ -999,26 +972,6 @@ impl Lanes for V4 {
     fn or_digits(self) -> V4 {
         self
     }
-    #[inline(always)]
-    fn digits_overlap(self) -> bool {
-        false
-    }
-    #[inline(always)]
-    fn zero_lanes(self) -> V4 {
-        V4::zero_lanes(self)
-    }
-    #[inline(always)]
-    fn digit_lanes(_: usize) -> V4 {
-        V4::bands(u32::MAX)
-    }
-    #[inline(always)]
-    fn group_of(d: usize) -> usize {
-        d
-    }
-    #[inline(always)]
-    fn group_digits(k: usize) -> u32 {
-        1 << k
-    }
 }
 
 /// Two digits' band words (lanes 0-2 and 4-6; lanes 3 and 7 zero) in one AVX2 vector, for the SIMD engine.
@@ -1125,43 +1078,9 @@ mod v8_avx2 {
             }
         }
         #[inline(always)]
-        fn digits_overlap(self) -> bool {
-            unsafe { _mm_testz_si128(_mm256_castsi256_si128(self.0), _mm256_extracti128_si256::<1>(self.0)) == 0 }
-        }
-        #[inline(always)]
-        fn zero_lanes(self) -> V8 {
-            unsafe { V8(_mm256_cmpeq_epi32(self.0, _mm256_setzero_si256())) }
-        }
-        #[inline(always)]
-        fn digit_lanes(k: usize) -> V8 {
-            let second = if k < 4 { -1 } else { 0 };
-            unsafe { V8(_mm256_set_epi32(0, second, second, second, 0, -1, -1, -1)) }
-        }
-        #[inline(always)]
-        fn group_of(d: usize) -> usize {
-            d / 2
-        }
-        #[inline(always)]
-        fn group_digits(k: usize) -> u32 {
-            3 << (2 * k) & 0x1FF
-        }
-        #[inline(always)]
         fn merge(c: Counter<V8>) -> Counter<V8> {
             let swap = |x: V8| unsafe { V8(_mm256_permute2x128_si256::<1>(x.0, x.0)) };
             c.plus(&Counter { lo: swap(c.lo), hi: swap(c.hi), four: swap(c.four) })
-        }
-    }
-
-    impl V8 {
-        #[inline(always)]
-        pub(super) fn to_array(self) -> [u32; 8] {
-            let mut a = [0u32; 8];
-            unsafe { _mm256_storeu_si256(a.as_mut_ptr() as *mut __m256i, self.0) };
-            a
-        }
-        #[inline(always)]
-        pub(super) fn from_array(a: [u32; 8]) -> V8 {
-            unsafe { V8(_mm256_loadu_si256(a.as_ptr() as *const __m256i)) }
         }
     }
 
