@@ -165,9 +165,17 @@ impl ScreenGame for Cribbage {
         if check.state.columns != truth.state.columns || (check.stack_shown && check.state.stack != truth.state.stack) {
             anyhow::bail!("the learned theme reads its own screenshot as\n{}", state_text(&check.state));
         }
+        let stacks_end = match check.points.next_stack {
+            Some((x, y)) if truth.end_stack.is_some() => format!("stacks end by the control named at ({x}, {y})"),
+            Some((x, y)) => format!("stacks end by the button seen right of the columns, at ({x}, {y})"),
+            None if truth.ends_stacks_itself => "the table ends its stacks by itself (as labelled)".to_owned(),
+            None => "no control that ends a stack was seen or named: the table is taken to end its stacks by \
+                     itself, and play stops if it does not (name its control with a truth line `end stack: X,Y`)"
+                .to_owned(),
+        };
         let path = theme.save(root)?;
         Ok(format!(
-            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}, {}\n{title_note}wrote {}\n",
+            "learned {} rank glyph(s): {}; felt {}, outlines up to luminance {}, {}\n{stacks_end}\n{title_note}wrote {}\n",
             ranks.len(),
             ranks.iter().collect::<String>(),
             theme.felt,
@@ -188,11 +196,25 @@ impl ScreenGame for Cribbage {
 
     /// A move either shows as the rules say or not at all (a click the table did not take, which the loop
     /// tries again): a card gone from another column, a stack or total other than the rules', or a score that
-    /// moved otherwise stops the game, naming what differs.
+    /// moved otherwise stops the game, naming what differs. On a table taken to end its stacks by itself (it
+    /// shows no control for it), a card that left nothing fitting and a stack the table kept is that: no way to
+    /// go on.
     fn check_move(&self, before: &Table, mv: &Move, seen: &Table) -> Result<()> {
         let expected = self.apply(before, mv);
         if *seen == expected || *seen == *before {
             return Ok(());
+        }
+        let mut kept = before.state.clone();
+        if before.ends_stacks_itself
+            && kept.play(*mv).is_ok()
+            && kept.legal_moves() == [Move::NewStack]
+            && *seen == (Table { state: kept, ..before.clone() })
+        {
+            anyhow::bail!(
+                "after {mv} no card fits, but the table did not end the stack by itself, and it shows no control \
+                 that ends one (none was found, none learned): name the control when calibrating (a truth line \
+                 `end stack: X,Y`); stopped"
+            );
         }
         let cards = |cards: &[super::Card]| -> String {
             if cards.is_empty() {
@@ -383,6 +405,28 @@ mod tests {
             board = next;
         }
         assert!(board.state.is_over() && !plan.moves.contains(&Move::NewStack));
+    }
+
+    /// A table taken to end its stacks by itself (it shows no control for it) that keeps a stack nothing fits
+    /// stops the game, saying so; one that ends it goes on.
+    #[test]
+    fn a_table_with_no_control_that_keeps_a_full_stack_stops_the_game_saying_so() {
+        let game = Cribbage::rules_only();
+        let auto = Table { ends_stacks_itself: true, ..game.parse_board("KQ_J_T_9\nstack: 5 6 Q\n").unwrap() };
+        let mv = Move::Play(1);
+        let mut kept = auto.state.clone();
+        kept.play(mv).unwrap();
+        assert_eq!(kept.total(), 31);
+        let kept = Table { state: kept, ..auto.clone() };
+        let error = game.check_move(&auto, &mv, &kept).unwrap_err().to_string();
+        assert!(
+            error.contains("the table did not end the stack by itself") && error.contains("end stack: X,Y"),
+            "{error}"
+        );
+        assert!(game.check_move(&auto, &mv, &game.apply(&auto, &mv)).is_ok());
+        // A table with the control: the stack is kept until the bot ends it.
+        let plain = Table { ends_stacks_itself: false, ..auto };
+        assert!(game.check_move(&plain, &mv, &kept).is_ok());
     }
 
     #[test]

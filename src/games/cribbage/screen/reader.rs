@@ -57,7 +57,8 @@ pub struct TableReading {
     /// Whether the picture shows the stack (else the state's stack is empty, and the position's own is known
     /// only where no card has been played).
     pub stack_shown: bool,
-    /// The table ends stacks by itself (the theme says so).
+    /// The table ends stacks by itself: the theme says so, or the table shows no control that ends a stack
+    /// (none found, none learned), so that a stack can end no other way; the play loop checks that it does.
     pub ends_stacks_itself: bool,
     /// The stack total and the score, where the table prints them as text and they were read.
     pub total: Option<u32>,
@@ -462,11 +463,9 @@ impl<'a> Matcher<'a> {
         let next_stack = match (self.theme.end_stack, &piles.felt) {
             _ if self.theme.ends_stacks_itself => None,
             (Some(share), Some(felt)) => Some(point_in(felt, share)),
-            _ => {
-                let next = button(&shapes, columns_end, piles.card_width)
-                    .context("no NEXT STACK button found right of the columns")?;
-                Some((((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32))
-            }
+            // No control learned: the solid button right of the columns, if the table shows one.
+            _ => button(&shapes, columns_end, piles.card_width)
+                .map(|next| (((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32)),
         };
         let mut columns: [Vec<Card>; 4] = Default::default();
         let mut points: [Vec<(i32, i32)>; 4] = Default::default();
@@ -502,7 +501,8 @@ impl<'a> Matcher<'a> {
             points,
             theme: self.theme.theme.clone(),
             stack_shown,
-            ends_stacks_itself: self.theme.ends_stacks_itself,
+            // A table with no control for it can end a stack no other way (the play loop checks that it does).
+            ends_stacks_itself: self.theme.ends_stacks_itself || next_stack.is_none(),
             total,
             score,
         })
@@ -624,7 +624,8 @@ fn commonest_colours(image: &RgbaImage, n: usize) -> Vec<[u8; 3]> {
 /// commonest colours, the first with four or five card piles of one width on it: four columns, and the stack
 /// where the table draws one; the felt may be a panel with larger margins around it), where the columns stand
 /// on the felt, the outline darkness (a third of the way from a pile's edge to its card face), the control that
-/// ends a stack (the truth's point, else the widest solid button right of the columns), and a glyph template
+/// ends a stack (the truth's point, else the widest solid button right of the columns, else none: the table
+/// ends stacks by itself), and a glyph template
 /// per rank shown (the mean of its cards). Returns the ranks learned.
 pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> Result<Vec<char>> {
     let (felt, shapes, piles, card_width) = commonest_colours(image, FELT_CANDIDATES)
@@ -687,10 +688,9 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
     theme.end_stack = match truth.end_stack {
         _ if truth.ends_stacks_itself => None,
         Some(point) => Some(on_felt(point)),
-        None if button(&shapes, piles[3].x1, card_width).is_some() => None,
-        None => bail!(
-            "no button that ends a stack is seen right of the columns: name the control in the truth (a line `end stack: X,Y`, the point in the picture), or `end stack: by itself` where the table ends stacks with no control"
-        ),
+        // Found in each picture (the solid button right of the columns), or, where the table shows none, left to
+        // the table: a stack can then end only by itself, which the play loop sees or stops on.
+        None => None,
     };
     let truth = &truth.state;
     let mut sums: HashMap<char, (RankGlyph, usize)> = HashMap::new();
