@@ -5,6 +5,7 @@
 //! moves it made; a table that ends stacks by itself is played without asking for them.
 
 pub mod actions;
+pub mod naming;
 pub mod reader;
 pub mod theme;
 

@@ -8,13 +8,15 @@
 //! glyph of the corner is the suit sign; a small card shows its rank alone). The control that ends a stack is
 //! the solid wide shape right of the columns, or the point calibration was told. The stack total and the score
 //! are read where the table prints them ([`crate::vision::printed_number`]), and checked against the stack read.
-//! Colours come from a calibrated theme, ranks from its glyph templates.
+//! Colours come from a calibrated theme; ranks from its glyph templates as the first guess, named together by what
+//! a deal must be (at most four of each rank: [`super::naming`]).
 
 use std::collections::HashMap;
 
 use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 
+use super::naming;
 use super::theme::{ColumnPlaces, RankTemplate, TableTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
@@ -32,6 +34,14 @@ const OUTLINE_RUN: f64 = 0.75;
 /// table's small K is 0.18 from its corner K), as long as the next rank is this many times further still.
 const SMALL_PRINT_LEEWAY: f64 = 2.0;
 const SMALL_PRINT_MARGIN: f64 = 1.2;
+/// The rank of index `i` (0 = A … 12 = K), as the naming numbers them.
+fn rank_at(i: usize) -> Rank {
+    Rank::new(i as u8).expect("a rank index")
+}
+
+/// A card further than this many times the theme's `max_distance` from the rank the deal names it is like no
+/// rank (a rank whose template is missing costs `max_distance` itself: it is named only where no other fits).
+const UNLIKE_ANY_RANK: f64 = 3.0;
 /// The corner glyphs lie in this share of a card's width, from its left edge.
 const CORNER_WIDTH: f64 = 0.8;
 
@@ -370,9 +380,6 @@ fn distance(glyph: &RankGlyph, coverage: &[f32], template: &RankTemplate) -> f64
         + 4.0 * (glyph.height - template.height).powi(2)
 }
 
-/// A pile's cards, bottom first, and a point on each.
-type PileRead = (Vec<Card>, Vec<(i32, i32)>);
-
 /// Templates prepared for matching.
 struct Matcher<'a> {
     theme: &'a TableTheme,
@@ -435,25 +442,53 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// The ranks of a pile's cards, bottom first, and a point on each.
-    fn read_pile(&self, image: &RgbaImage, shapes: &Shapes, pile: &Component, place: &str) -> Result<PileRead> {
-        let cards = pile_cards(image, shapes, pile, self.theme)?;
-        let mut ranks = Vec::new();
-        for (i, card) in cards.iter().enumerate() {
-            let (rank, best, next) = self.classify(&card.glyph);
-            if best > self.theme.max_distance || next - best < self.theme.min_margin {
+    /// Per rank (A … K), the glyph's distance to the rank's nearest template; infinite where the theme has none.
+    fn rank_costs(&self, glyph: &RankGlyph) -> [f64; naming::RANKS] {
+        let mut costs = [f64::INFINITY; naming::RANKS];
+        for (template, coverage) in &self.templates {
+            let rank = Rank::from_char(template.rank).expect("validated theme");
+            let slot = &mut costs[rank.index() as usize];
+            *slot = slot.min(distance(glyph, coverage, template));
+        }
+        costs
+    }
+
+    /// The ranks of the piles' cards (each pile bottom first), named together by what a deal must be (see
+    /// [`naming`]): at most `room[rank]` of each. A card whose name the picture does not decide, or that is
+    /// like no rank, is an error naming it.
+    fn name_cards(&self, piles: &[(String, Vec<SeenCard>)], room: &[usize; naming::RANKS]) -> Result<Vec<Vec<Card>>> {
+        let cards: Vec<(&str, usize, &SeenCard)> = piles
+            .iter()
+            .flat_map(|(place, cards)| cards.iter().enumerate().map(move |(i, card)| (place.as_str(), i, card)))
+            .collect();
+        let costs: Vec<[f64; naming::RANKS]> = cards.iter().map(|(_, _, card)| self.rank_costs(&card.glyph)).collect();
+        let named = naming::name_by_deal(&costs, room, self.theme.max_distance)?;
+        for (k, &(place, i, card)) in cards.iter().enumerate() {
+            let (rank, margin) = (named.ranks[k], named.margins[k]);
+            // (A rank with no template costs `max_distance`: named where no other fits, as the deal decides.)
+            let best = if costs[k][rank].is_finite() { costs[k][rank] } else { self.theme.max_distance };
+            let name = rank_at(rank).to_char();
+            if best > UNLIKE_ANY_RANK * self.theme.max_distance || margin < self.theme.min_margin {
+                let nearest = (0..naming::RANKS).min_by(|&a, &b| costs[k][a].total_cmp(&costs[k][b])).unwrap_or(rank);
                 bail!(
-                    "card {} of {place} (near ({}, {})) matches no rank well enough (closest '{}' at {best:.3}, limit {:.3}; next at {next:.3})",
+                    "card {} of {place} (near ({}, {})) matches no rank well enough: named '{name}' by the deal (at {best:.3}; limit {:.3}), with a margin of {margin:.3} over the next naming (at least {:.3} needed); its nearest template is '{}' at {:.3}",
                     i + 1,
                     card.centre.0,
                     card.centre.1,
-                    rank.to_char(),
-                    self.theme.max_distance
+                    UNLIKE_ANY_RANK * self.theme.max_distance,
+                    self.theme.min_margin,
+                    rank_at(nearest).to_char(),
+                    costs[k][nearest]
                 );
             }
-            ranks.push(Card::new(rank));
         }
-        Ok((ranks, cards.iter().map(|c| c.centre).collect()))
+        let mut ranks = named.ranks.into_iter();
+        Ok(piles
+            .iter()
+            .map(|(_, cards)| {
+                cards.iter().map(|_| Card::new(rank_at(ranks.next().expect("one name a card")))).collect()
+            })
+            .collect())
     }
 
     fn read(&self, image: &RgbaImage, numbers: Option<&NumberReader>) -> Result<TableReading> {
@@ -467,19 +502,35 @@ impl<'a> Matcher<'a> {
             _ => button(&shapes, columns_end, piles.card_width)
                 .map(|next| (((next.x0 + next.x1) / 2) as i32, ((next.y0 + next.y1) / 2) as i32)),
         };
-        let mut columns: [Vec<Card>; 4] = Default::default();
+        // The cards of the columns and of a stack pile, named together; a stack shown as a row of small cards is
+        // named first, on its own (its print is of another size), and leaves less room for its ranks.
+        let mut seen: Vec<(String, Vec<SeenCard>)> = Vec::new();
         let mut points: [Vec<(i32, i32)>; 4] = Default::default();
         for (p, pile) in piles.columns.iter().enumerate() {
-            if let Some(pile) = pile {
-                (columns[p], points[p]) = self.read_pile(image, &shapes, pile, &pile_name(p))?;
-            }
+            let cards = match pile {
+                Some(pile) => pile_cards(image, &shapes, pile, self.theme)?,
+                None => Vec::new(),
+            };
+            points[p] = cards.iter().map(|c| c.centre).collect();
+            seen.push((pile_name(p), cards));
         }
-        let (stack, stack_shown) = match (&piles.stack, &self.theme.card_face) {
-            (Some(pile), _) => (self.read_pile(image, &shapes, pile, &pile_name(4))?.0, true),
-            (None, Some(face)) => match self.stack_row(image, &piles, parse_rgb(face)?)? {
-                Some(cards) => (cards, true),
-                None => (Vec::new(), false),
-            },
+        if let Some(pile) = &piles.stack {
+            seen.push((pile_name(4), pile_cards(image, &shapes, pile, self.theme)?));
+        }
+        let row = match (&piles.stack, &self.theme.card_face) {
+            (None, Some(face)) => self.stack_row(image, &piles, parse_rgb(face)?)?,
+            _ => None,
+        };
+        let mut room = [naming::PER_RANK; naming::RANKS];
+        for card in row.iter().flatten() {
+            let r = card.rank.index() as usize;
+            room[r] = room[r].saturating_sub(1);
+        }
+        let mut named = self.name_cards(&seen, &room)?.into_iter();
+        let columns: [Vec<Card>; 4] = std::array::from_fn(|_| named.next().expect("four columns named"));
+        let (stack, stack_shown) = match (named.next(), row) {
+            (Some(pile), _) => (pile, true),
+            (None, Some(row)) => (row, true),
             (None, None) => (Vec::new(), false),
         };
         let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
