@@ -115,16 +115,34 @@ impl Desktop {
         id
     }
 
-    /// The window's pixels once its picture has stopped changing: three captures in a row, 150 ms apart, the same.
+    /// The window's pixels once its picture has stopped changing: three captures in a row, 150 ms apart, the same;
+    /// or, where a text caret blinks (a dialog's name field), no more than two pictures over the last 2 s, taking
+    /// turns. (On a loaded desktop the captures come further apart than the caret's half-period, and three alike in
+    /// a row may never come.)
     pub fn wait_for_still_picture(&self, window_id: &str) -> (usize, usize, Vec<u8>) {
+        const BLINKING_FOR: Duration = Duration::from_secs(2);
         let mut last = self.window_pixels(window_id);
         let mut same = 0;
+        let mut recent: Vec<(Instant, Vec<u8>)> = Vec::new();
         wait_until(&format!("the picture of window {window_id} to stop changing"), Duration::from_secs(60), || {
             sleep(Duration::from_millis(150));
             let shot = self.window_pixels(window_id);
             same = if shot == last { same + 1 } else { 0 };
+            let now = Instant::now();
+            recent.push((now, shot.2.clone()));
+            // Keep the captures of the last 2 s, and the one just before them.
+            while recent.len() > 1 && now.duration_since(recent[1].0) >= BLINKING_FOR {
+                recent.remove(0);
+            }
             last = shot;
-            same >= 2
+            let mut pictures: Vec<&Vec<u8>> = Vec::new();
+            for (_, picture) in &recent {
+                if !pictures.contains(&picture) {
+                    pictures.push(picture);
+                }
+            }
+            let blinking = pictures.len() <= 2 && recent.len() >= 6 && now.duration_since(recent[0].0) >= BLINKING_FOR;
+            same >= 2 || blinking
         });
         last
     }
