@@ -24,6 +24,40 @@ pub fn summarise(times: &[Duration]) -> Summary {
     Summary { count, mean_ms, median_ms, max_ms: ms.last().copied().unwrap_or(0.0) }
 }
 
+/// Times `read` (a reader on one screenshot) `repeats` times, after one untimed call that must succeed.
+pub fn time_reads<T>(repeats: usize, mut read: impl FnMut() -> anyhow::Result<T>) -> anyhow::Result<Summary> {
+    read()?;
+    let times: Vec<Duration> = (0..repeats)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let reading = read();
+            let elapsed = start.elapsed();
+            std::hint::black_box(reading).ok();
+            elapsed
+        })
+        .collect();
+    Ok(summarise(&times))
+}
+
+/// What a `bench GAME --shot` prints: the reader's time on the screenshot, as text or JSON.
+pub fn read_time_report(shot: &std::path::Path, image: &image::RgbaImage, time: &Summary, json: bool) -> String {
+    if json {
+        serde_json::json!({"shot": shot.display().to_string(), "width": image.width(), "height": image.height(), "time": time})
+            .to_string()
+    } else {
+        format!(
+            "read {} ({}x{} px): mean {:.3} ms, median {:.3} ms, max {:.3} ms over {} reads",
+            shot.display(),
+            image.width(),
+            image.height(),
+            time.mean_ms,
+            time.median_ms,
+            time.max_ms,
+            time.count
+        )
+    }
+}
+
 /// The process's peak resident memory so far (VmHWM), in bytes, where the system reports it.
 pub fn peak_memory_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

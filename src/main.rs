@@ -96,8 +96,7 @@ enum Bench {
     Sudoku(sudoku::cli::BenchArgs),
     #[command(about = "Win rate against random play, self-play faults, and endgame solve times")]
     SudokuDuel,
-    #[command(about = "Deals 1-2000 on all cores, and the slowest deal")]
-    Cribbage,
+    Cribbage(cribbage::cli::BenchArgs),
 }
 #[derive(Subcommand)]
 enum Duel {
@@ -161,7 +160,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(Bench::Dandelions) => dandelions::cli::bench(),
         Command::Bench(Bench::Sudoku(args)) => sudoku::cli::bench(root, &args),
         Command::Bench(Bench::SudokuDuel) => sudoku_duel::cli::bench(),
-        Command::Bench(Bench::Cribbage) => cribbage::cli::bench(),
+        Command::Bench(Bench::Cribbage(args)) => cribbage::cli::bench(root, &args),
         Command::Duel(Duel::Sudoku(args)) => sudoku_duel::cli::duel(&args),
         Command::Referee(Referee::Sudoku(args)) => sudoku_duel::cli::referee(&args),
         Command::Deal(Deal::Cribbage(args)) => cribbage::cli::deal_cmd(&args),

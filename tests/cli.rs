@@ -573,3 +573,20 @@ fn bench_sudoku_times_a_puzzle_file_and_compares_with_the_reference() {
     assert!(text.starts_with("generated: 200 puzzles"), "{text}");
     assert!(text.lines().all(|l| l.ends_with(")") && l.contains("; 0 disagreements")), "{text}");
 }
+
+/// `bench cribbage --shot` times the reader on a table screenshot (as `read cribbage` reads it), after a first
+/// read that must succeed: a picture that is no table is refused, not timed.
+#[test]
+fn bench_cribbage_times_the_reader_on_a_shot() {
+    let shot = repo().join("fixtures/cribbage/deal30-start.png");
+    let out = autoplay().args(["bench", "cribbage", "--json", "--shot"]).arg(&shot).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((report["width"].as_u64(), report["height"].as_u64()), (Some(1000), Some(700)), "{report}");
+    assert_eq!(report["time"]["count"].as_u64(), Some(200), "{report}");
+    assert!(report["time"]["median_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{report}");
+    let not_a_table = repo().join("fixtures/sudoku/2x2-tile48.png");
+    let mut refused = autoplay();
+    refused.args(["bench", "cribbage", "--shot"]).arg(&not_a_table);
+    fails_with(&mut refused, "Cribbage Solitaire table");
+}

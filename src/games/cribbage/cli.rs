@@ -142,8 +142,25 @@ pub fn parse_truth(text: &str) -> Result<TableTruth> {
     Ok(truth)
 }
 
-pub fn bench() -> Result<()> {
-    print(&bench_command()?)
+/// Deals 1-2000 on all cores and the slowest deal, or reader latency on a screenshot.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Time the reader on this screenshot (with the themes, as `read cribbage` reads it) instead of the solver.
+    #[arg(long)]
+    pub shot: Option<PathBuf>,
+    /// With --shot, print the figures as JSON.
+    #[arg(long, requires = "shot")]
+    pub json: bool,
+}
+
+pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
+    let Some(shot) = &args.shot else { return print(&bench_command()?) };
+    let image = crate::imageio::load_image(shot)?;
+    let game = <Cribbage as crate::game::ScreenGame>::load(root, None)?;
+    let time = crate::bench::time_reads(200, || {
+        super::screen::reader::read_with_numbers(&image, &game.themes, game.numbers.as_ref())
+    })?;
+    print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }
 
 #[cfg(test)]

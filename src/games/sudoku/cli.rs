@@ -118,18 +118,5 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
     let image = load_image(shot)?;
     let game = <super::Sudoku as crate::game::ScreenGame>::load(root, None)?;
     let time = screen::bench::bench_read(&image, &game, 200)?;
-    if args.json {
-        print(&serde_json::json!({"shot": shot.display().to_string(), "width": image.width(), "height": image.height(), "time": time}).to_string())
-    } else {
-        print(&format!(
-            "read {} ({}x{} px): mean {:.3} ms, median {:.3} ms, max {:.3} ms over {} reads",
-            shot.display(),
-            image.width(),
-            image.height(),
-            time.mean_ms,
-            time.median_ms,
-            time.max_ms,
-            time.count
-        ))
-    }
+    print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }
