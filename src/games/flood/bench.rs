@@ -102,22 +102,8 @@ pub fn bench_solver(options: &BenchOptions) -> Vec<SizeResult> {
 /// Times reading one screenshot, `repeats` times.
 pub fn bench_read(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Result<ReadResult> {
     let image = crate::imageio::load_image(shot)?;
-    reader::read(&image, themes, None)?;
-    let times: Vec<Duration> = (0..repeats)
-        .map(|_| {
-            let start = Instant::now();
-            let reading = reader::read(&image, themes, None);
-            let elapsed = start.elapsed();
-            std::hint::black_box(reading).ok();
-            elapsed
-        })
-        .collect();
-    Ok(ReadResult {
-        shot: shot.display().to_string(),
-        width: image.width(),
-        height: image.height(),
-        time: summarise(&times),
-    })
+    let time = crate::bench::time_reads(repeats, || reader::read(&image, themes, None))?;
+    Ok(ReadResult { shot: shot.display().to_string(), width: image.width(), height: image.height(), time })
 }
 
 /// Times finding the colour buttons of a screenshot (`screen::buttons`: what the first move made by buttons adds),
