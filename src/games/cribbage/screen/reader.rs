@@ -34,16 +34,16 @@ const OUTLINE_RUN: f64 = 0.75;
 /// table's small K is 0.18 from its corner K), as long as the next rank is this many times further still.
 const SMALL_PRINT_LEEWAY: f64 = 2.0;
 const SMALL_PRINT_MARGIN: f64 = 1.2;
-/// The rank of index `i` (0 = A … 12 = K), as the naming numbers them.
-fn rank_at(i: usize) -> Rank {
-    Rank::new(i as u8).expect("a rank index")
-}
-
 /// A card further than this many times the theme's `max_distance` from the rank the deal names it is like no
 /// rank (a rank whose template is missing costs `max_distance` itself: it is named only where no other fits).
 const UNLIKE_ANY_RANK: f64 = 3.0;
 /// The corner glyphs lie in this share of a card's width, from its left edge.
 const CORNER_WIDTH: f64 = 0.8;
+
+/// The rank of index `i` (0 = A … 12 = K), as the naming numbers them.
+fn rank_at(i: usize) -> Rank {
+    Rank::new(i as u8).expect("a rank index")
+}
 
 /// Where the bot can act on a table, in image pixels.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -414,16 +414,10 @@ impl<'a> Matcher<'a> {
         glyph: &RankGlyph,
         distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64,
     ) -> (Rank, f64, f64) {
-        let mut per_rank: HashMap<char, f64> = HashMap::new();
-        for (template, coverage) in &self.templates {
-            let d = distance(glyph, coverage, template);
-            let entry = per_rank.entry(template.rank).or_insert(f64::INFINITY);
-            *entry = entry.min(d);
-        }
-        let mut ranked: Vec<(char, f64)> = per_rank.into_iter().collect();
+        let costs = self.rank_costs_by(glyph, distance);
+        let mut ranked: Vec<(usize, f64)> = costs.into_iter().enumerate().filter(|(_, d)| d.is_finite()).collect();
         ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let rank = Rank::from_char(ranked[0].0).expect("validated theme");
-        (rank, ranked[0].1, ranked.get(1).map_or(f64::INFINITY, |r| r.1))
+        (rank_at(ranked[0].0), ranked[0].1, ranked.get(1).map_or(f64::INFINITY, |r| r.1))
     }
 
     /// The piles, where the theme places the columns, else as the five piles of the project's first table.
@@ -444,6 +438,15 @@ impl<'a> Matcher<'a> {
 
     /// Per rank (A … K), the glyph's distance to the rank's nearest template; infinite where the theme has none.
     fn rank_costs(&self, glyph: &RankGlyph) -> [f64; naming::RANKS] {
+        self.rank_costs_by(glyph, distance)
+    }
+
+    /// As [`Self::rank_costs`], by another distance.
+    fn rank_costs_by(
+        &self,
+        glyph: &RankGlyph,
+        distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64,
+    ) -> [f64; naming::RANKS] {
         let mut costs = [f64::INFINITY; naming::RANKS];
         for (template, coverage) in &self.templates {
             let rank = Rank::from_char(template.rank).expect("validated theme");
