@@ -29,10 +29,12 @@ const LARGE: usize = 40;
 /// The size, in pixels, large renderings are made at.
 const LARGE_PX: f32 = 96.0;
 
-/// One rendered character.
+/// One rendered character (or a short text drawn as one mark, such as "10").
 #[derive(Clone, Debug)]
 pub struct FontGlyph {
+    /// The text's first character.
     pub character: char,
+    pub text: String,
     /// The font file it came from (its file name), for messages.
     pub font: String,
     /// Normalised coverage (GLYPH_SIDE²).
@@ -51,9 +53,9 @@ struct FontList {
 /// Characters of the listed fonts, rendered on demand at each glyph height asked for.
 pub struct FontGlyphs {
     fonts: Vec<(String, fontdue::Font)>,
-    characters: Vec<char>,
-    /// Each font's ink height of each character per pixel of font size, from the large rendering.
-    ink_share: HashMap<(usize, char), f32>,
+    texts: Vec<String>,
+    /// Each font's ink height of each text per pixel of font size, from the large rendering.
+    ink_share: HashMap<(usize, String), f32>,
     rendered: Mutex<HashMap<usize, Arc<Vec<FontGlyph>>>>,
 }
 
@@ -61,6 +63,13 @@ impl FontGlyphs {
     /// The characters `characters` of every font `root/fonts.toml` lists that exists on this machine. Fonts that
     /// are missing are passed over; none at all is an error naming the list.
     pub fn load(root: &Path, characters: &str) -> Result<FontGlyphs> {
+        let texts: Vec<String> = characters.chars().map(String::from).collect();
+        Self::load_texts(root, &texts)
+    }
+
+    /// As [`Self::load`], for texts each drawn as one mark (a character, or a few set side by side as the font
+    /// sets them: "10").
+    pub fn load_texts(root: &Path, texts: &[String]) -> Result<FontGlyphs> {
         let list_path = root.join("fonts.toml");
         let text = std::fs::read_to_string(&list_path)
             .with_context(|| format!("cannot read the font list {}", list_path.display()))?;
@@ -79,15 +88,15 @@ impl FontGlyphs {
         }
         let mut glyphs = FontGlyphs {
             fonts,
-            characters: characters.chars().collect(),
+            texts: texts.to_vec(),
             ink_share: HashMap::new(),
             rendered: Mutex::new(HashMap::new()),
         };
         let large = glyphs.render_all(|_, _| LARGE_PX);
         for (k, (_, font)) in glyphs.fonts.iter().enumerate() {
-            for &c in &glyphs.characters {
-                if let Some((_, height)) = render(font, c, LARGE_PX, "") {
-                    glyphs.ink_share.insert((k, c), height as f32 / LARGE_PX);
+            for text in &glyphs.texts {
+                if let Some((_, height)) = render(font, text, LARGE_PX, "") {
+                    glyphs.ink_share.insert((k, text.clone()), height as f32 / LARGE_PX);
                 }
             }
         }
@@ -102,7 +111,9 @@ impl FontGlyphs {
         if let Some(found) = self.rendered.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return found.clone();
         }
-        let glyphs = Arc::new(self.render_all(|k, c| key as f32 / self.ink_share.get(&(k, c)).copied().unwrap_or(0.7)));
+        let glyphs = Arc::new(
+            self.render_all(|k, t| key as f32 / self.ink_share.get(&(k, t.to_owned())).copied().unwrap_or(0.7)),
+        );
         self.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(key, glyphs.clone());
         glyphs
     }
@@ -130,9 +141,24 @@ impl FontGlyphs {
         height: usize,
         key: impl Fn(char) -> Option<K>,
     ) -> Vec<(K, f64)> {
+        self.distances_by_text(coverage, aspect, height, |text| {
+            let mut characters = text.chars();
+            let first = characters.next()?;
+            characters.next().is_none().then(|| key(first)).flatten()
+        })
+    }
+
+    /// As [`Self::distances`], with the texts grouped by `key` whole (for texts of more than one character).
+    pub fn distances_by_text<K: Copy + PartialEq>(
+        &self,
+        coverage: &[f32],
+        aspect: f64,
+        height: usize,
+        key: impl Fn(&str) -> Option<K>,
+    ) -> Vec<(K, f64)> {
         let mut best: Vec<(K, f64)> = Vec::new();
         for g in self.at_height(height).iter() {
-            let Some(k) = key(g.character) else { continue };
+            let Some(k) = key(&g.text) else { continue };
             let d = mean_squared_difference(coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2);
             match best.iter_mut().find(|(seen, _)| *seen == k) {
                 Some(entry) => entry.1 = entry.1.min(d),
@@ -143,14 +169,14 @@ impl FontGlyphs {
         best
     }
 
-    fn render_all(&self, size: impl Fn(usize, char) -> f32) -> Vec<FontGlyph> {
+    fn render_all(&self, size: impl Fn(usize, &str) -> f32) -> Vec<FontGlyph> {
         let mut out = Vec::new();
         for (k, (name, font)) in self.fonts.iter().enumerate() {
-            for &c in &self.characters {
-                if font.lookup_glyph_index(c) == 0 {
+            for text in &self.texts {
+                if text.chars().any(|c| font.lookup_glyph_index(c) == 0) {
                     continue;
                 }
-                if let Some((glyph, _)) = render(font, c, size(k, c), name) {
+                if let Some((glyph, _)) = render(font, text, size(k, text), name) {
                     out.push(glyph);
                 }
             }
@@ -159,15 +185,42 @@ impl FontGlyphs {
     }
 }
 
-/// One character at `px`, normalised, and its ink height in pixels.
-fn render(font: &fontdue::Font, character: char, px: f32, name: &str) -> Option<(FontGlyph, usize)> {
-    let (metrics, bitmap) = font.rasterize(character, px);
-    let w = metrics.width.max(1);
-    let alpha: Vec<f32> = bitmap.iter().map(|&a| a as f32 / 255.0).collect();
+/// A text at `px`, its characters set side by side as the font spaces them, normalised, and its ink height in
+/// pixels.
+fn render(font: &fontdue::Font, text: &str, px: f32, name: &str) -> Option<(FontGlyph, usize)> {
+    // Each character's bitmap and where its top left falls (x right, y down from the baseline).
+    let mut placed = Vec::new();
+    let mut pen = 0.0f32;
+    let mut previous = None;
+    for c in text.chars() {
+        if let Some(p) = previous {
+            pen += font.horizontal_kern(p, c, px).unwrap_or(0.0);
+        }
+        let (metrics, bitmap) = font.rasterize(c, px);
+        let left = (pen + metrics.xmin as f32).round() as i32;
+        let top = -(metrics.ymin + metrics.height as i32);
+        placed.push((left, top, metrics.width, metrics.height, bitmap));
+        pen += metrics.advance_width;
+        previous = Some(c);
+    }
+    let x_min = placed.iter().map(|p| p.0).min()?;
+    let y_min = placed.iter().map(|p| p.1).min()?;
+    let w = (placed.iter().map(|p| p.0 + p.2 as i32).max()? - x_min).max(1) as usize;
+    let h = (placed.iter().map(|p| p.1 + p.3 as i32).max()? - y_min).max(1) as usize;
+    let mut alpha = vec![0f32; w * h];
+    for (left, top, bw, bh, bitmap) in &placed {
+        for (i, &a) in bitmap.iter().enumerate() {
+            let (x, y) = ((left - x_min) as usize + i % bw, (top - y_min) as usize + i / bw);
+            let cell = &mut alpha[y * w + x];
+            *cell = (*cell + a as f32 / 255.0).min(1.0);
+        }
+        let _ = bh;
+    }
     let bbox = ink_box(&alpha, w, 0.5)?;
     let (x0, y0, x1, y1) = bbox;
     let glyph = FontGlyph {
-        character,
+        character: text.chars().next()?,
+        text: text.to_owned(),
         font: name.to_string(),
         coverage: normalise(&alpha, w, bbox),
         aspect: (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64,

@@ -8,22 +8,25 @@ use anyhow::{Context, Result};
 use super::commands::parse_state;
 use super::deal::Deal;
 use super::rules::{parse_line, Move, State};
+use super::screen::by_shape::RankShapes;
 use super::screen::theme::TableTheme;
 use super::solve;
 use crate::game::{Game, Plan, SolveLimits};
 use crate::vision::printed_number::NumberReader;
 
-/// Cribbage Solitaire with the calibration themes its reader may use (none for the rules alone), and the digits
-/// of the common fonts for numbers a table prints as text (none where the font list is missing).
+/// Cribbage Solitaire with the calibration themes its reader may use (none for the rules alone), the digits
+/// of the common fonts for numbers a table prints as text (none where the font list is missing), and the rank
+/// marks of the common fonts for tables read with no calibration (else why they are missing).
 pub struct Cribbage {
     pub themes: Vec<TableTheme>,
     pub numbers: Option<NumberReader>,
+    pub rank_shapes: Result<RankShapes, String>,
 }
 
 impl Cribbage {
     /// The rules alone: no themes, no fonts.
     pub fn rules_only() -> Cribbage {
-        Cribbage { themes: Vec::new(), numbers: None }
+        Cribbage { themes: Vec::new(), numbers: None, rank_shapes: Err("the rules alone read no picture".into()) }
     }
 }
 

@@ -5,6 +5,7 @@
 //! moves it made; a table that ends stacks by itself is played without asking for them.
 
 pub mod actions;
+pub mod by_shape;
 pub mod naming;
 pub mod reader;
 pub mod theme;
@@ -87,7 +88,11 @@ impl ScreenGame for Cribbage {
     const DEFAULT_THEME: &'static str = "table";
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Cribbage { themes: load_themes(root, theme)?, numbers: NumberReader::load(root).ok() })
+        Ok(Cribbage {
+            themes: crate::calibration::load_theme_files_or_none(root, "cribbage", theme)?,
+            numbers: NumberReader::load(root).ok(),
+            rank_shapes: by_shape::RankShapes::load(root).map_err(|e| format!("{e:#}")),
+        })
     }
 
     fn window_titles(&self) -> &'static [&'static str] {
@@ -96,8 +101,9 @@ impl ScreenGame for Cribbage {
 
     /// The columns and stack from the picture; the score from the window title where the table's theme says the
     /// title shows it, else from the table's printed text, when either shows one.
-    fn read(&self, frame: &Frame, _hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
-        let reading = reader::read_with_numbers(&frame.image, &self.themes, self.numbers.as_ref())?;
+    fn read(&self, frame: &Frame, hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
+        let reading =
+            reader::read_any(&frame.image, &self.themes, self.numbers.as_ref(), self.rank_shapes.as_ref(), hint)?;
         let word = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.score_in_title.as_deref());
         let from_title = frame.title.as_deref().zip(word).and_then(|(title, word)| title_score(title, word));
         let score = from_title.or(reading.score);
@@ -438,6 +444,7 @@ mod tests {
             cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
             next_stack: Some((50, 5)),
             card_width: 8,
+            columns: None,
         };
         assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });
         let after = game.apply(&start, &Move::Play(0));

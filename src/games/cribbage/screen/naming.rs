@@ -103,6 +103,60 @@ pub fn name_by_deal(costs: &[[f64; RANKS]], room: &[usize; RANKS], unknown_cost:
     Ok(Naming { ranks, margins })
 }
 
+/// Names groups of cards drawn alike, one rank each and no two the same (cards drawn alike on one table are one
+/// rank; drawn differently, different ranks): `costs[group][rank]` is the group's total distance to the rank
+/// (infinite where no font has it: it takes `unknown_cost` per card), `sizes[group]` its cards, at most
+/// `room[rank]` of each rank. The margin of a group is how much the least total grows if it is named otherwise.
+pub fn name_groups(
+    costs: &[[f64; RANKS]],
+    sizes: &[usize],
+    room: &[usize; RANKS],
+    unknown_cost: f64,
+) -> Result<Naming> {
+    if costs.len() > RANKS {
+        bail!("the cards show {} different marks, but a deal has only {RANKS} ranks", costs.len());
+    }
+    if costs.is_empty() {
+        return Ok(Naming { ranks: Vec::new(), margins: Vec::new() });
+    }
+    // Integer weights (micro-units); a rank with too little room for a group is barred by a weight no naming
+    // that keeps to the counts reaches.
+    const BARRED: i64 = 1 << 40;
+    let weight = |group: usize, rank: usize, forbidden: Option<(usize, usize)>| {
+        if sizes[group] > room[rank] || forbidden == Some((group, rank)) {
+            return BARRED;
+        }
+        let c = costs[group][rank];
+        let c = if c.is_finite() { c } else { unknown_cost * sizes[group] as f64 };
+        (c * 1e6).round() as i64
+    };
+    let solve = |forbidden: Option<(usize, usize)>| {
+        let weights = Matrix::from_fn(costs.len(), RANKS, |(g, r)| weight(g, r, forbidden));
+        kuhn_munkres_min(&weights)
+    };
+    let (total, ranks) = solve(None);
+    if total >= BARRED {
+        let most = sizes.iter().max().copied().unwrap_or(0);
+        bail!(
+            "no naming keeps to a deal's counts: the cards show {} different marks, the most common {most} times",
+            costs.len()
+        );
+    }
+    let margins = ranks
+        .iter()
+        .enumerate()
+        .map(|(g, &r)| {
+            let (other, _) = solve(Some((g, r)));
+            if other >= BARRED {
+                f64::INFINITY
+            } else {
+                (other - total) as f64 / 1e6
+            }
+        })
+        .collect();
+    Ok(Naming { ranks, margins })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,5 +227,28 @@ mod tests {
         room[0] = 4;
         let error = name_by_deal(&costs, &room, 1.0).unwrap_err().to_string();
         assert!(error.contains("room for only 4"), "{error}");
+    }
+
+    /// Groups drawn alike are each one rank, no two the same: a group nearest the same rank as another, but
+    /// farther from it, takes its next-nearest rank, and a group larger than the room of a rank cannot take it.
+    #[test]
+    fn groups_take_different_ranks_within_the_room() {
+        let mut a = card(4, 0.02, 0.3);
+        a[5] = 0.05;
+        let mut b = card(4, 0.01, 0.3);
+        b[6] = 0.2;
+        let named = name_groups(&[a, b], &[2, 1], &[PER_RANK; RANKS], 1.0).unwrap();
+        assert_eq!(named.ranks, vec![5, 4], "the group of two is farther from 5s than the other: it takes 6s");
+        // Named otherwise, the least total is 0.02 + 0.2 (the other group takes 7s): 0.16 more than 0.05 + 0.01.
+        assert!(named.margins.iter().all(|m| (m - 0.16).abs() < 1e-6), "{:?}", named.margins);
+        // Room for one 5 only: the group of two cannot be 5s.
+        let mut room = [PER_RANK; RANKS];
+        room[4] = 1;
+        let named = name_groups(&[card(4, 0.01, 0.3), card(7, 0.01, 0.3)], &[2, 1], &room, 1.0).unwrap();
+        assert_ne!(named.ranks[0], 4);
+        // More kinds of mark than ranks is no deal.
+        let many: Vec<[f64; RANKS]> = (0..14).map(|i| card(i % RANKS, 0.01, 0.3)).collect();
+        let error = name_groups(&many, &[1; 14], &[PER_RANK; RANKS], 1.0).unwrap_err().to_string();
+        assert!(error.contains("14 different marks"), "{error}");
     }
 }

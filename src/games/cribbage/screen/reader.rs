@@ -56,6 +56,11 @@ pub struct TablePoints {
     pub next_stack: Option<(i32, i32)>,
     /// Card width in pixels.
     pub card_width: usize,
+    /// Where each column stands (a point on its line of cards), where the reader places columns by what it saw
+    /// rather than by calibration: the next picture's columns are numbered by it, so that an emptied column
+    /// keeps its number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub columns: Option<[(i32, i32); 4]>,
 }
 
 /// A table read from a picture: the game state (columns and stack; the score is not read) and where to click.
@@ -549,7 +554,7 @@ impl<'a> Matcher<'a> {
         if let Some(total) = total.filter(|&t| stack_shown && t != state.total()) {
             bail!("the stack's cards add up to {}, but the table prints a total of {total}", state.total());
         }
-        let points = TablePoints { cards: points, next_stack, card_width: piles.card_width };
+        let points = TablePoints { cards: points, next_stack, card_width: piles.card_width, columns: None };
         Ok(TableReading {
             state,
             points,
@@ -627,6 +632,37 @@ pub fn read_with_numbers(
     numbers: Option<&NumberReader>,
 ) -> Result<TableReading> {
     first_reading(themes, "the Cribbage Solitaire table", |theme| Matcher::new(theme)?.read(image, numbers))
+}
+
+/// Reads a table with the first calibration theme that reads it, else with none ([`super::by_shape`]), where
+/// the fonts for that are at hand (`shapes`, else why not). `hint` is the previous reading's places.
+pub fn read_any(
+    image: &RgbaImage,
+    themes: &[TableTheme],
+    numbers: Option<&NumberReader>,
+    shapes: Result<&super::by_shape::RankShapes, &String>,
+    hint: Option<&TablePoints>,
+) -> Result<TableReading> {
+    let themed_error = if themes.is_empty() {
+        None
+    } else {
+        match read_with_numbers(image, themes, numbers) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => Some(e),
+        }
+    };
+    let found = match shapes {
+        Ok(shapes) => super::by_shape::read(image, shapes, hint),
+        Err(why) => {
+            Err(anyhow!("no calibration theme reads it, and the fonts to read it without one are missing: {why}"))
+        }
+    };
+    found.map_err(|found_error| match themed_error {
+        Some(themed) => {
+            found_error.context(format!("reading the table with no calibration (with a theme: {themed:#})"))
+        }
+        None => found_error.context("reading the table with no calibration"),
+    })
 }
 
 /// How well each card of a picture matched its rank: (best distance, next rank's distance) per card.
