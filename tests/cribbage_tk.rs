@@ -4,9 +4,10 @@
 //! ends it by itself 600 ms after nothing fits, and drops the next click once). Its screenshots, at two window
 //! sizes, are in fixtures/cribbage-tk/ (scripts/make-cribbage-tk-fixtures.sh).
 //!
-//! These tests check the table itself: that it deals the project's numbered deals, and that each screenshot's
-//! truth (the table's own state file) is the position the rules reach on its line. Reading and playing it with
-//! no calibration is issue 29's goal, not yet reached.
+//! These tests check the table itself (that it deals the project's numbered deals, and that each screenshot's
+//! truth, the table's own state file, is the position the rules reach on its line), and, live on Xvfb with a
+//! window manager, that the bot plays it with no calibration to the solver's optimum (tests/cribbage_uncalibrated.rs
+//! reads its fixtures).
 
 mod common;
 
@@ -14,7 +15,8 @@ use std::process::Command;
 
 use autoplay::games::cribbage::commands::parse_state;
 use autoplay::games::cribbage::rules::parse_line;
-use autoplay::games::cribbage::{deal, Move, State};
+use autoplay::games::cribbage::{deal, solve, Move, State};
+use common::desktop::{wait_until, Desktop};
 use common::{fixture_shots, repo};
 
 fn python() -> &'static str {
@@ -58,5 +60,47 @@ fn the_tk_fixtures_show_the_positions_their_lines_reach() {
         }
         let truth = parse_state(&text).unwrap();
         assert_eq!((&truth.columns, &truth.stack, truth.score), (&state.columns, &state.stack, state.score), "{name}");
+    }
+}
+
+/// Live: the Tk table opened on Xvfb (at two window sizes), and `autoplay play cribbage` with a calibration
+/// folder that holds only the font list: the bot finds the cards by their shape and names them by the deal, plays
+/// every card by clicking it, verifies each by reading the table again (the table ends its stacks by itself, and
+/// drops the first click after each), and the table's own final score is the solver's optimum.
+#[test]
+fn the_tk_table_is_played_with_no_calibration_to_the_optimum() {
+    for (n, size) in [(30u64, "1100x760"), (969, "820x600")] {
+        let mut desktop = Desktop::start();
+        let work = tempfile::tempdir().unwrap();
+        std::fs::copy(repo().join("calibration/fonts.toml"), work.path().join("fonts.toml")).unwrap();
+        let state_file = work.path().join("table.state");
+        let (deal_arg, state_arg) = (n.to_string(), state_file.display().to_string());
+        let table = repo().join("fixtures/tables/cribbage_tk.py").display().to_string();
+        desktop.spawn(python(), &[&table, "--deal", &deal_arg, "--size", size, "--state-file", &state_arg], &[]);
+        let window = desktop.wait_for_window_shown("Cribbage Solitaire \\(Tk\\).*");
+        wait_until("the table's first state", std::time::Duration::from_secs(60), || state_file.exists());
+        desktop.wait_for_still_picture(&window);
+        let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+            .args(["play", "cribbage", "--json", "--calibration"])
+            .arg(work.path())
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "deal {n} at {size}: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["won"].as_bool(), Some(true), "deal {n} at {size}: {stderr}");
+        assert_eq!(report["moves"], 52, "deal {n}: one click a card, no stack ended by the bot: {stderr}");
+        let optimum = solve(&State::from(deal(n))).score;
+        // The table's state file: its columns, stack and score (its total and count of cards played aside).
+        let text = std::fs::read_to_string(&state_file).unwrap();
+        let kept: String = text
+            .lines()
+            .filter(|l| !l.starts_with("total:") && !l.starts_with("played:"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let table = parse_state(&kept).unwrap();
+        assert!(table.is_over(), "deal {n} at {size}: the table is not finished: {stderr}");
+        assert_eq!(table.score, optimum, "deal {n} at {size}: the table's own score: {stderr}");
     }
 }
