@@ -193,31 +193,48 @@ fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
     // A face a picture splits (its margins too thin to join around it) shows as pieces whose boxes overlap and
     // share both edges across: one card.
     let near = |p: usize, q: usize| p.abs_diff(q) <= 2;
-    let mut merged = true;
-    while merged {
-        merged = false;
-        'pairs: for a in 0..found.len() {
-            for b in a + 1..found.len() {
-                let (p, q) = (found[a], found[b]);
-                let overlap_down = p.y0 <= q.y1 && q.y0 < p.y1 && q.y0 > p.y0;
-                let overlap_across = p.x0 <= q.x1 && q.x0 < p.x1 && q.x0 > p.x0;
-                let one = (near(p.x0, q.x0) && near(p.x1, q.x1) && overlap_down)
-                    || (near(p.y0, q.y0) && near(p.y1, q.y1) && overlap_across);
-                if one {
-                    found[a] = Component {
-                        x0: p.x0.min(q.x0),
-                        y0: p.y0.min(q.y0),
-                        x1: p.x1.max(q.x1),
-                        y1: p.y1.max(q.y1),
-                        pixels: p.pixels + q.pixels,
-                    };
-                    found.remove(b);
-                    merged = true;
-                    break 'pairs;
-                }
+    // (Overlapping by a quarter of the shorter: the boxes of a fan's strips overlap by a row or two at most, where
+    // a rounded corner lets a strip's face reach beside the next card's edge.)
+    let overlap = |(p0, p1): (usize, usize), (q0, q1): (usize, usize)| {
+        let shared = (p1.min(q1) + 1).saturating_sub(p0.max(q0));
+        shared * 4 >= (p1 - p0 + 1).min(q1 - q0 + 1) && p0 != q0
+    };
+    let one_face = |p: &Component, q: &Component| {
+        (near(p.x0, q.x0) && near(p.x1, q.x1) && overlap((p.y0, p.y1), (q.y0, q.y1)))
+            || (near(p.y0, q.y0) && near(p.y1, q.y1) && overlap((p.x0, p.x1), (q.x0, q.x1)))
+    };
+    let mut group: Vec<usize> = (0..found.len()).collect();
+    fn group_of(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for a in 0..found.len() {
+        for b in a + 1..found.len() {
+            if one_face(&found[a], &found[b]) {
+                let (ga, gb) = (group_of(&mut group, a), group_of(&mut group, b));
+                group[ga.max(gb)] = ga.min(gb);
             }
         }
     }
+    let mut faces: std::collections::BTreeMap<usize, Component> = std::collections::BTreeMap::new();
+    for (i, piece) in found.iter().enumerate() {
+        faces
+            .entry(group_of(&mut group, i))
+            .and_modify(|c| {
+                *c = Component {
+                    x0: c.x0.min(piece.x0),
+                    y0: c.y0.min(piece.y0),
+                    x1: c.x1.max(piece.x1),
+                    y1: c.y1.max(piece.y1),
+                    pixels: c.pixels + piece.pixels,
+                }
+            })
+            .or_insert(*piece);
+    }
+    let found: Vec<Component> = faces.into_values().collect();
     let inside = |a: &Component, b: &Component| {
         a != b && a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1 && a.pixels < b.pixels
     };
