@@ -2,7 +2,9 @@
 //! table, the parlour page and the Tk desktop table, each drawn by other hands and toolkits, at two window sizes
 //! or more) read exactly by card shapes and the common fonts' rank marks, named by what a deal must be; the
 //! columns keep their numbers from the previous picture when one is emptied; the `read` command does it with a
-//! calibration folder that holds nothing but the font list.
+//! calibration folder that holds nothing but the font list; the control that ends a stack is found by its label
+//! (and an icon or a button labelled otherwise is not taken for it); and live, the two web tables are played
+//! with no calibration to the solver's optimum (the Tk table's live test is in tests/cribbage_tk.rs).
 
 mod common;
 
@@ -11,8 +13,9 @@ use std::process::Command;
 
 use autoplay::games::cribbage::cli::parse_truth;
 use autoplay::games::cribbage::screen::by_shape::{self, RankShapes};
-use autoplay::games::cribbage::{deal, replay, Deal, State};
+use autoplay::games::cribbage::{deal, replay, solve, Deal, State};
 use autoplay::imageio::load_image;
+use common::desktop::Desktop;
 use common::{fixture_shots, repo};
 use image::RgbaImage;
 
@@ -147,4 +150,83 @@ fn the_read_command_needs_no_calibration() {
     assert_eq!(out.status.code(), Some(1));
     let error = String::from_utf8_lossy(&out.stderr);
     assert!(error.contains("reading the table with no calibration") && error.contains("no card"), "{error}");
+}
+
+/// The first table's NEXT STACK button is found by its label, greyed or lit; the parlour's control is an icon
+/// and its other buttons say other things (New Game, Undo), and the Tk table has none: no control is taken there.
+#[test]
+fn the_control_that_ends_a_stack_is_found_by_its_label_and_only_so() {
+    let shapes = shapes();
+    for (shot, labelled) in [
+        ("cribbage/deal30-mid.png", true),
+        ("cribbage/deal30-late.png", true),
+        ("cribbage/deal969-early-screen.png", true),
+        ("cribbage-parlour/deal30-mid.png", false),
+        ("cribbage-parlour/deal969-early.png", false),
+        ("cribbage-tk/deal30-mid-1100x760.png", false),
+    ] {
+        let image = load_image(&repo().join("fixtures").join(shot)).unwrap();
+        let reading = by_shape::read(&image, &shapes, None).unwrap();
+        assert_eq!(reading.points.next_stack.is_some(), labelled, "{shot}: {:?}", reading.points.next_stack);
+        assert_eq!(
+            reading.ends_stacks_itself, !labelled,
+            "{shot}: with no control, a stack ends by itself or not at all"
+        );
+        if let Some((x, y)) = reading.points.next_stack {
+            // On the button: its colour, not the felt's, under the point.
+            let felt = *image.get_pixel(5, image.height() - 5);
+            assert_ne!(*image.get_pixel(x as u32, y as u32), felt, "{shot}: ({x}, {y}) is on the felt");
+        }
+    }
+}
+
+fn calibration_of_fonts_only() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(repo().join("calibration/fonts.toml"), dir.path().join("fonts.toml")).unwrap();
+    dir
+}
+
+/// Live, in Chromium on Xvfb: the project's first table (its NEXT STACK button found by its label) and the
+/// parlour page in its mode that ends stacks by itself (its icon control is no label the bot reads; with it, the
+/// point is named by calibration), each played with a calibration folder that holds only the font list: every
+/// card verified by reading the table again, and the page's own final score is the solver's optimum.
+#[test]
+fn the_web_tables_are_played_with_no_calibration_to_the_optimum() {
+    for (page, n, size, title) in [
+        (
+            "cribbage.html?deal=969",
+            969u64,
+            "1000,700",
+            "Cribbage Solitaire \u{2014} deal 969 \u{2014} score {} \u{2014} complete",
+        ),
+        ("cribbage-parlour.html?auto=1&deal=1031", 1031, "1100,760", "Cribbage Solitaire \u{2014} final score {}"),
+    ] {
+        let mut desktop = Desktop::start();
+        let profile = tempfile::tempdir().unwrap();
+        let (file, query) = page.split_once('?').unwrap();
+        let url = format!("file://{}?{query}", repo().join("fixtures/tables").join(file).display());
+        let (profile_arg, size_arg, app_arg) = (
+            format!("--user-data-dir={}", profile.path().display()),
+            format!("--window-size={size}"),
+            format!("--app={url}"),
+        );
+        let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
+        args.extend([profile_arg.as_str(), &size_arg, &app_arg]);
+        desktop.spawn("chromium", &args, &[]);
+        let window = desktop.wait_for_window("Cribbage Solitaire.*");
+        let calibration = calibration_of_fonts_only();
+        let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+            .args(["play", "cribbage", "--json", "--calibration"])
+            .arg(calibration.path())
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{page}: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["won"], true, "{page}: {stderr}");
+        let optimum = solve(&State::from(deal(n))).score;
+        let shown = String::from_utf8(desktop.run("xdotool", &["getwindowname", &window]).stdout).unwrap();
+        assert_eq!(shown.trim(), title.replace("{}", &optimum.to_string()), "{page}: {stderr}");
+    }
 }

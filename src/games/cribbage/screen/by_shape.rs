@@ -38,10 +38,20 @@
 //! cards. The stack's small cards (another print size) are named by the fonts alone, and leave that much less
 //! room.
 //!
+//! In play, a column's cards that an earlier picture named (the opening names all 52 under the full deal's
+//! counts, the surest naming there is) keep their names unless the picture plainly says otherwise: a column
+//! only loses cards from its front.
+//!
+//! **The control that ends a stack** is a button labelled so: a patch of flat colour off the cards, wider than
+//! tall, whose label reads STACK by the fonts' capitals, one letter aside. An icon, or a button that says
+//! something else, is never taken for it; a table that shows none is taken to end its stacks by itself (the
+//! play loop checks that it does, and stops if not).
+//!
 //! **Why it holds.** Nothing here is a colour or a size learned from one table: a face is whatever is light and
-//! flat, a card's size is what its fans share, a column is what lines up with three others, and a rank is what
-//! the deal's counts and the table's own likeness make of the fonts' guesses. What it does not know (the
-//! control that ends a stack, where the score is printed) it leaves to calibration or to watching the table.
+//! flat, a card's size is what its fans share, a column is what lines up with three others, a rank is what the
+//! deal's counts and the table's own likeness make of the fonts' guesses, and a control is what its label says.
+//! What it does not know (an icon control, where the score is printed) it leaves to calibration or to watching
+//! the table.
 
 use anyhow::{anyhow, bail, Context, Result};
 use image::{imageops, RgbaImage};
@@ -133,19 +143,12 @@ impl Fan {
 /// and one card's face meets another's at its edge, a line or a step of shade.
 const FLAT: u8 = 16;
 
-/// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
-/// (4-connected neighbours within [`FLAT`] of each other) at least 6 pixels each way, less those inside another
-/// piece's box.
-fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
+/// The patches of flat colour among the pixels `keep` takes: 4-connected neighbours within [`FLAT`] of each
+/// other are one patch. Each patch's box and pixel count.
+fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<Component> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let rgb: Vec<[u8; 3]> = image.pixels().map(|p| [p[0], p[1], p[2]]).collect();
-    let face: Vec<bool> = rgb
-        .iter()
-        .map(|&p| {
-            let chroma = p.iter().max().unwrap_or(&0) - p.iter().min().unwrap_or(&0);
-            luminance(p) >= lightness && chroma <= FACE_CHROMA
-        })
-        .collect();
+    let kept: Vec<bool> = rgb.iter().map(|&p| keep(p)).collect();
     let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
     fn root(parent: &mut [u32], mut i: u32) -> u32 {
         while parent[i as usize] != i {
@@ -155,7 +158,7 @@ fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
         i
     }
     let join = |parent: &mut Vec<u32>, a: usize, b: usize| {
-        if face[a] && face[b] && max_diff(rgb[a], rgb[b]) <= FLAT {
+        if kept[a] && kept[b] && max_diff(rgb[a], rgb[b]) <= FLAT {
             let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
             if ra != rb {
                 parent[ra.max(rb) as usize] = ra.min(rb);
@@ -174,7 +177,7 @@ fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
         }
     }
     let mut boxes: std::collections::HashMap<u32, Component> = std::collections::HashMap::new();
-    for i in (0..w * h).filter(|&i| face[i]) {
+    for i in (0..w * h).filter(|&i| kept[i]) {
         let (x, y) = (i % w, i / w);
         let r = root(&mut parent, i as u32);
         boxes
@@ -188,7 +191,19 @@ fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
             })
             .or_insert(Component { x0: x, y0: y, x1: x, y1: y, pixels: 1 });
     }
-    let mut found: Vec<Component> = boxes.into_values().filter(|c| c.width() >= 6 && c.height() >= 6).collect();
+    boxes.into_values().collect()
+}
+
+/// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
+/// ([`flat_patches`]) at least 6 pixels each way, less those inside another piece's box, and with the pieces of
+/// one face a picture split joined.
+fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
+    let face = |p: [u8; 3]| {
+        let chroma = p.iter().max().unwrap_or(&0) - p.iter().min().unwrap_or(&0);
+        luminance(p) >= lightness && chroma <= FACE_CHROMA
+    };
+    let boxes = flat_patches(image, face);
+    let mut found: Vec<Component> = boxes.into_iter().filter(|c| c.width() >= 6 && c.height() >= 6).collect();
     found.sort_by_key(|c| (c.y0, c.x0));
     // A face a picture splits (its margins too thin to join around it) shows as pieces whose boxes overlap and
     // share both edges across: one card.
@@ -792,14 +807,34 @@ fn rank_mark<'a>(fonts: &FontGlyphs, card: &'a SeenCard) -> (&'a Mark, [f64; nam
     }
 }
 
+/// What naming a card otherwise than an earlier picture named it costs (a whole font distance and more: only
+/// groups of cards the earlier naming split can be renamed).
+const KNOWN_RANK: f64 = 1.0;
+
 /// A group of marks whose naming is closer than this (in total font distance) to another is not named.
 const GROUP_MARGIN: f64 = 0.004;
 
 /// Names the cards: groups of alike marks, each a rank of its own, by the fonts' distances and the deal's room.
 /// Returns each card's rank, in the order given.
-fn name(fonts: &FontGlyphs, cards: &[(String, &SeenCard)], room: &[usize; naming::RANKS]) -> Result<Vec<Rank>> {
-    let (marks, costs): (Vec<&Mark>, Vec<[f64; naming::RANKS]>) =
+fn name(
+    fonts: &FontGlyphs,
+    cards: &[(String, &SeenCard)],
+    known: &[Option<Rank>],
+    room: &[usize; naming::RANKS],
+) -> Result<Vec<Rank>> {
+    let (marks, mut costs): (Vec<&Mark>, Vec<[f64; naming::RANKS]>) =
         cards.iter().map(|(_, c)| rank_mark(fonts, c)).unzip();
+    // A card named before (by an earlier picture) is that rank unless the picture says otherwise plainly: every
+    // other rank costs it a whole unit more.
+    for (cost, known) in costs.iter_mut().zip(known) {
+        if let Some(rank) = known {
+            for (r, c) in cost.iter_mut().enumerate() {
+                if r != rank.index() as usize {
+                    *c += KNOWN_RANK;
+                }
+            }
+        }
+    }
     let groups = groups_by_likeness(&marks, &costs, room).with_context(|| format!("{} cards seen", cards.len()))?;
     let group_costs: Vec<[f64; naming::RANKS]> =
         groups.iter().map(|g| std::array::from_fn(|r| g.iter().map(|&i| costs[i][r]).sum())).collect();
@@ -826,16 +861,125 @@ fn name(fonts: &FontGlyphs, cards: &[(String, &SeenCard)], room: &[usize; naming
     Ok(ranks)
 }
 
-/// The rank marks of the common fonts, which a table read with no calibration is named by.
+/// The rank marks of the common fonts, which a table read with no calibration is named by, and their capital
+/// letters, which a control's label is read with.
 pub struct RankShapes {
     fonts: FontGlyphs,
+    letters: FontGlyphs,
 }
 
 impl RankShapes {
     /// The fonts `root/fonts.toml` lists (see [`FontGlyphs::load`]).
     pub fn load(root: &std::path::Path) -> Result<RankShapes> {
-        Ok(RankShapes { fonts: FontGlyphs::load_texts(root, &rank_texts())? })
+        Ok(RankShapes {
+            fonts: FontGlyphs::load_texts(root, &rank_texts())?,
+            letters: FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")?,
+        })
     }
+}
+
+/// The word a control that ends a stack is labelled with ("NEXT STACK", "END STACK").
+const STACK_WORD: &str = "STACK";
+
+/// The control that ends a stack, where the table labels one so: a button (a patch of flat colour off the cards,
+/// at least twice as wide as tall, an eighth to half a card tall, filling half its box or more) whose label reads
+/// [`STACK_WORD`] ([`says`]; each letter the fonts' nearest capital). None where no control says so: the
+/// table then ends its stacks by itself, or the control is named by calibration; a control that is not labelled
+/// so is never taken for it.
+fn stack_control(
+    image: &RgbaImage,
+    card: (usize, usize),
+    cards: &[Component],
+    letters: &FontGlyphs,
+) -> Option<(i32, i32)> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+    let buttons = flat_patches(image, |_| true).into_iter().filter(|c| {
+        c.width() >= 2 * c.height()
+            && c.height() * 8 >= card.0
+            && c.height() * 2 <= card.1
+            && c.width() <= 4 * card.0
+            && c.pixels * 2 >= c.width() * c.height()
+            && !c.touches_edge(w, h)
+            && !cards.iter().any(|card| overlaps(c, card))
+    });
+    buttons
+        .filter(|b| says(&label(image, b, letters), STACK_WORD))
+        .max_by_key(|b| b.pixels)
+        .map(|b| (((b.x0 + b.x1) / 2) as i32, ((b.y0 + b.y1) / 2) as i32))
+}
+
+/// Whether a label holds `word`, one letter of it changed, added or left out (letters only: a wide gap in a
+/// word, "ST ACK", is no break).
+fn says(label: &str, word: &str) -> bool {
+    let letters: Vec<char> = label.chars().filter(|c| !c.is_whitespace()).collect();
+    let n = word.chars().count();
+    (n.saturating_sub(1)..=n + 1).any(|len| {
+        letters.windows(len.max(1)).any(|part| differs_by_at_most_one(&part.iter().collect::<String>(), word))
+    })
+}
+
+/// Whether two words are the same but for one letter changed, added or left out.
+fn differs_by_at_most_one(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    match long.len() - short.len() {
+        0 => a.iter().zip(&b).filter(|(x, y)| x != y).count() <= 1,
+        1 => (0..long.len())
+            .any(|skip| long.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, c)| c).eq(short.iter())),
+        _ => false,
+    }
+}
+
+/// The text on a button (its box): the ink that differs from the button's colour (by at least half the most any
+/// pixel does, and at least 30), in shapes, each read as the fonts' nearest capital, words split where the gap is
+/// over half a letter's height.
+fn label(image: &RgbaImage, button: &Component, letters: &FontGlyphs) -> String {
+    let (w, h) = (button.width(), button.height());
+    let pixel = |i: usize| rgb_at(image, button.x0 + i % w, button.y0 + i / w);
+    let Some(colour) = mode((0..w * h).map(pixel)) else { return String::new() };
+    // A label may be faint (a button greyed while it cannot be used): ink is measured against the strongest.
+    let differences: Vec<u8> = (0..w * h).map(|i| max_diff(pixel(i), colour)).collect();
+    let strongest = differences.iter().copied().max().unwrap_or(0).max(1);
+    if strongest < 30 {
+        return String::new();
+    }
+    let alpha: Vec<f32> = differences.iter().map(|&d| d as f32 / strongest as f32).collect();
+    let mut seen = vec![false; alpha.len()];
+    let mut shapes: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for start in 0..alpha.len() {
+        let mut found: Option<(usize, usize, usize, usize)> = None;
+        flood8(
+            w,
+            alpha.len(),
+            [start],
+            |i| alpha[i] >= SOLID_INK,
+            &mut seen,
+            |i| {
+                let (x, y) = (i % w, i / w);
+                found = Some(match found {
+                    None => (x, y, x, y),
+                    Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+                });
+            },
+        );
+        shapes.extend(found.filter(|b| b.0 > 0 && b.1 > 0 && b.2 + 1 < w && b.3 + 1 < h));
+    }
+    let tallest = shapes.iter().map(|s| s.3 - s.1 + 1).max().unwrap_or(0);
+    shapes.retain(|s| (s.3 - s.1 + 1) * 10 >= tallest * 6);
+    shapes.sort_by_key(|s| s.0);
+    let mut text = String::new();
+    for (k, &(x0, y0, x1, y1)) in shapes.iter().enumerate() {
+        if k > 0 && (x0 - shapes[k - 1].2) * 2 > tallest {
+            text.push(' ');
+        }
+        let coverage = glyph::normalise(&alpha, w, (x0, y0, x1, y1));
+        let aspect = (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64;
+        if let Some((letter, _, _)) = letters.nearest(&coverage, aspect, y1 - y0 + 1, Some) {
+            text.push(letter);
+        }
+    }
+    text
 }
 
 /// Reads a table with no calibration (see the module doc): the columns and stack, and where to click. `hint` is
@@ -843,7 +987,7 @@ impl RankShapes {
 pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) -> Result<TableReading> {
     let mut first_error = None;
     for lightness in FACE_LIGHTNESS {
-        match read_at(image, &shapes.fonts, hint, lightness) {
+        match read_at(image, &shapes.fonts, &shapes.letters, hint, lightness) {
             Ok(reading) => return Ok(reading),
             Err(e) => {
                 first_error.get_or_insert(e);
@@ -853,7 +997,13 @@ pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) 
     Err(first_error.expect("lightness levels tried"))
 }
 
-fn read_at(image: &RgbaImage, fonts: &FontGlyphs, hint: Option<&TablePoints>, lightness: u8) -> Result<TableReading> {
+fn read_at(
+    image: &RgbaImage,
+    fonts: &FontGlyphs,
+    letters: &FontGlyphs,
+    hint: Option<&TablePoints>,
+    lightness: u8,
+) -> Result<TableReading> {
     let layout = layout(image, lightness, hint)?;
     // The fans' cards, seen twice where some mark stands much taller than the table's marks do (the median).
     let see = |mark_height: Option<usize>| -> Result<Vec<(String, Vec<SeenCard>)>> {
@@ -894,12 +1044,22 @@ fn read_at(image: &RgbaImage, fonts: &FontGlyphs, hint: Option<&TablePoints>, li
     for (i, small) in layout.stack_row.iter().enumerate() {
         let card = card_mark(image, small, false, (small.width(), small.height()), 1.0, None)
             .with_context(|| format!("the stack's small card at ({}, {})", small.x0, small.y0))?;
-        let named = name(fonts, &[(format!("the stack's small card {}", i + 1), &card)], &room)?;
+        let named = name(fonts, &[(format!("the stack's small card {}", i + 1), &card)], &[None], &room)?;
         room[named[0].index() as usize] -= 1;
         row.push(Card::new(named[0]));
     }
     let cards: Vec<(String, &SeenCard)> = seen.iter().map(|(place, card)| (place.clone(), card)).collect();
-    let mut ranks = name(fonts, &cards, &room)?.into_iter();
+    // The columns' cards the previous picture named: a column only loses cards from its front, so its cards that
+    // are still there are where they were (where it holds no more cards than it did).
+    let known: Vec<Option<Rank>> = counts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, &count)| {
+            let before = hint.and_then(|h| h.ranks.as_ref()).and_then(|r| r.get(c)).filter(|b| count <= b.len());
+            (0..count).map(move |i| before.map(|b| b[i]))
+        })
+        .collect();
+    let mut ranks = name(fonts, &cards, &known, &room)?.into_iter();
     let columns: [Vec<Card>; 4] =
         std::array::from_fn(|c| (0..counts[c]).map(|_| Card::new(ranks.next().expect("a rank a card"))).collect());
     let (stack, stack_shown) = if layout.stack_pile.is_some() {
@@ -911,16 +1071,42 @@ fn read_at(image: &RgbaImage, fonts: &FontGlyphs, hint: Option<&TablePoints>, li
     };
     let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
     let anchors = hint.and_then(|h| h.columns).or_else(|| column_anchors(&layout));
-    let points = TablePoints { cards: points, next_stack: None, card_width: layout.card.0, columns: anchors };
+    // The control stays where it is: the previous picture's, else looked for.
+    let next_stack = hint.and_then(|h| h.next_stack).or_else(|| {
+        let cards: Vec<Component> = layout
+            .columns
+            .iter()
+            .flatten()
+            .chain(&layout.stack_pile)
+            .map(fan_box)
+            .chain(layout.stack_row.iter().copied())
+            .collect();
+        stack_control(image, layout.card, &cards, letters)
+    });
+    let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
+    let points = TablePoints { cards: points, next_stack, card_width: layout.card.0, columns: anchors, ranks };
     Ok(TableReading {
         state,
         points,
         theme: "by shape".into(),
         stack_shown,
-        ends_stacks_itself: true,
+        // A table with no control for it can end a stack no other way (the play loop checks that it does).
+        ends_stacks_itself: next_stack.is_none(),
         total: None,
         score: None,
     })
+}
+
+/// The box a fan covers.
+fn fan_box(fan: &Fan) -> Component {
+    let p = &fan.pieces;
+    Component {
+        x0: p.iter().map(|c| c.x0).min().unwrap_or(0),
+        y0: p.iter().map(|c| c.y0).min().unwrap_or(0),
+        x1: p.iter().map(|c| c.x1).max().unwrap_or(0),
+        y1: p.iter().map(|c| c.y1).max().unwrap_or(0),
+        pixels: p.iter().map(|c| c.pixels).sum(),
+    }
 }
 
 /// A point on each column's line, where all four are seen (else none: the next picture numbers them anew).
@@ -931,4 +1117,21 @@ fn column_anchors(layout: &Layout) -> Option<[(i32, i32); 4]> {
         anchors[c] = (((first.x0 + first.x1) / 2) as i32, ((first.y0 + first.y1) / 2) as i32);
     }
     Some(anchors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label says STACK with one letter misread, added or missing, or split by a wide gap; other words, or
+    /// STACK with two letters wrong, do not.
+    #[test]
+    fn a_label_says_stack_within_one_letter() {
+        for label in ["NEXT STACK", "NEXT ST ACK", "END STAOK", "NEXTSTACKS", "STAK", "NEW STACK"] {
+            assert!(says(label, STACK_WORD), "{label}");
+        }
+        for label in ["NEW GAME", "UNDO", "SETTINGS", "SHACO", "", "ST"] {
+            assert!(!says(label, STACK_WORD), "{label}");
+        }
+    }
 }

@@ -445,6 +445,7 @@ mod tests {
             next_stack: Some((50, 5)),
             card_width: 8,
             columns: None,
+            ranks: None,
         };
         assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });
         let after = game.apply(&start, &Move::Play(0));

@@ -61,6 +61,11 @@ pub struct TablePoints {
     /// keeps its number.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub columns: Option<[(i32, i32); 4]>,
+    /// The ranks of each column's cards as this picture named them, buried card first, where the reader names
+    /// cards with no calibration: the next picture's cards that are still in place are named so unless it plainly
+    /// shows otherwise (a deal read whole at the opening, four of each rank, is the surest naming).
+    #[serde(skip)]
+    pub ranks: Option<[Vec<Rank>; 4]>,
 }
 
 /// A table read from a picture: the game state (columns and stack; the score is not read) and where to click.
@@ -554,7 +559,8 @@ impl<'a> Matcher<'a> {
         if let Some(total) = total.filter(|&t| stack_shown && t != state.total()) {
             bail!("the stack's cards add up to {}, but the table prints a total of {total}", state.total());
         }
-        let points = TablePoints { cards: points, next_stack, card_width: piles.card_width, columns: None };
+        let points =
+            TablePoints { cards: points, next_stack, card_width: piles.card_width, columns: None, ranks: None };
         Ok(TableReading {
             state,
             points,
