@@ -64,7 +64,7 @@ fn the_tk_fixtures_show_the_positions_their_lines_reach() {
 }
 
 /// Live: the Tk table opened on Xvfb (at two window sizes), and `autoplay play cribbage` with a calibration
-/// folder that holds only the font list: the bot finds the cards by their shape and names them by the deal, plays
+/// folder that holds only the font lists: the bot finds the cards by their shape and names them by the deal, plays
 /// every card by clicking it, verifies each by reading the table again (the table ends its stacks by itself, and
 /// drops the first click after each), and the table's own final score is the solver's optimum.
 #[test]
@@ -72,7 +72,9 @@ fn the_tk_table_is_played_with_no_calibration_to_the_optimum() {
     for (n, size) in [(30u64, "1100x760"), (969, "820x600")] {
         let mut desktop = Desktop::start();
         let work = tempfile::tempdir().unwrap();
-        std::fs::copy(repo().join("calibration/fonts.toml"), work.path().join("fonts.toml")).unwrap();
+        for list in ["fonts.toml", "card-fonts.toml"] {
+            std::fs::copy(repo().join("calibration").join(list), work.path().join(list)).unwrap();
+        }
         let state_file = work.path().join("table.state");
         let (deal_arg, state_arg) = (n.to_string(), state_file.display().to_string());
         let table = repo().join("fixtures/tables/cribbage_tk.py").display().to_string();

@@ -2,7 +2,7 @@
 //! table, the parlour page and the Tk desktop table, each drawn by other hands and toolkits, at two window sizes
 //! or more) read exactly by card shapes and the common fonts' rank marks, named by what a deal must be; the
 //! columns keep their numbers from the previous picture when one is emptied; the `read` command does it with a
-//! calibration folder that holds nothing but the font list; the control that ends a stack is found by its label
+//! calibration folder that holds nothing but the font lists; the control that ends a stack is found by its label
 //! (and an icon or a button labelled otherwise is not taken for it); and live, the two web tables are played
 //! with no calibration to the solver's optimum (the Tk table's live test is in tests/cribbage_tk.rs).
 
@@ -115,12 +115,11 @@ fn an_emptied_column_keeps_the_numbers_the_previous_picture_gave() {
     assert_eq!(kept.points.columns, before.points.columns, "the places are carried on");
 }
 
-/// `autoplay read cribbage` with a calibration folder holding only the font list reads each table, and the
+/// `autoplay read cribbage` with a calibration folder holding only the font lists reads each table, and the
 /// solver takes what it prints.
 #[test]
 fn the_read_command_needs_no_calibration() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(repo().join("calibration/fonts.toml"), dir.path().join("fonts.toml")).unwrap();
+    let dir = calibration_of_fonts_only();
     for shot in ["cribbage/deal969-mid.png", "cribbage-parlour/deal30-mid.png", "cribbage-tk/deal969-early-820x600.png"]
     {
         let png = repo().join("fixtures").join(shot);
@@ -180,15 +179,18 @@ fn the_control_that_ends_a_stack_is_found_by_its_label_and_only_so() {
     }
 }
 
+/// A calibration folder with the font lists and nothing else.
 fn calibration_of_fonts_only() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(repo().join("calibration/fonts.toml"), dir.path().join("fonts.toml")).unwrap();
+    for list in ["fonts.toml", "card-fonts.toml"] {
+        std::fs::copy(repo().join("calibration").join(list), dir.path().join(list)).unwrap();
+    }
     dir
 }
 
 /// Live, in Chromium on Xvfb: the project's first table (its NEXT STACK button found by its label) and the
 /// parlour page in its mode that ends stacks by itself (its icon control is no label the bot reads; with it, the
-/// point is named by calibration), each played with a calibration folder that holds only the font list: every
+/// point is named by calibration), each played with a calibration folder that holds only the font lists: every
 /// card verified by reading the table again, and the page's own final score is the solver's optimum.
 #[test]
 fn the_web_tables_are_played_with_no_calibration_to_the_optimum() {

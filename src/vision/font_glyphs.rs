@@ -70,8 +70,12 @@ impl FontGlyphs {
     /// As [`Self::load`], for texts each drawn as one mark (a character, or a few set side by side as the font
     /// sets them: "10").
     pub fn load_texts(root: &Path, texts: &[String]) -> Result<FontGlyphs> {
-        let list_path = root.join("fonts.toml");
-        let text = std::fs::read_to_string(&list_path)
+        Self::load_list(&root.join("fonts.toml"), texts)
+    }
+
+    /// As [`Self::load_texts`], from another list of fonts (`list_path`, in the form of `fonts.toml`).
+    pub fn load_list(list_path: &Path, texts: &[String]) -> Result<FontGlyphs> {
+        let text = std::fs::read_to_string(list_path)
             .with_context(|| format!("cannot read the font list {}", list_path.display()))?;
         let list: FontList =
             toml::from_str(&text).with_context(|| format!("{}: not a font list", list_path.display()))?;

@@ -869,12 +869,16 @@ pub struct RankShapes {
 }
 
 impl RankShapes {
-    /// The fonts `root/fonts.toml` lists (see [`FontGlyphs::load`]).
+    /// The fonts cards are printed in, as `root/card-fonts.toml` lists them (the common fonts and the serifs card
+    /// corners are often set in), else those of `root/fonts.toml` (see [`FontGlyphs::load`]).
     pub fn load(root: &std::path::Path) -> Result<RankShapes> {
-        Ok(RankShapes {
-            fonts: FontGlyphs::load_texts(root, &rank_texts())?,
-            letters: FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")?,
-        })
+        let card_fonts = root.join("card-fonts.toml");
+        let fonts = if card_fonts.exists() {
+            FontGlyphs::load_list(&card_fonts, &rank_texts())?
+        } else {
+            FontGlyphs::load_texts(root, &rank_texts())?
+        };
+        Ok(RankShapes { fonts, letters: FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")? })
     }
 }
 
