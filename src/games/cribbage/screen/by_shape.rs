@@ -147,7 +147,7 @@ const FLAT: u8 = 16;
 /// other are one patch. Each patch's box and pixel count.
 fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<Component> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let rgb: Vec<[u8; 3]> = image.pixels().map(|p| [p[0], p[1], p[2]]).collect();
+    let rgb: Vec<[u8; 3]> = image.as_raw().chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
     let kept: Vec<bool> = rgb.iter().map(|&p| keep(p)).collect();
     let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
     fn root(parent: &mut [u32], mut i: u32) -> u32 {
@@ -176,22 +176,25 @@ fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<Compon
             }
         }
     }
-    let mut boxes: std::collections::HashMap<u32, Component> = std::collections::HashMap::new();
+    // Each patch's box, gathered by its root's place in a list (roots are numbered as first met).
+    const NONE: u32 = u32::MAX;
+    let mut slot = vec![NONE; w * h];
+    let mut boxes: Vec<Component> = Vec::new();
     for i in (0..w * h).filter(|&i| kept[i]) {
         let (x, y) = (i % w, i / w);
-        let r = root(&mut parent, i as u32);
-        boxes
-            .entry(r)
-            .and_modify(|c| {
-                c.x0 = c.x0.min(x);
-                c.x1 = c.x1.max(x);
-                c.y0 = c.y0.min(y);
-                c.y1 = c.y1.max(y);
-                c.pixels += 1;
-            })
-            .or_insert(Component { x0: x, y0: y, x1: x, y1: y, pixels: 1 });
+        let r = root(&mut parent, i as u32) as usize;
+        if slot[r] == NONE {
+            slot[r] = boxes.len() as u32;
+            boxes.push(Component { x0: x, y0: y, x1: x, y1: y, pixels: 0 });
+        }
+        let c = &mut boxes[slot[r] as usize];
+        c.x0 = c.x0.min(x);
+        c.x1 = c.x1.max(x);
+        c.y0 = c.y0.min(y);
+        c.y1 = c.y1.max(y);
+        c.pixels += 1;
     }
-    boxes.into_values().collect()
+    boxes
 }
 
 /// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
@@ -539,12 +542,12 @@ fn fan_cards(image: &RgbaImage, fan: &Fan, card: (usize, usize), mark_height: Op
 /// the colour steps) around nothing light, away from every card.
 fn empty_places(image: &RgbaImage, card: (usize, usize), pieces: &[Component]) -> Vec<Component> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let step = |a: [u8; 3], b: [u8; 3]| max_diff(a, b) > 24;
+    let raw = image.as_raw();
+    let step = |i: usize, j: usize| (0..3).any(|k| raw[4 * i + k].abs_diff(raw[4 * j + k]) > 24);
     let edges: Vec<bool> = (0..w * h)
         .map(|i| {
-            let (x, y) = (i % w, i / w);
-            let here = rgb_at(image, x, y);
-            (x + 1 < w && step(here, rgb_at(image, x + 1, y))) || (y + 1 < h && step(here, rgb_at(image, x, y + 1)))
+            let x = i % w;
+            (x + 1 < w && step(i, i + 1)) || (i + w < w * h && step(i, i + w))
         })
         .collect();
     let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
@@ -1075,8 +1078,9 @@ fn read_at(
     };
     let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
     let anchors = hint.and_then(|h| h.columns).or_else(|| column_anchors(&layout));
-    // The control stays where it is: the previous picture's, else looked for.
-    let next_stack = hint.and_then(|h| h.next_stack).or_else(|| {
+    // The control stays where it is, and a table shows one from the start or never: the previous picture's (or
+    // none), else looked for.
+    let next_stack = hint.map(|h| h.next_stack).unwrap_or_else(|| {
         let cards: Vec<Component> = layout
             .columns
             .iter()
