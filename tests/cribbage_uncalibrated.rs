@@ -115,6 +115,24 @@ fn an_emptied_column_keeps_the_numbers_the_previous_picture_gave() {
     assert_eq!(kept.points.columns, before.points.columns, "the places are carried on");
 }
 
+/// Fans that run up and left: the Tk table turned upside down (its rows now fanned leftwards, buried card right,
+/// its stack fanned upwards). Its cards, like most, print their index in the bottom right corner too, upside down,
+/// which is what a buried card of such a fan shows; the rows read from the top are the table's from the bottom.
+#[test]
+fn fans_that_run_up_and_left_are_read_by_the_index_they_show() {
+    let shapes = shapes();
+    for shot in ["cribbage-tk/deal969-early-1100x760.png", "cribbage-tk/deal1031-late-820x600.png"] {
+        let png = repo().join("fixtures").join(shot);
+        let turned = image::imageops::rotate180(&load_image(&png).unwrap());
+        let reading = by_shape::read(&turned, &shapes, None).unwrap_or_else(|e| panic!("{shot}: {e:#}"));
+        let truth = truth_of(&png);
+        let mut rows = truth.columns.clone();
+        rows.reverse();
+        assert_eq!(notation(&reading.state), Deal { columns: rows }.notation(), "{shot}");
+        assert!(reading.stack_shown && reading.state.stack == truth.stack, "{shot}: {:?}", reading.state.stack);
+    }
+}
+
 /// `autoplay read cribbage` with a calibration folder holding only the font lists reads each table, and the
 /// solver takes what it prints.
 #[test]

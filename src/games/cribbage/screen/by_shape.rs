@@ -16,7 +16,7 @@
 //! **Places.** The card size is the size of front cards that covers the most of the picture (light text is
 //! small). An empty place (an emptied column, an empty stack) is a card-sized ring of colour steps around
 //! nothing light. The four columns are the most card-sized fans and places (between as many, the most cards)
-//! whose buried ends start on one line (a column shown as one card starts on either line); five on a line are
+//! whose buried ends start on one line (a column shown as one card may start on either line, at either end); five on a line are
 //! four at one pitch and the stack. Columns are numbered by where the previous picture showed them, else by the
 //! pitch (the least gap). A card-sized fan or place off that line is the stack, as a pile; else small light
 //! patches of the card's proportions (a fifth to three quarters of its width) are the stack shown as a row of
@@ -115,16 +115,18 @@ impl Fan {
         self.pieces.last().expect("a fan has a card")
     }
 
-    /// Where the fan starts on the line of the way it runs (None where it does not run that way).
-    fn start(&self, across: bool) -> Option<usize> {
+    /// Where the fan may start on the line of the way it runs: its buried end (none where it does not run that
+    /// way; a lone card, either end).
+    fn starts(&self, across: bool) -> Vec<usize> {
         let first = &self.pieces[0];
         match self.run {
-            None => Some(if across { first.x0 } else { first.y0 }),
-            Some(run) if run.across() != across => None,
-            Some(Run::Down) => Some(first.y0),
-            Some(Run::Up) => Some(first.y1),
-            Some(Run::Right) => Some(first.x0),
-            Some(Run::Left) => Some(first.x1),
+            None if across => vec![first.x0, first.x1],
+            None => vec![first.y0, first.y1],
+            Some(run) if run.across() != across => Vec::new(),
+            Some(Run::Down) => vec![first.y0],
+            Some(Run::Up) => vec![first.y1],
+            Some(Run::Right) => vec![first.x0],
+            Some(Run::Left) => vec![first.x1],
         }
     }
 
@@ -582,11 +584,10 @@ fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints>) -> Resul
     let tolerance = (card.0 / 10).max(3);
     let mut best: Option<(bool, Vec<&Fan>)> = None;
     for across in [false, true] {
-        for anchor in &whole {
-            let Some(line) = anchor.start(across) else { continue };
+        for line in whole.iter().flat_map(|anchor| anchor.starts(across)) {
             let on_line: Vec<&Fan> = whole
                 .iter()
-                .filter(|f| f.start(across).is_some_and(|s| s.abs_diff(line) <= tolerance))
+                .filter(|f| f.starts(across).iter().any(|s| s.abs_diff(line) <= tolerance))
                 .copied()
                 .collect();
             // Most fans; between as many, most cards (a lone column beside the stack holds more, as a rule).
