@@ -16,9 +16,9 @@
 //! **Places.** The card size is the size of front cards that covers the most of the picture (light text is
 //! small). An empty place (an emptied column, an empty stack) is a card-sized ring of colour steps around
 //! nothing light. The four columns are the most card-sized fans and places (between as many, the most cards)
-//! whose buried ends start on one line (a column shown as one card may start on either line, at either end); five on a line are
-//! four at one pitch and the stack. Columns are numbered by where the previous picture showed them, else by the
-//! pitch (the least gap). A card-sized fan or place off that line is the stack, as a pile; else small light
+//! whose buried ends start on one line (a column shown as one card may start on either line, at either end);
+//! five on a line are four at one pitch and the stack. Columns are numbered by where the previous picture showed
+//! them, else by the pitch (the least gap). A card-sized fan or place off that line is the stack, as a pile; else small light
 //! patches of the card's proportions (a fifth to three quarters of its width) are the stack shown as a row of
 //! small cards, in reading order; else the table does not show the stack.
 //!
