@@ -372,17 +372,10 @@ struct SeenCard {
     point: (i32, i32),
 }
 
-/// The ink's shapes (8-connected, from [`SOLID_INK`]) in a card's corner (`alpha`, `w` wide), each its box;
-/// less a line across the whole corner (an edge, not a mark) and a small shape in a corner of the box (the
-/// card's own rounded edge).
-fn ink_shapes(alpha: &[f32], w: usize, card: (usize, usize)) -> Vec<(usize, usize, usize, usize)> {
-    let h = alpha.len() / w;
-    let rounded = (card.0 / 10).max(3);
-    let in_a_corner = |(x0, y0, x1, y1): (usize, usize, usize, usize)| {
-        (x1 < rounded || x0 + rounded >= w) && (y1 < rounded || y0 + rounded >= h)
-    };
+/// The boxes of the 8-connected shapes of ink from [`SOLID_INK`] in a `w`-wide coverage mask.
+fn ink_boxes(alpha: &[f32], w: usize) -> Vec<(usize, usize, usize, usize)> {
     let mut seen = vec![false; alpha.len()];
-    let mut shapes = Vec::new();
+    let mut boxes = Vec::new();
     for start in 0..alpha.len() {
         let mut found: Option<(usize, usize, usize, usize)> = None;
         flood8(
@@ -399,10 +392,24 @@ fn ink_shapes(alpha: &[f32], w: usize, card: (usize, usize)) -> Vec<(usize, usiz
                 });
             },
         );
-        shapes
-            .extend(found.filter(|&b| (b.2 - b.0 + 1) * 10 < w * 9 && (b.3 - b.1 + 1) * 10 < h * 9 && !in_a_corner(b)));
+        boxes.extend(found);
     }
-    shapes
+    boxes
+}
+
+/// The ink's shapes (8-connected, from [`SOLID_INK`]) in a card's corner (`alpha`, `w` wide), each its box;
+/// less a line across the whole corner (an edge, not a mark) and a small shape in a corner of the box (the
+/// card's own rounded edge).
+fn ink_shapes(alpha: &[f32], w: usize, card: (usize, usize)) -> Vec<(usize, usize, usize, usize)> {
+    let h = alpha.len() / w;
+    let rounded = (card.0 / 10).max(3);
+    let in_a_corner = |(x0, y0, x1, y1): (usize, usize, usize, usize)| {
+        (x1 < rounded || x0 + rounded >= w) && (y1 < rounded || y0 + rounded >= h)
+    };
+    ink_boxes(alpha, w)
+        .into_iter()
+        .filter(|&b| (b.2 - b.0 + 1) * 10 < w * 9 && (b.3 - b.1 + 1) * 10 < h * 9 && !in_a_corner(b))
+        .collect()
 }
 
 /// The rank mark of a card: the part of the picture that shows of it (`piece`), turned upright when its index
@@ -631,7 +638,7 @@ fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints>) -> Resul
     }
     let stack_row = if stack_pile.is_none() {
         let aspect = card.1 as f64 / card.0 as f64;
-        let mut small: Vec<Component> = fans
+        let small: Vec<Component> = fans
             .iter()
             .filter(|f| f.pieces.len() == 1)
             .map(|f| f.pieces[0])
@@ -644,21 +651,7 @@ fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints>) -> Resul
                     && c.pixels as f64 >= 0.8 * (c.width() * c.height()) as f64
             })
             .collect();
-        // Reading order: rows (tops within half a card of the row's first), left to right.
-        small.sort_by_key(|c| (c.y0, c.x0));
-        let mut rows: Vec<Vec<Component>> = Vec::new();
-        for c in small {
-            match rows.last_mut() {
-                Some(row) if c.y0 <= row[0].y0 + row[0].height() / 2 => row.push(c),
-                _ => rows.push(vec![c]),
-            }
-        }
-        rows.into_iter()
-            .flat_map(|mut row| {
-                row.sort_by_key(|c| c.x0);
-                row
-            })
-            .collect()
+        super::reader::in_reading_order(small)
     } else {
         Vec::new()
     };
@@ -953,26 +946,8 @@ fn label(image: &RgbaImage, button: &Component, letters: &FontGlyphs) -> String 
         return String::new();
     }
     let alpha: Vec<f32> = differences.iter().map(|&d| d as f32 / strongest as f32).collect();
-    let mut seen = vec![false; alpha.len()];
-    let mut shapes: Vec<(usize, usize, usize, usize)> = Vec::new();
-    for start in 0..alpha.len() {
-        let mut found: Option<(usize, usize, usize, usize)> = None;
-        flood8(
-            w,
-            alpha.len(),
-            [start],
-            |i| alpha[i] >= SOLID_INK,
-            &mut seen,
-            |i| {
-                let (x, y) = (i % w, i / w);
-                found = Some(match found {
-                    None => (x, y, x, y),
-                    Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
-                });
-            },
-        );
-        shapes.extend(found.filter(|b| b.0 > 0 && b.1 > 0 && b.2 + 1 < w && b.3 + 1 < h));
-    }
+    let mut shapes: Vec<(usize, usize, usize, usize)> =
+        ink_boxes(&alpha, w).into_iter().filter(|b| b.0 > 0 && b.1 > 0 && b.2 + 1 < w && b.3 + 1 < h).collect();
     let tallest = shapes.iter().map(|s| s.3 - s.1 + 1).max().unwrap_or(0);
     shapes.retain(|s| (s.3 - s.1 + 1) * 10 >= tallest * 6);
     shapes.sort_by_key(|s| s.0);

@@ -582,7 +582,7 @@ impl<'a> Matcher<'a> {
             image.pixels().map(|p| max_diff([p[0], p[1], p[2]], face) <= self.theme.felt_tolerance).collect();
         let off_felt =
             |c: &Component| piles.felt.is_none_or(|f| c.x1 < f.x0 || c.x0 > f.x1 || c.y1 < f.y0 || c.y0 > f.y1);
-        let mut small: Vec<Component> = components(w, h, 0, |y| &on[y * w..(y + 1) * w])
+        let small: Vec<Component> = components(w, h, 0, |y| &on[y * w..(y + 1) * w])
             .into_iter()
             .filter(|c| c.width() >= 8 && (c.width() as f64) < 0.6 * piles.card_width as f64)
             .filter(|c| (1.15..=1.8).contains(&(c.height() as f64 / c.width() as f64)))
@@ -591,20 +591,8 @@ impl<'a> Matcher<'a> {
         if small.is_empty() {
             return Ok(None);
         }
-        // Reading order: rows (cards whose tops are within half a card of the row's first), left to right.
-        small.sort_by_key(|c| (c.y0, c.x0));
-        let mut rows: Vec<Vec<Component>> = Vec::new();
-        for c in small {
-            match rows.last_mut() {
-                Some(row) if c.y0 <= row[0].y0 + row[0].height() / 2 => row.push(c),
-                _ => rows.push(vec![c]),
-            }
-        }
         let mut cards = Vec::new();
-        for card in rows.iter_mut().flat_map(|row| {
-            row.sort_by_key(|c| c.x0);
-            row.iter()
-        }) {
+        for card in &in_reading_order(small) {
             let glyph = small_card_rank(image, card, face, self.theme.ink_threshold)
                 .with_context(|| format!("the small card at ({}, {})", card.x0, card.y0))?;
             let (rank, best, next) = self.classify_any_size(&glyph);
@@ -624,6 +612,25 @@ impl<'a> Matcher<'a> {
         }
         Ok(Some(cards))
     }
+}
+
+/// Small cards in reading order: rows (cards whose tops are within half a card of the row's first, top to
+/// bottom), each left to right.
+pub(super) fn in_reading_order(mut cards: Vec<Component>) -> Vec<Component> {
+    cards.sort_by_key(|c| (c.y0, c.x0));
+    let mut rows: Vec<Vec<Component>> = Vec::new();
+    for c in cards {
+        match rows.last_mut() {
+            Some(row) if c.y0 <= row[0].y0 + row[0].height() / 2 => row.push(c),
+            _ => rows.push(vec![c]),
+        }
+    }
+    rows.into_iter()
+        .flat_map(|mut row| {
+            row.sort_by_key(|c| c.x0);
+            row
+        })
+        .collect()
 }
 
 /// Reads a table with the first theme that reads it (numbers printed as text are not read).
