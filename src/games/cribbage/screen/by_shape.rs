@@ -688,8 +688,11 @@ fn number_columns(fans: &[&Fan], across: bool, hint: Option<&TablePoints>) -> Re
             Some(pitch) if pitch > 0 => ((place - places[0]) as f64 / pitch as f64).round() as usize,
             _ => 0,
         };
-        if index > 3 {
-            bail!("the columns do not stand at one pitch (a pile of cards stands {} pitches from the first)", index);
+        if index > 3 || columns[index].is_some() {
+            bail!(
+                "the columns do not stand at one pitch (a pile of cards stands {index} pitches from the first, where the gaps are {:?})",
+                places.windows(2).map(|p| p[1] - p[0]).collect::<Vec<_>>()
+            );
         }
         columns[index] = Some((*fan).clone());
     }
