@@ -323,12 +323,11 @@ fn fans(pieces: &[Component]) -> Vec<Fan> {
             fan.run = fan.run.map(|run| if run == Run::Down { Run::Up } else { Run::Left });
         }
         // The fan's extent across: all its pieces' (a piece a picture cuts short spans less).
-        let (x0, x1) = (fan.pieces.iter().map(|p| p.x0).min(), fan.pieces.iter().map(|p| p.x1).max());
-        let (y0, y1) = (fan.pieces.iter().map(|p| p.y0).min(), fan.pieces.iter().map(|p| p.y1).max());
+        let extent = fan_box(&fan);
         for piece in fan.pieces.iter_mut() {
             match fan.run {
-                Some(Run::Down | Run::Up) => (piece.x0, piece.x1) = (x0.unwrap_or(piece.x0), x1.unwrap_or(piece.x1)),
-                Some(Run::Right | Run::Left) => (piece.y0, piece.y1) = (y0.unwrap_or(piece.y0), y1.unwrap_or(piece.y1)),
+                Some(Run::Down | Run::Up) => (piece.x0, piece.x1) = (extent.x0, extent.x1),
+                Some(Run::Right | Run::Left) => (piece.y0, piece.y1) = (extent.y0, extent.y1),
                 None => {}
             }
         }
