@@ -123,20 +123,12 @@ fn the_parlour_table_is_learned_from_one_shot_and_played_to_the_optimum() {
     ] {
         let by_itself = matches!(ends, Ends::Itself | Ends::ItselfUnlabelled);
         let mut desktop = Desktop::start();
-        let profile = tempfile::tempdir().unwrap();
         let page = format!(
             "file://{}?deal={n}&auto={}",
             repo().join("fixtures/tables/cribbage-parlour.html").display(),
             by_itself as u8
         );
-        let (profile_arg, size_arg, app_arg) = (
-            format!("--user-data-dir={}", profile.path().display()),
-            format!("--window-size={size}"),
-            format!("--app={page}"),
-        );
-        let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-        args.extend([profile_arg.as_str(), &size_arg, &app_arg]);
-        desktop.spawn("chromium", &args, &[]);
+        desktop.open_chromium_app(&page, size, &[]);
         let window = desktop.wait_for_window("Cribbage Solitaire");
         let root = tempfile::tempdir().unwrap();
         std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();

@@ -189,28 +189,8 @@ fn plays_whole_deals_in_chromium_to_the_proven_optimum() {
     for (n, size, played) in [(30u64, "1000,700", ""), (1031, "800,600", ""), (30, "900,640", "2")] {
         let start = replay(&State::from(deal(n)), played).unwrap();
         let mut desktop = Desktop::start();
-        let profile = tempfile::tempdir().unwrap();
         let page = format!("file://{}?deal={n}&line={played}", repo().join("fixtures/tables/cribbage.html").display());
-        let profile_arg = format!("--user-data-dir={}", profile.path().display());
-        let size_arg = format!("--window-size={size}");
-        let app_arg = format!("--app={page}");
-        desktop.spawn(
-            "chromium",
-            &[
-                "--no-sandbox",
-                "--test-type",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                &profile_arg,
-                &size_arg,
-                "--window-position=60,40",
-                &app_arg,
-            ],
-            &[],
-        );
+        desktop.open_chromium_app(&page, size, &["--window-position=60,40"]);
         let window =
             desktop.wait_for_window(&format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {}", start.score));
         let out = autoplay().args(["play", "cribbage", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();

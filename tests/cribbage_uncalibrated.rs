@@ -222,17 +222,9 @@ fn the_web_tables_are_played_with_no_calibration_to_the_optimum() {
         ("cribbage-parlour.html?auto=1&deal=1031", 1031, "1100,760", "Cribbage Solitaire \u{2014} final score {}"),
     ] {
         let mut desktop = Desktop::start();
-        let profile = tempfile::tempdir().unwrap();
         let (file, query) = page.split_once('?').unwrap();
         let url = format!("file://{}?{query}", repo().join("fixtures/tables").join(file).display());
-        let (profile_arg, size_arg, app_arg) = (
-            format!("--user-data-dir={}", profile.path().display()),
-            format!("--window-size={size}"),
-            format!("--app={url}"),
-        );
-        let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-        args.extend([profile_arg.as_str(), &size_arg, &app_arg]);
-        desktop.spawn("chromium", &args, &[]);
+        desktop.open_chromium_app(&url, size, &[]);
         let window = desktop.wait_for_window("Cribbage Solitaire.*");
         let calibration = calibration_of_fonts_only();
         let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))

@@ -535,13 +535,8 @@ fn a_keyboard_cursor_outline_on_a_cell_is_read_through() {
 #[test]
 fn a_client_that_takes_no_moves_is_left_once_every_way_was_tried() {
     let mut desktop = Desktop::start();
-    let profile = tempfile::tempdir().unwrap();
     let shot = repo().join("fixtures/flood/12x12c6-tile20.png");
-    let profile_arg = format!("--user-data-dir={}", profile.path().display());
-    let page = format!("--app=file://{}", shot.display());
-    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-    args.extend(["--window-size=700,700", &profile_arg, &page]);
-    desktop.spawn("chromium", &args, &[]);
+    desktop.open_chromium_app(&format!("file://{}", shot.display()), "700,700", &[]);
     let window = desktop.wait_for_window(r"12x12c6-tile20\.png.*");
     let before = desktop.window_pixels(&window);
 
@@ -612,24 +607,10 @@ fn web_client_page(query: &str) -> (String, FloodBoard) {
     (page, board)
 }
 
-/// Opens the web client's page in its own Chromium window; returns the window and the profile it keeps.
-fn open_web_client(desktop: &mut Desktop, page: &str) -> (String, tempfile::TempDir) {
-    let profile = spawn_chromium_app(desktop, page, "520,620");
-    (desktop.wait_for_window(r"Flood-It \(web\)"), profile)
-}
-
-/// Starts Chromium showing `page` as an app window of `size` ("W,H"); returns the profile it keeps.
-fn spawn_chromium_app(desktop: &mut Desktop, page: &str, size: &str) -> tempfile::TempDir {
-    let profile = tempfile::tempdir().unwrap();
-    let (profile_arg, app, size) = (
-        format!("--user-data-dir={}", profile.path().display()),
-        format!("--app={page}"),
-        format!("--window-size={size}"),
-    );
-    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-    args.extend([size.as_str(), &profile_arg, &app]);
-    desktop.spawn("chromium", &args, &[]);
-    profile
+/// Opens the web client's page in its own Chromium window; returns the window.
+fn open_web_client(desktop: &mut Desktop, page: &str) -> String {
+    desktop.open_chromium_app(page, "520,620", &[]);
+    desktop.wait_for_window(r"Flood-It \(web\)")
 }
 
 fn title_of(desktop: &Desktop, window: &str) -> String {
@@ -678,7 +659,7 @@ fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
     let (page, board) = web_client_page(query);
     let optimal = proven_optimal_length(&board);
     let mut desktop = Desktop::start();
-    let (window, _profile) = open_web_client(&mut desktop, &page);
+    let window = open_web_client(&mut desktop, &page);
     let work = tempfile::tempdir().unwrap();
     let (shot, truth_file, calibration) =
         (work.path().join("shot.png"), work.path().join("truth.txt"), work.path().join("calibration"));
@@ -721,7 +702,7 @@ fn play_the_web_client(query: &str, calibrated: Calibrated) -> WebGame {
         let theme = std::fs::read_to_string(calibration.join("flood/web-buttons.toml")).unwrap();
         assert!(theme.contains("moves_by = \"colour-buttons\""), "{theme}");
         let (next_page, next_board) = web_client_page(&query.replacen("seed=", "seed=10", 1));
-        let (next, _next_profile) = open_web_client(&mut desktop, &next_page);
+        let next = open_web_client(&mut desktop, &next_page);
         let out = run(&["play", "flood", "--window", &format!("id:{next}"), "--json"]);
         let next_stderr = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -839,7 +820,7 @@ fn play_the_fade_client(query: &str) -> FadeGame {
     let board = FloodBoard::parse(&truth).unwrap_or_else(|e| panic!("{query}: the page's board:\n{truth}\n{e:?}"));
     let optimal = proven_optimal_length(&board);
     let mut desktop = Desktop::start();
-    let _profile = spawn_chromium_app(&mut desktop, &page, "640,760");
+    desktop.open_chromium_app(&page, "640,760", &[]);
     // The clock and the dot keep the picture changing: wait for the window, then for every colour of the board
     // to be drawn.
     let window = desktop.wait_for_window_shown(r"Flood-It \(fade\)");

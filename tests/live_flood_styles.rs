@@ -43,11 +43,7 @@ fn play_style(query: &str) -> StyleGame {
     let plan = solve_board(&board, &SolveLimits::default());
     assert!(plan.optimal, "{query}");
     let mut desktop = Desktop::start();
-    let profile = tempfile::tempdir().unwrap();
-    let (profile_arg, app) = (format!("--user-data-dir={}", profile.path().display()), format!("--app={page}"));
-    let mut args: Vec<&str> = CHROMIUM_FLAGS.to_vec();
-    args.extend(["--window-size=600,720", &profile_arg, &app]);
-    desktop.spawn("chromium", &args, &[]);
+    desktop.open_chromium_app(&page, "600,720", &[]);
     let window = desktop.wait_for_window(r"Flood-It \(styles\)");
     let (succeeded, stderr, report) = play_uncalibrated(&desktop.display, "flood", &window);
     assert!(succeeded, "{query}: play failed:\n{stderr}");

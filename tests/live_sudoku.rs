@@ -204,34 +204,20 @@ fn web_sudoku_truth(query: &str) -> (String, SudokuGrid) {
     (page, SudokuGrid::parse_givens(givens).unwrap())
 }
 
-fn spawn_web_sudoku(desktop: &mut Desktop, page: &str, profile: &std::path::Path) {
-    spawn_web_sudoku_sized(desktop, page, profile, "600,640");
-}
-
-fn spawn_web_sudoku_sized(desktop: &mut Desktop, page: &str, profile: &std::path::Path, size: &str) {
-    let (profile_arg, app, size) =
-        (format!("--user-data-dir={}", profile.display()), format!("--app={page}"), format!("--window-size={size}"));
-    let mut args: Vec<&str> = common::CHROMIUM_FLAGS.to_vec();
-    args.extend([size.as_str(), &profile_arg, &app]);
-    desktop.spawn("chromium", &args, &[]);
-}
-
-/// The web page at `query` in Chromium on a desktop of its own, sized `size`: the desktop, the page's window,
-/// its givens, and the browser profile (kept while the page is open).
+/// The web page at `query` in Chromium on a desktop of its own, sized `size`: the desktop, the page's window and
+/// its givens.
 struct WebSudoku {
     desktop: Desktop,
     window: String,
     truth: SudokuGrid,
-    _profile: tempfile::TempDir,
 }
 
 fn open_web_sudoku(query: &str, size: &str) -> WebSudoku {
     let (page, truth) = web_sudoku_truth(query);
     let mut desktop = Desktop::start();
-    let profile = tempfile::tempdir().unwrap();
-    spawn_web_sudoku_sized(&mut desktop, &page, profile.path(), size);
+    desktop.open_chromium_app(&page, size, &[]);
     let window = desktop.wait_for_window("Sudoku");
-    WebSudoku { desktop, window, truth, _profile: profile }
+    WebSudoku { desktop, window, truth }
 }
 
 /// `autoplay play sudoku ARGS --json` on `desktop`: the report and what it said on standard error.
@@ -262,7 +248,7 @@ fn page_title(desktop: &Desktop, window: &str) -> String {
 /// default window choice ambiguous: both are named and `--window` is asked for.
 #[test]
 fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
-    let WebSudoku { mut desktop, window, truth, _profile } = open_web_sudoku("seed=3", "600,640");
+    let WebSudoku { mut desktop, window, truth } = open_web_sudoku("seed=3", "600,640");
     let solution = solve_givens(&truth).unwrap();
     let work = tempfile::tempdir().unwrap();
     let shot = work.path().join("shot.png");
@@ -295,10 +281,9 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
     assert_eq!(after["givens"].as_str().unwrap(), truth.givens_text(), "the player's digits are told from the givens");
 
     // Two pages titled "Sudoku": the default title is ambiguous.
-    let profiles = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
-    for (seed, profile) in [4, 5].iter().zip(&profiles) {
+    for seed in [4, 5] {
         let (page, _) = web_sudoku_truth(&format!("seed={seed}"));
-        spawn_web_sudoku(&mut desktop, &page, profile.path());
+        desktop.open_chromium_app(&page, "600,640", &[]);
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let pages = loop {
@@ -325,7 +310,7 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
 /// wins (the page's title says so), every digit shown where the page's own text has it.
 #[test]
 fn a_web_sudoku_that_takes_no_keys_is_won_with_its_number_pad() {
-    let WebSudoku { desktop, window, truth, _profile } = open_web_sudoku("seed=1&pad=1", "780,640");
+    let WebSudoku { desktop, window, truth } = open_web_sudoku("seed=1&pad=1", "780,640");
     let solution = solve_givens(&truth).unwrap();
     let (report, stderr) = play_json(&desktop, autoplay(), &["--window", &format!("id:{window}")]);
     assert_eq!(report["won"], true, "{stderr}");
@@ -537,7 +522,7 @@ fn ksudoku_generates_a_puzzle_and_the_bot_wins_it_with_the_shipped_calibration()
 /// the digits the bot types (in a colour and weight the shot did not show) are read as it goes: won, no re-plan.
 #[test]
 fn a_web_sudoku_calibrated_from_one_labelled_shot_is_won_with_that_theme() {
-    let WebSudoku { desktop, window, truth, _profile } = open_web_sudoku("seed=2", "600,640");
+    let WebSudoku { desktop, window, truth } = open_web_sudoku("seed=2", "600,640");
     let root = tempfile::tempdir().unwrap();
     std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
     let shot = root.path().join("opening.png");

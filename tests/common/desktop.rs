@@ -12,6 +12,8 @@ static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
 pub struct Desktop {
     pub display: String,
     children: Vec<Child>,
+    /// The profiles of the browsers started here, removed once the browsers have ended (fields drop after `drop`).
+    profiles: Vec<tempfile::TempDir>,
 }
 
 /// Waits until `ready` holds, checking every 50 ms; panics naming `what` once `timeout` has passed.
@@ -40,7 +42,7 @@ impl Desktop {
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb (package xvfb) must be installed");
-        let mut desktop = Desktop { display: display.clone(), children: vec![xvfb] };
+        let mut desktop = Desktop { display: display.clone(), children: vec![xvfb], profiles: Vec::new() };
         wait_until("Xvfb", Duration::from_secs(20), || desktop.run("xdpyinfo", &[]).status.success());
         let wm = Command::new("openbox")
             .env("DISPLAY", &display)
@@ -76,6 +78,23 @@ impl Desktop {
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
         self.children.push(child);
+    }
+
+    /// Starts Chromium showing `page` (a URL) as an app window of `size` ("W,H"), with a fresh profile of its own
+    /// that lasts as long as the desktop; `extra` flags (a window position) go before the page.
+    pub fn open_chromium_app(&mut self, page: &str, size: &str, extra: &[&str]) {
+        let profile = tempfile::tempdir().expect("a temporary folder for the browser profile");
+        let (profile_arg, size_arg, app_arg) = (
+            format!("--user-data-dir={}", profile.path().display()),
+            format!("--window-size={size}"),
+            format!("--app={page}"),
+        );
+        let mut args: Vec<&str> = super::CHROMIUM_FLAGS.to_vec();
+        args.extend([profile_arg.as_str(), &size_arg]);
+        args.extend(extra);
+        args.push(&app_arg);
+        self.spawn("chromium", &args, &[]);
+        self.profiles.push(profile);
     }
 
     /// The ids of the visible windows whose title matches `title` (xdotool's regular expression, anchored).

@@ -122,12 +122,13 @@ pub fn path_str(p: &Path) -> String {
 }
 
 /// Flags for Chromium as the tests run it (root, no network, a fresh profile given separately).
-pub const CHROMIUM_FLAGS: [&str; 6] = [
+pub const CHROMIUM_FLAGS: [&str; 7] = [
     "--no-sandbox",
     "--test-type",
     "--disable-gpu",
     "--no-first-run",
     "--disable-background-networking",
+    "--disable-component-update",
     "--disable-sync",
 ];
 
