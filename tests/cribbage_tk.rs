@@ -17,7 +17,7 @@ use autoplay::games::cribbage::commands::parse_state;
 use autoplay::games::cribbage::rules::parse_line;
 use autoplay::games::cribbage::{deal, solve, Move, State};
 use common::desktop::{wait_until, Desktop};
-use common::{fixture_shots, repo};
+use common::{fixture_shots, play_calibrated, repo};
 
 fn python() -> &'static str {
     if std::path::Path::new("/usr/bin/python3").exists() {
@@ -82,15 +82,8 @@ fn the_tk_table_is_played_with_no_calibration_to_the_optimum() {
         let window = desktop.wait_for_window_shown("Cribbage Solitaire \\(Tk\\).*");
         wait_until("the table's first state", std::time::Duration::from_secs(60), || state_file.exists());
         desktop.wait_for_still_picture(&window);
-        let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
-            .args(["play", "cribbage", "--json", "--calibration"])
-            .arg(work.path())
-            .env("DISPLAY", &desktop.display)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "deal {n} at {size}: {stderr}");
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (succeeded, stderr, report) = play_calibrated(&desktop.display, "cribbage", work.path(), &[]);
+        assert!(succeeded, "deal {n} at {size}: {stderr}");
         assert_eq!(report["won"].as_bool(), Some(true), "deal {n} at {size}: {stderr}");
         assert_eq!(report["moves"], 52, "deal {n}: one click a card, no stack ended by the bot: {stderr}");
         let optimum = solve(&State::from(deal(n))).score;

@@ -16,7 +16,7 @@ use autoplay::games::cribbage::screen::by_shape::{self, RankShapes};
 use autoplay::games::cribbage::{deal, replay, solve, Deal, State};
 use autoplay::imageio::load_image;
 use common::desktop::Desktop;
-use common::{fixture_shots, repo};
+use common::{fixture_shots, play_calibrated, repo};
 use image::RgbaImage;
 
 fn shapes() -> RankShapes {
@@ -227,15 +227,8 @@ fn the_web_tables_are_played_with_no_calibration_to_the_optimum() {
         desktop.open_chromium_app(&url, size, &[]);
         let window = desktop.wait_for_window("Cribbage Solitaire.*");
         let calibration = calibration_of_fonts_only();
-        let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
-            .args(["play", "cribbage", "--json", "--calibration"])
-            .arg(calibration.path())
-            .env("DISPLAY", &desktop.display)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{page}: {stderr}");
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (succeeded, stderr, report) = play_calibrated(&desktop.display, "cribbage", calibration.path(), &[]);
+        assert!(succeeded, "{page}: {stderr}");
         assert_eq!(report["won"], true, "{page}: {stderr}");
         let optimum = solve(&State::from(deal(n))).score;
         let shown = String::from_utf8(desktop.run("xdotool", &["getwindowname", &window]).stdout).unwrap();

@@ -889,16 +889,9 @@ fn sgt_flood_is_won_by_its_cursor_keys_at_the_optimum() {
     let (window, board) = open_game(&mut desktop, "10x10c6m0#cursor-keys", &[]);
     let optimal = proven_optimal_length(&board);
     let calibration = cursor_keys_calibration();
-    let out = autoplay()
-        .args(["play", "flood", "--json", "--window", &format!("id:{window}")])
-        .arg("--calibration")
-        .arg(calibration.path())
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (succeeded, stderr, report) =
+        play_calibrated(&desktop.display, "flood", calibration.path(), &["--window", &format!("id:{window}")]);
+    assert!(succeeded, "{stderr}");
     assert_eq!((report["won"].as_bool(), report["moves"].as_u64()), (Some(true), Some(optimal as u64)), "{stderr}");
     let moves: Vec<&str> = stderr.lines().filter(|l| l.starts_with("move ") && l.contains(": ")).collect();
     assert!(moves.iter().all(|l| l.contains("the cursor keys to a cell of the colour, and Enter")), "{stderr}");

@@ -156,10 +156,23 @@ pub fn page_and_board_text(file: &str, query: &str) -> (String, String) {
 pub fn play_uncalibrated(display: &str, game: &str, window: &str) -> (bool, String, serde_json::Value) {
     let calibration = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(calibration.path().join(game)).unwrap();
+    play_calibrated(display, game, calibration.path(), &["--window", &format!("id:{window}")])
+}
+
+/// `autoplay play GAME ARGS --json --calibration CALIBRATION` on `display`: whether it succeeded, its standard
+/// error, and its report (null where it printed none).
+pub fn play_calibrated(
+    display: &str,
+    game: &str,
+    calibration: &Path,
+    args: &[&str],
+) -> (bool, String, serde_json::Value) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_autoplay"))
-        .args(["play", game, "--window", &format!("id:{window}"), "--json"])
+        .args(["play", game])
+        .args(args)
+        .arg("--json")
         .arg("--calibration")
-        .arg(calibration.path())
+        .arg(calibration)
         .env("DISPLAY", display)
         .output()
         .unwrap();
