@@ -298,7 +298,7 @@ fn small_endgames(count: usize, seed: u64) -> Vec<Vec<[u8; CELLS]>> {
 
 #[test]
 fn endgame_agrees_with_brute_force() {
-    // Random positions of 2 to 30 solutions are nearly all won by the side to move (58 to 60 of 60 a draw), so
+    // Random positions of 2 to 30 solutions are nearly all won by the side to move (58 to 60 in each 60 drawn), so
     // positions are drawn 60 at a time until both outcomes were checked a few times.
     let (mut wins, mut losses) = (0, 0);
     for seed in 5..25 {
