@@ -1353,11 +1353,9 @@ fn choose_branch<I: Isa>(s: &State, c: &Census) -> Branch {
     // A stack: the first band whose box of the stack has the digit in two or three columns. The branch keeps
     // the digit in one column of that box (the stack rule then erases the column from the other bands).
     let k = best.1 - 3;
-    let mut b = 0;
-    while b < 2 && ((project(s.cand[d][b]) >> (3 * k)) & 7).count_ones() < 2 {
-        b += 1;
-    }
-    let cols = (project(s.cand[d][b]) >> (3 * k)) & 7;
+    let in_box = |b: usize| (project(s.cand[d][b]) >> (3 * k)) & 7;
+    let b = (0..2).find(|&b| in_box(b).count_ones() >= 2).unwrap_or(2);
+    let cols = in_box(b);
     let column = col27(1 << (3 * k as u32 + cols.trailing_zeros()));
     let cells = s.cand[d][b] & column;
     if cells & (cells - 1) == 0 {
