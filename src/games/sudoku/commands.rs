@@ -476,7 +476,6 @@ fn qqwing_rate(puzzles: &[Grid], ours: &[Option<Grid>]) -> Result<f64, String> {
 /// Sets whose generator is missing are listed with the reason.
 pub fn bench_command(cache_dir: &Path) -> Result<String> {
     let min = 0.4;
-    let simd = solver9::simd_available();
     let qqwing = tool_available(QQWING);
     let mut out = String::new();
     let time_base =
@@ -487,7 +486,11 @@ pub fn bench_command(cache_dir: &Path) -> Result<String> {
     writeln!(
         out,
         "engines: best = {}, scalar = plain code; load average at start: {}",
-        if simd { "simd (avx2/bmi codegen, sse4.1 census)" } else { "scalar (no avx2 on this CPU)" },
+        match Engine::best() {
+            Engine::Avx512 => "avx512 (avx2/bmi and avx-512vl codegen, sse4.1 census)",
+            Engine::Simd => "simd (avx2/bmi codegen, sse4.1 census)",
+            Engine::Scalar => "scalar (no avx2 on this CPU)",
+        },
         load.unwrap_or_else(|_| "unknown".into())
     )?;
     writeln!(

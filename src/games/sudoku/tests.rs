@@ -262,7 +262,7 @@ fn famous_hard_puzzles_are_unique_and_solved_by_both_engines() {
         let g = grid(text);
         g.check_clashes().unwrap();
         assert_eq!(reference_count(3, 3, g.cells(), 2), 1, "{name}: reference count");
-        for engine in [Engine::Scalar, Engine::best()] {
+        for engine in Engine::available() {
             let mut sols = Vec::new();
             let n = for_each_solution_with(&g, 10, engine, |s| {
                 sols.push(Grid::from_cells(3, 3, s.to_vec()).unwrap());
@@ -362,7 +362,7 @@ fn zero_when_the_contradiction_needs_propagation() {
     rows[6] = "8........";
     let g = grid(&rows.join("\n"));
     assert!(g.clashes().is_empty());
-    for engine in [Engine::Scalar, Engine::best()] {
+    for engine in Engine::available() {
         assert_eq!(for_each_solution_with(&g, 2, engine, |_| ControlFlow::Continue(())), 0);
     }
     assert!(solve(&g).is_none());
@@ -501,9 +501,10 @@ fn generic_solver_agrees_with_fast_solver_on_9x9() {
 }
 
 #[test]
-fn simd_and_scalar_engines_agree() {
-    if !super::solver::solver9::simd_available() {
-        eprintln!("no SIMD engine on this CPU: scalar only");
+fn every_engine_agrees_with_the_scalar_one() {
+    let engines = Engine::available();
+    if engines.len() < 3 {
+        eprintln!("engines on this CPU: {engines:?} (not all three)");
     }
     let mut rng = StdRng::seed_from_u64(13);
     let mut seed = 99u64;
@@ -532,7 +533,10 @@ fn simd_and_scalar_engines_agree() {
             });
             sols
         };
-        assert_eq!(collect(Engine::Scalar), collect(Engine::best()));
+        let scalar = collect(Engine::Scalar);
+        for &engine in &engines[1..] {
+            assert_eq!(collect(engine), scalar, "{engine:?}");
+        }
     }
 }
 

