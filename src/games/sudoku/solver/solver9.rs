@@ -33,7 +33,9 @@
 //!   from the other digits' words (the digit's own words already exclude their peers: at the
 //!   fixed point the band rule leaves the digit only that cell in its box, so the stack rule has
 //!   erased its column from the other bands). Such rows are found by one subtraction of 1 at
-//!   each row's first bit: every row has a candidate there, so the borrow stays in the row.
+//!   each row's first bit: every row has a candidate there, so the borrow stays in the row. The
+//!   rows found while the dirty digits are propagated are placed together when they are done (a
+//!   cell single in two digits' rows is a contradiction).
 //!
 //! Across digits:
 //! * A bit-sliced census of the nine words per band gives the cells with no candidate
@@ -529,9 +531,10 @@ fn place<const OTHERS: bool, const PEERS: bool>(s: &mut State, d: usize, b: usiz
 
 /// Band and stack propagation for one digit, all three bands at once without branches (faster than
 /// visiting only the changed bands; the three band words are the lanes of a [`V4`], the band rule's table
-/// looked up per lane), then placement of its solved rows.
+/// looked up per lane); its rows left with one candidate not yet placed are added to `pending` (see
+/// [`place_pending`]).
 #[inline(always)]
-fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
+fn propagate_digit<I: Isa>(s: &mut State, d: usize, pending: &mut State) -> bool {
     let mut a = V4::load(&s.cand[d]);
     loop {
         a = band_local3::<I>(a);
@@ -567,28 +570,45 @@ fn propagate_digit<I: Isa>(s: &mut State, d: usize) -> bool {
         | (t & V4::splat(511 << 9)).zero_lanes() & V4::splat(511 << 9)
         | t.shr::<18>().zero_lanes() & V4::splat(511 << 18);
     let fresh = (a & rows).andnot(V4::load(&s.solved));
-    if !fresh.is_zero() {
-        place_rows::<I::L>(s, d, fresh);
-    }
+    (V4::load(&pending.cand[d]) | fresh).store(&mut pending.cand[d]);
     true
 }
 
-/// Places digit `d` on the cells `fresh` (a band a lane), row singles at the fixed point of
-/// [`propagate_digit`]: erases the cells from the other digits (the band and stack rules have erased their
-/// peers from `d` already). Every digit's words lose the cells, then `d`'s get them back.
+/// Places the row singles that [`propagate_digit`] gathered in `pending` (per digit, in its candidate words),
+/// clearing it: erases the cells from the other digits (the band and stack rules have erased their peers from
+/// the digit already). False when two digits have a single in one cell (a contradiction: the cell would be
+/// left to one of them, and the other's row empty). Gathered rather than placed at once, the singles of all
+/// the dirty digits cost one pass over the state: the same fixed point (the other digits are propagated again
+/// once they lose the cells), 2-3% less time than a pass per digit.
 #[inline(always)]
-fn place_rows<L: Lanes>(s: &mut State, d: usize, fresh: V4) {
-    let f = L::broadcast(fresh);
+fn place_pending<L: Lanes>(s: &mut State, pending: &mut State) -> bool {
+    let mut counter = Counter::<L>::new();
+    let mut all = V4::zero();
+    for k in 0..L::GROUPS {
+        let p = L::load_group(pending, k);
+        counter.add(p);
+        all = all | p.or_digits();
+    }
+    let all = all.andnot(V4::load(&s.solved));
+    if all.is_zero() {
+        return true;
+    }
+    let c = L::merge(counter);
+    if !(c.hi | c.four).is_zero() {
+        return false;
+    }
+    let f = L::broadcast(all);
     let mut zero = 0u64;
     for k in 0..L::GROUPS {
         let old = L::load_group(s, k);
-        zero |= (old & f).zero_lane_bits() << (4 * digit_shift::<L>(k));
-        old.andnot(f).store_group(s, k);
+        let erase = f.andnot(L::load_group(pending, k));
+        zero |= (old & erase).zero_lane_bits() << (4 * digit_shift::<L>(k));
+        old.andnot(erase).store_group(s, k);
+        L::zero().store_group(pending, k);
     }
-    let dirty = L::nonzero_digits(zero);
-    (V4::load(&s.cand[d]) | fresh).store(&mut s.cand[d]);
-    s.dirty |= dirty & !(1 << d);
-    (V4::load(&s.solved) | fresh).store(&mut s.solved);
+    s.dirty |= L::nonzero_digits(zero);
+    (V4::load(&s.solved) | all).store(&mut s.solved);
+    true
 }
 
 /// Per band: cells with at least one, two and three candidates.
@@ -635,13 +655,21 @@ fn census_sse41(s: &State) -> Census {
 /// Fixed point of all propagation; false on a contradiction. Leaves a census for branching.
 #[inline(always)]
 fn propagate<I: Isa>(s: &mut State) -> Option<Census> {
+    // Row singles found and not yet placed, per digit: cells in `cand` (the other fields unused).
+    let mut pending = State { cand: [[0; 4]; 9], solved: [0; 4], dirty: 0 };
     loop {
         while s.dirty != 0 {
             let d = s.dirty.trailing_zeros() as usize;
             s.dirty &= s.dirty - 1;
-            if !propagate_digit::<I>(s, d) {
+            if !propagate_digit::<I>(s, d, &mut pending) {
                 return None;
             }
+        }
+        if !place_pending::<I::L>(s, &mut pending) {
+            return None;
+        }
+        if s.dirty != 0 {
+            continue;
         }
         let c = I::census(s);
         let mut any = false;
