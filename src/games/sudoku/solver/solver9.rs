@@ -1182,7 +1182,9 @@ mod v8_avx2 {
         fn load_group(s: &State, k: usize) -> V8 {
             unsafe {
                 if k < 4 {
-                    V8(_mm256_loadu_si256(s.cand[2 * k].as_ptr() as *const __m256i))
+                    let lo = _mm_load_si128(s.cand[2 * k].as_ptr() as *const __m128i);
+                    let hi = _mm_load_si128(s.cand[2 * k + 1].as_ptr() as *const __m128i);
+                    V8(_mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi))
                 } else {
                     V8(_mm256_zextsi128_si256(_mm_loadu_si128(s.cand[8].as_ptr() as *const __m128i)))
                 }
