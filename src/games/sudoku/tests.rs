@@ -257,7 +257,7 @@ fn parses_and_solves_generated_sgt_sets() {
 // Solving and counting.
 
 #[test]
-fn famous_hard_puzzles_are_unique_and_solved_by_both_engines() {
+fn famous_hard_puzzles_are_unique_and_solved_by_every_engine() {
     for (name, text) in HARD_PUZZLES {
         let g = grid(text);
         g.check_clashes().unwrap();

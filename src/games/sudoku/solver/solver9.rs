@@ -345,8 +345,7 @@ impl Isa for Simd {
 
     #[inline(always)]
     fn mini_rows(x: u32) -> usize {
-        // SAFETY: only called from `search_simd` and `search_avx512`, which run after BMI2 was detected.
-        unsafe { std::arch::x86_64::_pext_u32(fold_h(x), M3) as usize }
+        Self::folded_mini_rows(fold_h(x))
     }
 
     #[inline(always)]
@@ -379,11 +378,7 @@ impl Isa for Simd {
     #[inline(always)]
     fn mini_rows3(a: V4) -> [usize; 3] {
         let h = a.fold_h().to_array();
-        // SAFETY: only called from `search_simd` and `search_avx512`, which run after BMI2 was detected.
-        unsafe {
-            use std::arch::x86_64::_pext_u32;
-            [_pext_u32(h[0], M3) as usize, _pext_u32(h[1], M3) as usize, _pext_u32(h[2], M3) as usize]
-        }
+        [Self::folded_mini_rows(h[0]), Self::folded_mini_rows(h[1]), Self::folded_mini_rows(h[2])]
     }
 
     #[inline(always)]
