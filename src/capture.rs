@@ -115,6 +115,16 @@ pub trait FrameSource {
     fn focused(&mut self) -> Result<Option<bool>> {
         Ok(None)
     }
+    /// How busy the desktop is: the processes ready to run per processor (the one-minute load average over the
+    /// processor count), where the source can tell; the play loop waits longer for a move on a busy desktop.
+    fn busy(&mut self) -> Result<Option<f64>> {
+        Ok(None)
+    }
+    /// The windows above the game's that cover any of these screen points (input sent there goes to them, not
+    /// to the game), named; none where there are none or the source cannot tell.
+    fn covering_at(&mut self, _points: &[(i32, i32)]) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
     /// The time on the source's clock: by default the real time since the program started. Every wait of the
     /// capture and play stages asks the source, so that a recorded session replays with its recorded times.
     fn now(&mut self) -> Duration {
@@ -124,6 +134,15 @@ pub trait FrameSource {
     fn sleep(&mut self, duration: Duration) {
         std::thread::sleep(duration)
     }
+}
+
+/// The desktop's load: the one-minute load average (`/proc/loadavg`) over the processors this program may use;
+/// `None` where the system does not tell.
+pub fn desktop_load() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let load: f64 = text.split_whitespace().next()?.parse().ok()?;
+    let processors = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Some(load / processors as f64)
 }
 
 /// The real time since the first call.
@@ -433,6 +452,24 @@ impl FrameSource for WindowSource {
         has_focus(self.window.id()?).map(Some)
     }
 
+    fn busy(&mut self) -> Result<Option<f64>> {
+        Ok(desktop_load())
+    }
+
+    fn covering_at(&mut self, points: &[(i32, i32)]) -> Result<Vec<String>> {
+        let id = self.window.id()?;
+        let windows = list_windows()?;
+        let Some(at) = windows.iter().position(|w| w.id == id) else { return Ok(Vec::new()) };
+        let over = |w: &WindowInfo, &(x, y): &(i32, i32)| {
+            x >= w.x && y >= w.y && x < w.x + w.width as i32 && y < w.y + w.height as i32
+        };
+        Ok(windows[..at]
+            .iter()
+            .filter(|w| !w.minimized && points.iter().any(|p| over(w, p)))
+            .map(describe_window)
+            .collect())
+    }
+
     fn windows_opened(&mut self) -> Result<Vec<String>> {
         let Ok(pid) = self.window.pid() else { return Ok(Vec::new()) };
         let opened =
@@ -488,6 +525,10 @@ fn activate(id: u32) -> Result<()> {
 pub struct ScreenSource;
 
 impl FrameSource for ScreenSource {
+    fn busy(&mut self) -> Result<Option<f64>> {
+        Ok(desktop_load())
+    }
+
     fn grab(&mut self) -> Result<Frame> {
         let monitors = xcap::Monitor::all().map_err(|e| anyhow!("cannot list monitors: {e} (is DISPLAY set?)"))?;
         let monitor = monitors

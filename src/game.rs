@@ -118,6 +118,25 @@ impl std::fmt::Display for Key {
     }
 }
 
+/// What a second copy of a move's events does once the first copy has taken effect: whether the loop may ever make
+/// a late move again.
+///
+/// A move once sent is never sent again blind ([`crate::play`]): a copy is made only where the client shows it never
+/// got the first, or where the copy changes nothing once the first has taken effect *and* this client is seen to
+/// ignore such a copy (it counts no move for it, draws nothing for it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Repeat {
+    /// A copy makes another move, or moves something the move is relative to: a Cribbage card clicked again plays
+    /// the column's next card; cursor keys pressed again move the cursor on from where the first left it; a click
+    /// that the client counts as a move whatever it shows. Never made again without evidence that the first copy
+    /// never arrived.
+    #[default]
+    Changes,
+    /// A copy leaves the board as the first left it: a colour flooded again, the digit typed again into the cell that
+    /// shows it. Made again after a long wait only in a client seen to ignore a copy.
+    SameBoard,
+}
+
 /// One way of making a move, as a game offers it: the input events, and for a way other than the game's usual one,
 /// a few words naming it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,17 +152,26 @@ pub struct MoveEvents {
     /// between the two and makes the rest only where the game sees the right place chosen
     /// ([`ScreenGame::selected`]). 0 by default.
     pub selects: usize,
+    /// What a second copy of these events does once the first has taken effect ([`Repeat::Changes`] unless the
+    /// game says otherwise).
+    pub repeat: Repeat,
 }
 
 impl MoveEvents {
     /// The game's usual way: these events.
     pub fn usual(actions: Vec<Action>) -> Option<MoveEvents> {
-        Some(MoveEvents { way: None, actions, trial: None, selects: 0 })
+        Some(MoveEvents { way: None, actions, trial: None, selects: 0, repeat: Repeat::Changes })
     }
 
     /// Another way, named.
     pub fn named(way: &str, actions: Vec<Action>) -> Option<MoveEvents> {
-        Some(MoveEvents { way: Some(way.to_string()), actions, trial: None, selects: 0 })
+        Some(MoveEvents { way: Some(way.to_string()), actions, trial: None, selects: 0, repeat: Repeat::Changes })
+    }
+
+    /// A copy of these events, once they have taken effect, leaves the board as they left it ([`Repeat::SameBoard`]).
+    pub fn same_board_if_repeated(mut self) -> MoveEvents {
+        self.repeat = Repeat::SameBoard;
+        self
     }
 
     /// The first `count` events only choose where the move goes (see [`MoveEvents::selects`]).

@@ -13,7 +13,8 @@
 //!
 //! - `session.json`: `{"version": 1, "game", "window", "theme", "options": {...}, "outcome", "events": [...]}`,
 //!   one event per line: `frame` (file, CRC-32, origin, title), `grab_error`, `now` (ms), `sleep` (ms),
-//!   `windows_opened`, `uncover`, `focus`, `pointer`, `move_to` (screen point, and the point in the window), `click`, `type`,
+//!   `windows_opened`, `uncover`, `focus`, `busy` (the desktop's load), `covering` (windows over the points a late
+//!   move was sent to), `pointer`, `move_to` (screen point, and the point in the window), `click`, `type`,
 //!   `reading` (board text and layout), `note` (what the loop said, its plans among them).
 //! - `frames/NNNNNN.png`: each distinct picture once (a capture equal to the previous one refers to its file),
 //!   cropped to the game window as captured.
@@ -68,6 +69,14 @@ pub enum Event {
     /// Whether the game's window had the input focus (`None`: the source cannot tell).
     Focus {
         focused: Option<bool>,
+    },
+    /// How busy the desktop was: processes ready to run per processor (`None`: the source cannot tell).
+    Busy {
+        per_processor: Option<f64>,
+    },
+    /// The windows found over the points a move's events were sent to.
+    Covering {
+        covering: Vec<String>,
     },
     Pointer {
         x: i32,
@@ -326,6 +335,18 @@ impl FrameSource for RecordingSource<'_> {
         Ok(focused)
     }
 
+    fn busy(&mut self) -> Result<Option<f64>> {
+        let per_processor = self.inner.busy()?;
+        self.recorder.borrow_mut().push(Event::Busy { per_processor });
+        Ok(per_processor)
+    }
+
+    fn covering_at(&mut self, points: &[(i32, i32)]) -> Result<Vec<String>> {
+        let covering = self.inner.covering_at(points)?;
+        self.recorder.borrow_mut().push(Event::Covering { covering: covering.clone() });
+        Ok(covering)
+    }
+
     fn now(&mut self) -> Duration {
         let now = self.inner.now();
         self.recorder.borrow_mut().push(Event::Now { ms: now.as_secs_f64() * 1e3 });
@@ -469,6 +490,8 @@ fn describe(event: &Event) -> String {
         Event::WindowsOpened { .. } => "a look at the game's windows".into(),
         Event::Uncover { .. } => "a look at what covers the window".into(),
         Event::Focus { .. } => "a look at the input focus".into(),
+        Event::Busy { .. } => "a look at the desktop's load".into(),
+        Event::Covering { .. } => "a look at the windows over the game's".into(),
         Event::Pointer { .. } => "a look at the pointer".into(),
         Event::MoveTo { x, y, .. } => format!("a pointer move to ({x}, {y})"),
         Event::Click => "a click".into(),
@@ -550,6 +573,26 @@ impl FrameSource for ReplaySource {
             Event::Focus { focused } => Ok(focused),
             other => Err(replay
                 .diverge(format!("the loop looks at the input focus, but the recording has {}", describe(&other)))),
+        }
+    }
+
+    fn busy(&mut self) -> Result<Option<f64>> {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("the desktop's load")? {
+            Event::Busy { per_processor } => Ok(per_processor),
+            other => Err(replay
+                .diverge(format!("the loop looks at the desktop's load, but the recording has {}", describe(&other)))),
+        }
+    }
+
+    fn covering_at(&mut self, _points: &[(i32, i32)]) -> Result<Vec<String>> {
+        let mut replay = self.replay.borrow_mut();
+        match replay.take("the windows over the game's")? {
+            Event::Covering { covering } => Ok(covering),
+            other => Err(replay.diverge(format!(
+                "the loop looks at the windows over the game's, but the recording has {}",
+                describe(&other)
+            ))),
         }
     }
 

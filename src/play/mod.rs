@@ -19,9 +19,14 @@
 //! the game's report of the win when the board before that move was the expected one; after any other move a
 //! board that cannot be read in a window of the same size is named as covered by the game.
 
+mod copies;
 mod pace;
+mod verify;
 mod watch;
 mod ways;
+
+#[cfg(test)]
+mod tests;
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -32,6 +37,7 @@ use serde::Serialize;
 use crate::capture::{Frame, FrameSource, Settle};
 use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
+use copies::CopyProof;
 pub use pace::Pace;
 use watch::Seen;
 use ways::{describe_actions, pointer_verb, MoveInput, Ways};
@@ -139,10 +145,29 @@ fn park_point(frame: &Frame, board: crate::capture::Region) -> Option<(i32, i32)
 /// How long a pointer move of the bot's may take to be reported by the X server.
 const POINTER_BOUND: Duration = Duration::from_secs(3);
 
+/// One move as the loop makes it: its number, the move and its input events, the frame it was planned on and what
+/// that frame read as (the board before the move, and where it lies), the board the rules expect after it, how the
+/// window settles, and whether the way it is made has worked in this game.
+struct Attempt<'m, G: ScreenGame> {
+    number: usize,
+    mv: &'m G::Move,
+    input: &'m MoveInput,
+    frame: &'m Frame,
+    reading: &'m Reading<G::Board, G::Layout>,
+    expected: &'m G::Board,
+    settle: &'m Settle,
+    /// The way the move is made has changed the board in this game (and the move tries no control on trial): a
+    /// move of which nothing shows is lost or late, not refused.
+    proven: bool,
+}
+
 /// What the window showed after a move.
 enum Verdict<G: ScreenGame> {
-    /// A board: the expected one, or another (as before the move, where it was not taken).
+    /// A board: the expected one, or another; the board as before the move only where the way the move was made
+    /// has not worked yet, after the whole patience with nothing of the move shown.
     Read(Seen<G>),
+    /// The move showed (the expected board was read), then the board went back to how it was before it.
+    TakenBack(Seen<G>),
     /// No board can be read, and why: the frame and the reader's error.
     Unreadable(Frame, anyhow::Error),
     /// The board as before the move, but elsewhere in the window (resized, or its board moved in it) before the
@@ -170,6 +195,10 @@ struct Player<'a, G: ScreenGame> {
     /// How many times in a row a move was made again because the board moved before it showed (bounded, so that
     /// a board whose place reads differently each time is not chased for ever).
     remade_where_moved: usize,
+    /// What a copy of a move has been seen to do in this client ([`copies`]).
+    copy_proof: CopyProof,
+    /// How many times the events of the move being verified were sent.
+    sent: usize,
 }
 
 /// Plays `game` in the window behind `source` until it is won.
@@ -192,6 +221,8 @@ pub fn play<'a, G: ScreenGame>(
         waited: Vec::new(),
         parks_pointer: false,
         remade_where_moved: 0,
+        copy_proof: CopyProof::Unseen,
+        sent: 0,
     };
     let (mut frame, mut reading) = player.observe_first()?;
     let mut report = PlayReport {
@@ -243,7 +274,17 @@ pub fn play<'a, G: ScreenGame>(
         }
         let winning = game.is_won(&expected);
         let settle = if winning { options.settle.clone() } else { game.settle() };
-        if !player.act(&mut ways, &frame, &reading, &mv, &move_input, &settle, number)? {
+        let attempt = Attempt {
+            number,
+            mv: &mv,
+            input: &move_input,
+            frame: &frame,
+            reading: &reading,
+            expected: &expected,
+            settle: &settle,
+            proven: ways.proven_for(&move_input),
+        };
+        if !player.act(&mut ways, &attempt)? {
             // Nothing was entered (the move's place was not chosen): the window as it is now, and the next way.
             let (shown, read) = watch::observe(
                 game,
@@ -261,28 +302,32 @@ pub fn play<'a, G: ScreenGame>(
             continue;
         }
         report.last_move_millis = player.source.now().saturating_sub(start).as_millis();
-        player.source.sleep(options.move_delay);
         player.check_pointer()?;
-        let verdict = player.verify(
-            &frame,
-            &reading.layout,
-            &move_input,
-            &before,
-            &expected,
-            &settle,
-            ways.proven_for(&move_input),
-            number,
-        )?;
+        let verdict = player.verify(&attempt)?;
         let seen = match verdict {
             Verdict::Read(seen) => seen,
             Verdict::Moved(seen) => {
                 player.note(&format!(
-                    "the board moved in its window before move {number} showed (the window was resized or redrawn); \
-                     making the move again where the board is now"
+                    "the board moved in its window before move {number} showed (the window was moved, resized or \
+                     redrawn), so its input went where the board was: making the move again where the board is now"
                 ));
                 (frame, reading) = seen;
                 plan.push_front(mv);
                 report.moves = number - 1;
+                continue;
+            }
+            Verdict::TakenBack(seen) => {
+                player.note(&format!(
+                    "move {number} showed, then the board went back to how it was before it (an undo, or the game took \
+                     it back); planning again from what is shown"
+                ));
+                (player.log)(reading_event(&seen.1));
+                ways.taken();
+                report.replans += 1;
+                plan.clear();
+                as_expected = false;
+                (frame, reading) = seen;
+                reading.board = game.carry_over(&before, reading.board);
                 continue;
             }
             Verdict::Unreadable(shown, error) => {
@@ -304,14 +349,20 @@ pub fn play<'a, G: ScreenGame>(
                 player.uncover(error, Some(&reading.layout))?
             }
         };
-        (frame, reading) = seen;
         player.check_pointer()?;
+        let seen = if seen.1.board == expected && !winning && player.copy_wanted(&move_input) {
+            player.look_at_a_copy(&attempt, seen)?
+        } else {
+            seen
+        };
+        (frame, reading) = seen;
         if winning && reading.board != expected && player.end_window(&before, &mv, &reading.board)? {
             reading = Reading { board: expected, ..reading };
             report.won = true;
             break;
         }
         if reading.board != expected {
+            player.check_not_doubled(&before, &mv, &move_input, &reading.board, number)?;
             game.check_move(&before, &mv, &reading.board)?;
         }
         if reading.board != expected && reading.board != before {
@@ -321,15 +372,6 @@ pub fn play<'a, G: ScreenGame>(
             }
         }
         (player.log)(reading_event(&reading));
-        if reading.board == before && expected != before && ways.proven_for(&move_input) && !move_input.pointed() {
-            bail!(
-                "move {number} ({}) did not show, though this way of making moves has worked in this game: the board was \
-                 still as before after waiting {} and making the move {} times; stopped",
-                move_input.how,
-                player.waits_named(),
-                pace::RETRIES + 1
-            );
-        }
         ways.learn(game, &frame, &reading, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
         as_expected = reading.board == expected;
         if !as_expected {
@@ -343,6 +385,23 @@ pub fn play<'a, G: ScreenGame>(
         // (From the board before the move where the window shows the move was not taken.)
         let known = if reading.board == before && reading.board != expected { &before } else { &expected };
         reading.board = game.carry_over(known, reading.board);
+        if !options.move_delay.is_zero() && !game.is_won(&reading.board) {
+            // The pause for people watching, then the board as it is now: the next move is made on a board just
+            // read, whatever happened in the pause.
+            player.pause(options.move_delay);
+            let known = reading.board.clone();
+            let (now_frame, now_reading) = player.observe(&reading.layout)?;
+            (frame, reading) = (now_frame, now_reading);
+            reading.board = game.carry_over(&known, reading.board);
+            if reading.board != known {
+                report.replans += 1;
+                plan.clear();
+                as_expected = false;
+                player.note(&format!(
+                    "the board changed in the pause after move {number}; planning again from what is shown"
+                ));
+            }
+        }
     }
     report.final_board = reading.board.to_string();
     report.millis = player.source.now().saturating_sub(start).as_millis();
@@ -415,25 +474,20 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
     /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
     /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
-    #[allow(clippy::too_many_arguments)]
-    fn act(
-        &mut self,
-        ways: &mut Ways,
-        frame: &Frame,
-        reading: &Reading<G::Board, G::Layout>,
-        mv: &G::Move,
-        move_input: &MoveInput,
-        settle: &Settle,
-        number: usize,
-    ) -> Result<bool> {
+    fn act(&mut self, ways: &mut Ways, attempt: &Attempt<'_, G>) -> Result<bool> {
+        let (frame, reading, mv, settle, number) =
+            (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
+        let move_input = attempt.input;
+        self.sent = 1;
         let probing = ways.probes_click(move_input);
         if ways.checks_choice(move_input) && self.game.selected(&reading.layout, mv).is_some() {
             // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
             // move it: those that choose the move's place first, then the rest only where the window shows that
-            // place chosen.
+            // place chosen. (Keys that move a cursor are never sent twice, so the wait for them to show is the
+            // whole patience.)
             let (choose, rest) = move_input.actions.split_at(move_input.selects.min(move_input.actions.len()));
             self.perform(choose, frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.pace.wait(0, false));
+            let (start, bound) = (self.source.now(), self.patience()?);
             let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
             let shown = match change {
                 Some(_) => self.read_when_still(settle, &reading.layout)?.map(|seen| seen.layout),
@@ -479,6 +533,31 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             self.park_pointer(frame, &reading.layout)?;
         }
         Ok(true)
+    }
+
+    /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
+    fn patience(&mut self) -> Result<Duration> {
+        let busy = self.source.busy()?;
+        Ok(self.pace.patience(busy))
+    }
+
+    /// The pause for people watching after a move (`--move-delay-ms`).
+    fn pause(&mut self, delay: Duration) {
+        if !delay.is_zero() {
+            self.source.sleep(delay);
+        }
+    }
+
+    /// Observe, between moves: the board once it holds still (with `hint`, the layout of the last reading),
+    /// brought to the front if another window covers it.
+    fn observe(&mut self, hint: &G::Layout) -> Result<Seen<G>> {
+        let settle = self.game.settle();
+        let (frame, read) =
+            watch::observe(self.game, &mut *self.source, &settle, Some(hint), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        match read {
+            Ok(reading) => Ok((frame, reading)),
+            Err(error) => self.uncover(error, Some(hint)),
+        }
     }
 
     /// The window's reading once it holds still (None where it does not read), after an event that showed.
@@ -609,109 +688,6 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                     self.check_pointer()?;
                 }
             }
-        }
-    }
-
-    /// Verify: watches until the expected board shows; otherwise reads what the board shows once it holds still.
-    /// Where that is the board before the move and the way it was made has worked in this game, the move is late,
-    /// not refused: it is made again, each wait twice the one before, until it shows or the retries are spent.
-    #[allow(clippy::too_many_arguments)]
-    fn verify(
-        &mut self,
-        frame: &Frame,
-        layout: &G::Layout,
-        move_input: &MoveInput,
-        before: &G::Board,
-        expected: &G::Board,
-        settle: &Settle,
-        proven: bool,
-        number: usize,
-    ) -> Result<Verdict<G>> {
-        let acted_at = self.source.now();
-        self.waited.clear();
-        let mut attempt = 0;
-        loop {
-            let bound = self.pace.wait(attempt, proven);
-            self.waited.push(bound);
-            if let Some(seen) =
-                watch::await_expected(self.game, &mut *self.source, settle, frame, layout, expected, bound)?
-            {
-                return Ok(Verdict::Read(self.shown(seen, acted_at, attempt, number)));
-            }
-            self.check_pointer()?;
-            let (shown, read) = watch::observe(
-                self.game,
-                &mut *self.source,
-                settle,
-                Some(layout),
-                settle.quiet,
-                pace::HOLD_STILL_BOUND,
-            )?;
-            let reading = match read {
-                Ok(reading) => reading,
-                // (After the winning move a board that does not read is the game's end screen: see `play`.)
-                Err(_) if !self.game.is_won(expected) && self.try_parking(&shown, layout, number)? => continue,
-                Err(error) => return Ok(Verdict::Unreadable(shown, error)),
-            };
-            if reading.board != *before && reading.board != *expected && self.try_parking(&shown, layout, number)? {
-                continue;
-            }
-            if reading.board == *expected {
-                return Ok(Verdict::Read(self.shown((shown, reading), acted_at, attempt, number)));
-            }
-            let late = reading.board == *before && expected != before && proven && !move_input.pointed();
-            if late && reading.layout.region() != layout.region() && self.remade_where_moved < pace::RETRIES {
-                self.remade_where_moved += 1;
-                return Ok(Verdict::Moved((shown, reading)));
-            }
-            if late && attempt < pace::RETRIES {
-                attempt += 1;
-                let waited = self.waits_named();
-                self.note(&format!("move {number} has not shown after {waited}; making it again"));
-                self.perform(&move_input.actions, &shown, settle.after_click)?;
-                // (As after every move, where the client shows something under the pointer.)
-                if self.parks_pointer {
-                    self.park_pointer(&shown, layout)?;
-                }
-                continue;
-            }
-            if reading.board == *before {
-                return Ok(Verdict::Read((shown, reading)));
-            }
-            // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
-            // it counts only once it has held still for longer.
-            let doubt = self.pace.doubt();
-            let (shown, read) =
-                watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
-            return Ok(match read {
-                Ok(reading) if reading.board == *expected => {
-                    Verdict::Read(self.shown((shown, reading), acted_at, attempt, number))
-                }
-                Ok(reading) => Verdict::Read((shown, reading)),
-                Err(error) => Verdict::Unreadable(shown, error),
-            });
-        }
-    }
-
-    /// The expected board has shown: the pace learns how long it took, and a late move is named.
-    fn shown(&mut self, seen: Seen<G>, acted_at: Duration, attempt: usize, number: usize) -> Seen<G> {
-        self.remade_where_moved = 0;
-        let elapsed = self.source.now().saturating_sub(acted_at);
-        self.pace.showed_after(elapsed);
-        if attempt > 0 || elapsed > Duration::from_secs(1) {
-            let tries = if attempt > 0 { format!(" (made {} times)", attempt + 1) } else { String::new() };
-            self.note(&format!("move {number} showed after {:.1} s{tries}", elapsed.as_secs_f64()));
-        }
-        seen
-    }
-
-    /// The waits of the last verify, for messages: "0.6 s, 1.2 s and 2.4 s".
-    fn waits_named(&self) -> String {
-        let waits: Vec<String> = self.waited.iter().map(|w| format!("{:.1} s", w.as_secs_f64())).collect();
-        match waits.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => "no wait".into(),
         }
     }
 

@@ -117,9 +117,16 @@ pub fn next_change(
     Ok(None)
 }
 
+/// What watching for a move's board came to: the expected board, once it held still; and whether any capture read
+/// as the expected board at all (the client took the move, even where the board went on to show something else).
+pub struct Awaited<G: ScreenGame> {
+    pub shown: Option<Seen<G>>,
+    pub expected_read: bool,
+}
+
 /// Watches the window after a move until its board shows `expected` and then holds still for the settle's quiet
-/// period; `None` when it has not within `bound`. `before` is the frame the move was made on: a capture whose
-/// board has not changed from it is not read again.
+/// period; `shown` is `None` when it has not within `bound`. `before` is the frame the move was made on: a capture
+/// whose board has not changed from it is not read again.
 pub fn await_expected<G: ScreenGame>(
     game: &G,
     source: &mut dyn FrameSource,
@@ -128,14 +135,16 @@ pub fn await_expected<G: ScreenGame>(
     layout: &G::Layout,
     expected: &G::Board,
     bound: Duration,
-) -> Result<Option<Seen<G>>> {
+) -> Result<Awaited<G>> {
     let region = layout.region();
     let start = source.now();
+    let mut expected_read = false;
     while let Some((frame, grabbed_at)) = next_change(source, settle, before, region, start, bound)? {
         let Ok(reading) = game.read(&frame, Some(layout)) else { continue };
         if reading.board != *expected {
             continue;
         }
+        expected_read = true;
         // Seen: it counts once the board holds still (at least one more capture agrees).
         let Some(confirmed) = hold_still(
             source,
@@ -150,16 +159,16 @@ pub fn await_expected<G: ScreenGame>(
             continue;
         };
         if confirmed.same_in(&frame, region) {
-            return Ok(Some((confirmed, reading)));
+            return Ok(Awaited { shown: Some((confirmed, reading)), expected_read });
         }
         // It moved on (an animation, such as a flash on completion) and has held still since: what does it show?
         if let Ok(settled) = game.read(&confirmed, Some(layout)) {
             if settled.board == *expected {
-                return Ok(Some((confirmed, settled)));
+                return Ok(Awaited { shown: Some((confirmed, settled)), expected_read });
             }
         }
     }
-    Ok(None)
+    Ok(Awaited { shown: None, expected_read })
 }
 
 #[cfg(test)]

@@ -1,22 +1,22 @@
 //! How moves are made in this client, learned as the game goes.
 //!
 //! A game offers its ways of making a move ([`ScreenGame::actions`]: way 0, the usual one, then 1, 2, …: colour
-//! buttons, a number pad); [`Ways`] is what the loop knows of them
-//! in this game: which way it uses, whether that way has changed the board yet (a *proven* way: a move made that
-//! way that does not show is late, not refused, and is waited for and tried again), and how a move made of a
-//! click and then keys chooses its cell (by the click, or by pointing where a click enters a symbol by itself).
+//! buttons, a number pad); [`Ways`] is what the loop knows of them in this game: which way it uses, whether that
+//! way has changed the board yet (a *proven* way: a move made that way of which nothing shows is late or lost,
+//! not refused, and is waited for: `verify`), and how a move made of a click and then keys chooses its cell (by
+//! the click, or by pointing where a click enters a symbol by itself).
 //!
-//! The rules it keeps: a move that leaves the board as it was, made a way that has not worked yet, turns the
-//! loop to the game's next way where there is one (a way whose control was on trial first tries the game's next
-//! control), else is tried once more (one such move may be a user's undo); with every way tried, a second in a
-//! row ends the game, naming every move that left the board as it was. A way other than the usual one, once it works, is offered to the game to
-//! remember. A pointed move that does not show as expected turns the loop back to clicking.
+//! The rules it keeps: a move that leaves the board as it was for the whole patience, made a way that has not
+//! worked yet, turns the loop to the game's next way where there is one (a way whose control was on trial first
+//! tries the game's next control); where there is none, the game ends, naming every move that left the board as
+//! it was (a move is never made the same way twice). A way other than the usual one, once it works, is offered
+//! to the game to remember. A pointed move that does not show as expected turns the loop back to clicking.
 
 use anyhow::{bail, Context, Result};
 
 use super::PlayEvent;
 use crate::capture::Frame;
-use crate::game::{Action, MoveEvents, Reading, ScreenGame};
+use crate::game::{Action, MoveEvents, Reading, Repeat, ScreenGame};
 
 /// How many ways past the one in use the loop looks for the next one a game offers for a move (a game may offer
 /// none of some ways for some moves: no colour buttons in its window, say).
@@ -31,6 +31,8 @@ pub struct MoveInput {
     pub trial: Option<usize>,
     /// How many of the first actions only choose where the move goes (see [`crate::game::MoveEvents::selects`]).
     pub selects: usize,
+    /// What a copy of these events does once they have taken effect (see [`crate::game::Repeat`]).
+    pub repeat: Repeat,
 }
 
 impl MoveInput {
@@ -182,7 +184,13 @@ impl Ways {
             Some(name) => format!("{name}, {described}"),
             None => described,
         };
-        let mut input = MoveInput { actions: events.actions, how, trial: events.trial, selects: events.selects };
+        let mut input = MoveInput {
+            actions: events.actions,
+            how,
+            trial: events.trial,
+            selects: events.selects,
+            repeat: events.repeat,
+        };
         if self.choosing == Choosing::ByPointing && input.clicks_then_types() {
             input.actions = input
                 .actions
@@ -214,6 +222,12 @@ impl Ways {
     /// [`crate::game::MoveEvents::selects`]): until the way in use has been seen to choose places.
     pub fn checks_choice(&self, input: &MoveInput) -> bool {
         input.selects > 0 && self.choice_seen_for != Some(self.way)
+    }
+
+    /// A move made the way in use showed (and was then taken back): the way works.
+    pub fn taken(&mut self) {
+        self.ignored.clear();
+        self.worked = true;
     }
 
     /// The way in use was seen to choose a move's place.
@@ -248,8 +262,8 @@ impl Ways {
 
     /// Learns from what move `number` (made as `input` on `before`, expected to give `expected`) shows: `seen`,
     /// read from `frame`.
-    /// A move that left the board as it was, made a way that has not worked, turns to the next way or is allowed
-    /// once; an error ends the game when nothing is left to try.
+    /// A move that left the board as it was, made a way that has not worked, turns to the next way; an error ends
+    /// the game when nothing is left to try.
     #[allow(clippy::too_many_arguments)]
     pub fn learn<G: ScreenGame>(
         &mut self,
@@ -286,11 +300,11 @@ impl Ways {
                     "move {number} ({}) left the board as it was; making moves another way",
                     input.how
                 )));
-            } else if self.ignored.len() >= 2 {
+            } else {
                 let tried: Vec<String> = self.ignored.iter().map(|(n, how)| format!("{n} ({how})")).collect();
                 bail!(
-                    "the game does not take moves any way the bot knows: moves {} all left the board as it was, and no \
-                     other way to make them was found; stopped rather than repeat them",
+                    "the game does not take moves any way the bot knows: moves {} left the board as it was, each \
+                     waited for in full, and no other way to make them was found; stopped rather than repeat them",
                     tried.join(", ")
                 );
             }

@@ -252,7 +252,9 @@ impl ScreenGame for Cribbage {
         anyhow::bail!("after {mv} the table does not show what the rules say: {}; stopped", differences.join("; "))
     }
 
-    /// A click on the card (or the control that ends a stack); there is no other way.
+    /// A click on the card (or the control that ends a stack); there is no other way. A copy of a card's click plays
+    /// the column's next card once the first has taken effect, and a copy of the control's may end the next stack:
+    /// never repeated ([`crate::game::Repeat::Changes`]).
     fn actions(
         &self,
         _frame: &Frame,
@@ -434,6 +436,26 @@ mod tests {
         // A table with the control: the stack is kept until the bot ends it.
         let plain = Table { ends_stacks_itself: false, ..auto };
         assert!(game.check_move(&plain, &mv, &kept).is_ok());
+    }
+
+    /// A copy of a card's click plays the column's next card: never repeated.
+    #[test]
+    fn a_card_clicked_again_plays_the_next_one() {
+        let game = Cribbage::rules_only();
+        let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
+        let points = TablePoints {
+            cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
+            next_stack: Some((50, 5)),
+            card_width: 8,
+            columns: None,
+            ranks: None,
+        };
+        let reading = Reading { board: start.clone(), layout: points, theme: "test".into() };
+        let frame = Frame::from_image(RgbaImage::new(60, 60));
+        let events = game.actions(&frame, &reading, &Move::Play(0), 0).unwrap().unwrap();
+        assert_eq!(events.repeat, crate::game::Repeat::Changes);
+        let once = game.apply(&start, &Move::Play(0));
+        assert_ne!(game.apply(&once, &Move::Play(0)), once, "a second copy plays the 2");
     }
 
     #[test]

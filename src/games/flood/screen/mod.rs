@@ -245,6 +245,10 @@ impl ScreenGame for Flood {
     /// Way 0, a click on a cell of the colour outside the flood; way 1, a click on the colour's button (a
     /// candidate until one is seen to play the colour: [`buttons`], [`controls`]); way 2, the same cell chosen
     /// with the keyboard cursor and Enter; way 3, a number key (tried in turn until one is seen to play the colour).
+    ///
+    /// A copy of a cell click, a button click or a number key picks the same colour again once the flood has it,
+    /// which leaves the board as it was ([`crate::game::Repeat::SameBoard`]); a copy of the cursor keys moves the
+    /// cursor on from the cell the first copy left it on, and Enter then plays another cell: never repeated.
     fn actions(
         &self,
         frame: &Frame,
@@ -259,7 +263,7 @@ impl ScreenGame for Flood {
             0 => {
                 let (row, col) = target()?;
                 let (x, y) = reading.layout.centre(row, col);
-                Ok(MoveEvents::usual(vec![Action::Click { x, y }]))
+                Ok(MoveEvents::usual(vec![Action::Click { x, y }]).map(MoveEvents::same_board_if_repeated))
             }
             1 => {
                 let mut controls = self.controls_for(frame, reading)?;
@@ -267,7 +271,7 @@ impl ScreenGame for Flood {
                 let Some((i, proven)) = controls.button_for(mv.0) else { return Ok(None) };
                 let (x, y) = controls.candidates[i].point(&reading.layout);
                 Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }])
-                    .map(|e| e.trying((!proven).then_some(i))))
+                    .map(|e| e.trying((!proven).then_some(i)).same_board_if_repeated()))
             }
             2 => {
                 let (row, col) = target()?;
@@ -283,7 +287,7 @@ impl ScreenGame for Flood {
                 let Some((key, proven)) = controls.key_for(mv.0, colours) else { return Ok(None) };
                 let digit = char::from_digit(key as u32, 10).expect("keys 1-9");
                 Ok(MoveEvents::named("a number key", vec![Action::Type(digit)])
-                    .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key))))
+                    .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key)).same_board_if_repeated()))
             }
             _ => Ok(None),
         }
@@ -323,7 +327,25 @@ impl Flood {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Repeat};
+
+    /// A copy of a cell click picks the colour the flood already has (the board is left as it was); a copy of the
+    /// cursor keys moves the cursor on and plays another cell.
+    #[test]
+    fn a_colour_picked_again_leaves_the_board_and_cursor_keys_again_do_not() {
+        let game = Flood::new(Vec::new());
+        let board = FloodBoard::parse("RGB\nGBR\nBRG\n").unwrap();
+        let layout = CellLayout { rows: 3, cols: 3, origin_x: 0.0, origin_y: 0.0, pitch: 20.0 };
+        let reading = Reading { board, layout, theme: "test".into() };
+        let frame = Frame::from_image(RgbaImage::new(60, 60));
+        let events = |way| game.actions(&frame, &reading, &ColourMove(b'G'), way).unwrap().unwrap();
+        assert_eq!(events(0).repeat, Repeat::SameBoard);
+        assert_eq!(events(2).repeat, Repeat::Changes);
+        assert!(events(2).actions.contains(&Action::Key(crate::game::Key::Enter)));
+        // The colour picked again: the board the first copy left.
+        let once = game.apply(&reading.board, &ColourMove(b'G'));
+        assert_eq!(game.apply(&once, &ColourMove(b'G')), once);
+    }
 
     /// A move that recoloured the centre's region teaches the start; one that recoloured the corner's region (the
     /// flood as planned), or took another colour than the move's (the user's own move), teaches nothing.

@@ -179,6 +179,12 @@ impl ScreenGame for Sudoku {
     /// on the button of the client's number pad that shows the digit ([`number_pad`]), if the frame shows one;
     /// ways 2 and 3, where the picture shows a keyboard cursor (a client that takes only keys, such as a terminal's):
     /// the cursor moved to the cell with the arrow keys (2) or vi's h/j/k/l (3), then the digit typed.
+    ///
+    /// A copy of a click (or a point) on the cell and its digit, typed or from the pad, enters the digit the cell
+    /// already shows, which leaves the board as it was ([`crate::game::Repeat::SameBoard`]: some clients clear a
+    /// digit typed twice, which is why a copy is made only in a client seen to ignore one); a copy of the cursor
+    /// keys moves the cursor on from where the first copy left it, and the digit goes into another cell: never
+    /// repeated.
     fn actions(
         &self,
         frame: &Frame,
@@ -190,7 +196,8 @@ impl ScreenGame for Sudoku {
             if reading.board.given[mv.row * reading.board.size + mv.col] {
                 bail!("cell {mv} holds a given, which cannot be changed");
             }
-            return Ok(MoveEvents::usual(actions::click_and_type(&reading.layout.cells, mv)).map(|e| e.selecting(1)));
+            return Ok(MoveEvents::usual(actions::click_and_type(&reading.layout.cells, mv))
+                .map(|e| e.selecting(1).same_board_if_repeated()));
         }
         if let Some(keys) = actions::CursorKeys::of_way(way) {
             // Ways 2 and 3: the keyboard cursor moved to the cell, then the digit typed.
@@ -213,14 +220,37 @@ impl ScreenGame for Sudoku {
         Ok(MoveEvents::named(
             "its cell, then the number pad",
             vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }],
-        ))
+        )
+        .map(MoveEvents::same_board_if_repeated))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Repeat};
+
+    /// A copy of a click and a typed digit enters the digit the cell shows (the board is left as it was); a copy
+    /// of the cursor keys moves the cursor on, and the digit goes into another cell.
+    #[test]
+    fn a_digit_typed_again_leaves_the_board_and_cursor_keys_again_do_not() {
+        let game = Sudoku::rules_only();
+        let board = SudokuGrid::parse_givens("1...\n..1.\n.1..\n....\n").unwrap();
+        let cells = CellLayout { rows: 4, cols: 4, origin_x: 0.0, origin_y: 0.0, pitch: 20.0 };
+        let layout =
+            SudokuLayout { cells, pencil: Vec::new(), clashes: Vec::new(), cursor: Some((0, 0)), givens: Vec::new() };
+        let reading = Reading { board, layout, theme: "test".into() };
+        let frame = Frame::from_image(RgbaImage::new(80, 80));
+        let mv = Entry { row: 1, col: 1, value: 3 };
+        let events = |way| game.actions(&frame, &reading, &mv, way).unwrap().unwrap();
+        assert_eq!(events(0).repeat, Repeat::SameBoard);
+        for way in [2, 3] {
+            assert_eq!(events(way).repeat, Repeat::Changes, "way {way}");
+            assert!(events(way).selects > 0, "way {way}: the cursor is moved");
+        }
+        let once = game.apply(&reading.board, &mv);
+        assert_eq!(game.apply(&once, &mv), once);
+    }
 
     /// A typed digit that reads as another stops the game; one that reads as typed, or not at all (the game did
     /// not take it), does not.

@@ -1,0 +1,378 @@
+//! The play loop against a simulated client on a simulated clock: a counter that each move advances, whose window
+//! shows a move only after a lag (its state changes at once, its picture later, as a client on a busy desktop), and
+//! which can lose a move, take one twice, take one back, or count a copy. Every wait of the loop runs on the
+//! simulated clock, so hours of patience cost microseconds, and the tests count exactly what the client received.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::path::Path;
+use std::rc::Rc;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use image::{Rgba, RgbaImage};
+
+use super::{play, PlayEvent, PlayOptions, PlayReport};
+use crate::capture::{Frame, FrameSource};
+use crate::game::{Action, CellLayout, Game, Key, MoveEvents, Plan, Reading, ScreenGame, SolveLimits};
+use crate::input::InputDevice;
+
+/// The board: how far the counter has got, out of `goal`.
+#[derive(Clone, Debug, PartialEq)]
+struct Count {
+    value: u32,
+    goal: u32,
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} of {}", self.value, self.goal)
+    }
+}
+
+/// A move: a click that adds one (a copy adds one more), or a digit typed that sets the count (a copy sets it
+/// again, and leaves the board as it was).
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Add,
+    Set(u32),
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::Add => write!(f, "add"),
+            Step::Set(n) => write!(f, "set {n}"),
+        }
+    }
+}
+
+/// The rules, and how moves are made: by clicks (`Add`), or by typing the next digit (`Set`).
+struct Counter {
+    goal: u32,
+    typed: bool,
+}
+
+/// Where the board is in the simulated window, and the pixels outside it where the client shows a move counter
+/// and a clock.
+const BOARD: u32 = 32;
+const COUNTER: (u32, u32) = (80, 80);
+const CLOCK: (u32, u32) = (80, 8);
+const SIDE: u32 = 96;
+
+impl Game for Counter {
+    type Board = Count;
+    type Move = Step;
+
+    fn name(&self) -> &'static str {
+        "counter"
+    }
+    fn parse_board(&self, _text: &str) -> Result<Count> {
+        bail!("no text form")
+    }
+    fn solve(&self, board: &Count, _limits: &SolveLimits) -> Result<Plan<Step>> {
+        let moves = (board.value + 1..=board.goal).map(|n| if self.typed { Step::Set(n) } else { Step::Add }).collect();
+        Ok(Plan { moves, optimal: true, nodes: 0 })
+    }
+    fn apply(&self, board: &Count, mv: &Step) -> Count {
+        let value = match mv {
+            Step::Add => (board.value + 1).min(board.goal),
+            Step::Set(n) => *n,
+        };
+        Count { value, ..board.clone() }
+    }
+    fn is_won(&self, board: &Count) -> bool {
+        board.value == board.goal
+    }
+}
+
+impl ScreenGame for Counter {
+    type Layout = CellLayout;
+    type Truth = ();
+    const DEFAULT_THEME: &'static str = "sim";
+
+    fn load(_root: &Path, _theme: Option<&str>) -> Result<Self> {
+        bail!("a simulated game")
+    }
+    fn window_titles(&self) -> &'static [&'static str] {
+        &["Counter"]
+    }
+    fn read(&self, frame: &Frame, _hint: Option<&CellLayout>) -> Result<Reading<Count, CellLayout>> {
+        let pixel = frame.image.get_pixel(1, 1);
+        if pixel[2] != 0 {
+            bail!("no board found");
+        }
+        let layout = CellLayout { rows: 1, cols: 1, origin_x: 0.0, origin_y: 0.0, pitch: BOARD as f64 };
+        Ok(Reading { board: Count { value: pixel[0] as u32, goal: self.goal }, layout, theme: "sim".into() })
+    }
+    fn reading_json(&self, _reading: &Reading<Count, CellLayout>) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+    fn calibrate(_target: &crate::calibration::ThemeTarget, _image: &RgbaImage, _truth: &()) -> Result<String> {
+        bail!("a simulated game")
+    }
+    fn actions(
+        &self,
+        _frame: &Frame,
+        _reading: &Reading<Count, CellLayout>,
+        mv: &Step,
+        way: usize,
+    ) -> Result<Option<MoveEvents>> {
+        if way != 0 {
+            return Ok(None);
+        }
+        Ok(match mv {
+            Step::Add => MoveEvents::usual(vec![Action::Click { x: 10, y: 10 }]),
+            Step::Set(n) => MoveEvents::usual(vec![Action::Type(char::from_digit(*n, 10).expect("a digit"))])
+                .map(MoveEvents::same_board_if_repeated),
+        })
+    }
+}
+
+/// The simulated client and its clock.
+#[derive(Default)]
+struct Client {
+    now: Duration,
+    /// The count as the client holds it, and the moves it has counted (copies it counts among them).
+    value: u32,
+    counted: u32,
+    /// What the window shows: count and counter, and the repaints still to come (when, count, counter).
+    shown: (u32, u32),
+    repaints: Vec<(Duration, u32, u32)>,
+    /// How late the picture shows move k (1-based) after it was taken; none by default.
+    lag: Vec<(u32, Duration)>,
+    /// The moves (1-based, in the order the client would take them) it loses, takes twice, or takes back shortly
+    /// after showing them.
+    drops: Vec<u32>,
+    doubles: Vec<u32>,
+    takes_back: Vec<u32>,
+    /// Whether a copy of a typed digit (the count it already holds) is counted as a move.
+    counts_copies: bool,
+    /// Whether a clock outside the board ticks every 250 ms.
+    clock: bool,
+    /// Every input event received, and how many inputs would have been moves.
+    events: Vec<String>,
+    inputs: u32,
+    busy: Option<f64>,
+    /// Windows over the game's at the first click of move k (for evidence that it went elsewhere).
+    covered_for: Vec<u32>,
+    pointer: (i32, i32),
+}
+
+impl Client {
+    fn advance(&mut self, by: Duration) {
+        self.now += by;
+        let now = self.now;
+        let due: Vec<(Duration, u32, u32)> = self.repaints.iter().copied().filter(|r| r.0 <= now).collect();
+        self.repaints.retain(|r| r.0 > now);
+        if let Some(&(_, value, counted)) = due.last() {
+            self.shown = (value, counted);
+        }
+    }
+
+    fn picture(&self) -> RgbaImage {
+        let mut image = RgbaImage::from_pixel(SIDE, SIDE, Rgba([40, 40, 40, 255]));
+        for y in 0..BOARD {
+            for x in 0..BOARD {
+                image.put_pixel(x, y, Rgba([self.shown.0 as u8, 0, 0, 255]));
+            }
+        }
+        image.put_pixel(COUNTER.0, COUNTER.1, Rgba([self.shown.1 as u8, 1, 1, 255]));
+        if self.clock {
+            let tick = (self.now.as_millis() / 250) as u8;
+            image.put_pixel(CLOCK.0, CLOCK.1, Rgba([tick, 2, 2, 255]));
+        }
+        image
+    }
+
+    /// The client takes an input that would be move number `self.inputs`: it sets its count to `value`.
+    fn take(&mut self, value: u32) {
+        self.inputs += 1;
+        let k = self.inputs;
+        if self.drops.contains(&k) || self.covered_for.contains(&k) {
+            return;
+        }
+        self.value = value;
+        self.counted += 1;
+        if self.doubles.contains(&k) {
+            self.value += 1;
+            self.counted += 1;
+        }
+        let lag = self.lag.iter().find(|(n, _)| *n == k).map_or(Duration::from_millis(5), |(_, lag)| *lag);
+        let at = self.repaints.last().map_or(self.now, |r| r.0).max(self.now) + lag;
+        self.repaints.push((at, self.value, self.counted));
+        if self.takes_back.contains(&k) {
+            self.value -= 1;
+            self.repaints.push((at + Duration::from_millis(60), self.value, self.counted));
+        }
+    }
+}
+
+struct SimSource(Rc<RefCell<Client>>);
+struct SimInput(Rc<RefCell<Client>>);
+
+impl FrameSource for SimSource {
+    fn grab(&mut self) -> Result<Frame> {
+        let mut client = self.0.borrow_mut();
+        client.advance(Duration::from_millis(1));
+        Ok(Frame { title: Some("Counter".into()), ..Frame::from_image(client.picture()) })
+    }
+    fn describe(&self) -> String {
+        "simulated window".into()
+    }
+    fn now(&mut self) -> Duration {
+        self.0.borrow().now
+    }
+    fn sleep(&mut self, duration: Duration) {
+        self.0.borrow_mut().advance(duration);
+    }
+    fn busy(&mut self) -> Result<Option<f64>> {
+        Ok(self.0.borrow().busy)
+    }
+    fn covering_at(&mut self, _points: &[(i32, i32)]) -> Result<Vec<String>> {
+        let client = self.0.borrow();
+        Ok(if client.covered_for.contains(&client.inputs) { vec!["'a notification'".into()] } else { Vec::new() })
+    }
+}
+
+impl InputDevice for SimInput {
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
+        self.0.borrow_mut().pointer = (x, y);
+        Ok(())
+    }
+    fn click(&mut self) -> Result<()> {
+        let mut client = self.0.borrow_mut();
+        client.events.push("click".into());
+        let next = client.value + 1;
+        client.take(next);
+        Ok(())
+    }
+    fn type_char(&mut self, c: char) -> Result<()> {
+        let mut client = self.0.borrow_mut();
+        client.events.push(format!("type {c}"));
+        let value = c.to_digit(10).expect("a digit");
+        if value == client.value {
+            // A copy: counted as a move, or ignored.
+            if client.counts_copies {
+                client.counted += 1;
+                let (at, value, counted) = (client.now, client.value, client.counted);
+                client.repaints.push((at, value, counted));
+            }
+            return Ok(());
+        }
+        client.take(value);
+        Ok(())
+    }
+    fn press_key(&mut self, key: Key) -> Result<()> {
+        self.0.borrow_mut().events.push(format!("key {key}"));
+        Ok(())
+    }
+    fn pointer(&self) -> Result<(i32, i32)> {
+        Ok(self.0.borrow().pointer)
+    }
+}
+
+/// Plays the counter to `goal` against `client`: the report (or the error), the notes, and the client after.
+fn run(goal: u32, typed: bool, client: Client) -> (Result<PlayReport>, String, Client) {
+    let client = Rc::new(RefCell::new(client));
+    let game = Counter { goal, typed };
+    let (mut source, mut input) = (SimSource(client.clone()), SimInput(client.clone()));
+    let mut notes = String::new();
+    let options = PlayOptions::default();
+    let result = play(&game, &mut source, &mut input, &options, &mut |event| {
+        if let PlayEvent::Note(text) = event {
+            notes.push_str(text);
+            notes.push('\n');
+        }
+    });
+    drop((source, input));
+    let client = Rc::try_unwrap(client).ok().expect("the loop holds no client").into_inner();
+    (result, notes, client)
+}
+
+fn secs(s: f64) -> Duration {
+    Duration::from_secs_f64(s)
+}
+
+#[test]
+fn moves_that_repaint_later_than_the_first_look_are_waited_for_and_never_sent_twice() {
+    let lag = vec![(1, secs(3.0)), (2, secs(1.0)), (3, secs(2.5)), (5, secs(4.5))];
+    let (result, notes, client) = run(6, false, Client { lag, ..Client::default() });
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (6, 6, 6), "{notes}");
+    assert!(notes.contains("move 5 has not shown after"), "{notes}");
+}
+
+#[test]
+fn on_a_busy_desktop_the_patience_stretches_to_ten_seconds() {
+    let lag = vec![(3, secs(8.0))];
+    let (result, notes, client) = run(4, false, Client { lag: lag.clone(), busy: Some(2.5), ..Client::default() });
+    assert!(result.is_ok_and(|r| r.won), "{notes}");
+    assert_eq!(client.events.len(), 4, "{notes}");
+    assert!(notes.contains("up to 10.0 s in all"), "{notes}");
+    // Idle, the same lag is past the patience: the move is named, not made again.
+    let (result, notes, client) = run(4, false, Client { lag, busy: Some(0.1), ..Client::default() });
+    let error = format!("{:#}", result.expect_err("the move is past the patience"));
+    assert!(error.contains("move 3 (click at") && error.contains("has not shown"), "{error}");
+    assert_eq!(client.events.len(), 3, "{notes}");
+}
+
+#[test]
+fn a_lost_click_is_named_and_never_made_again_blind() {
+    let (result, notes, client) = run(5, false, Client { drops: vec![3], ..Client::default() });
+    let error = format!("{:#}", result.expect_err("a lost click ends the game"));
+    assert!(error.contains("move 3 (click at (10, 10)) has not shown"), "{error}");
+    assert!(error.contains("a second copy of it makes another move"), "{error}");
+    assert!(error.contains("Make the move by hand"), "{error}");
+    assert_eq!((client.events.len(), client.counted), (3, 2), "{notes}");
+}
+
+#[test]
+fn a_click_that_went_to_a_window_over_the_game_is_made_again() {
+    let (result, notes, client) = run(4, false, Client { covered_for: vec![2], ..Client::default() });
+    assert!(result.is_ok_and(|r| r.won), "{notes}");
+    assert!(notes.contains("'a notification' covered the game's window where its input went"), "{notes}");
+    assert_eq!((client.events.len(), client.counted), (5, 4), "{notes}");
+}
+
+#[test]
+fn a_move_the_client_takes_twice_is_named_at_once() {
+    let (result, notes, client) = run(5, false, Client { doubles: vec![2], ..Client::default() });
+    let error = format!("{:#}", result.expect_err("a doubled move ends the game"));
+    assert!(error.contains("move 2 (click at (10, 10)) showed 2 times, though its input was sent once"), "{error}");
+    assert_eq!(client.events.len(), 2, "{notes}");
+}
+
+#[test]
+fn a_move_that_showed_and_was_taken_back_is_planned_again() {
+    let lag = vec![(2, secs(0.01))];
+    let (result, notes, client) = run(4, false, Client { lag, takes_back: vec![2], ..Client::default() });
+    assert!(result.as_ref().is_ok_and(|r| r.won), "{:?}\n{notes}", result.err());
+    assert!(notes.contains("move 2 showed, then the board went back"), "{notes}");
+    assert_eq!(client.value, 4, "{notes}");
+}
+
+/// A client that shows a move late is asked once what it does with a copy; one that ignores it has a lost typed
+/// digit typed again, and is won with every digit counted once.
+#[test]
+fn a_lost_move_is_made_again_in_a_client_seen_to_ignore_a_copy() {
+    let client = Client { lag: vec![(1, secs(1.5))], drops: vec![4], clock: true, ..Client::default() };
+    let (result, notes, client) = run(6, true, client);
+    assert!(result.as_ref().is_ok_and(|r| r.won), "{:?}\n{notes}", result.err());
+    assert!(notes.contains("the copy of move 1 changed nothing"), "{notes}");
+    assert!(notes.contains("this client was seen to ignore one (at move 1): making it again"), "{notes}");
+    assert_eq!(client.counted, 6, "{notes}");
+}
+
+/// A client that counts a copy as a move (its counter shows one more) is never sent a copy of a lost move.
+#[test]
+fn a_client_that_counts_a_copy_is_never_sent_one_of_a_lost_move() {
+    let client =
+        Client { lag: vec![(1, secs(1.5))], drops: vec![4], counts_copies: true, clock: true, ..Client::default() };
+    let (result, notes, client) = run(6, true, client);
+    let error = format!("{:#}", result.expect_err("the lost move ends the game"));
+    assert!(notes.contains(&format!("the window changed at ({}, {})", COUNTER.0, COUNTER.1)), "{notes}");
+    assert!(error.contains("a copy of move 1 showed in this client"), "{error}");
+    assert_eq!(client.events.iter().filter(|e| *e == "type 4").count(), 1, "{notes}");
+}

@@ -1,0 +1,373 @@
+//! Verify: what the window shows after a move, and the rule that no move is ever made twice.
+//!
+//! After a move's events are sent, the board is watched ([`watch::await_expected`]) until the expected board shows
+//! and holds still. Where it has not by the first look (the client's usual pace, [`super::Pace::wait`]), the board is read
+//! once it holds still, and one of four things is true:
+//! - it shows the expected board: the move showed, late;
+//! - it shows another board: what the client did instead (a rules variant, a move of the user's), planned again from
+//!   once it has held still for longer ([`super::Pace::doubt`]);
+//! - it reads as before the move, but the expected board was read on the way: the move showed and was taken back
+//!   (an undo): planned again from;
+//! - it reads as before the move, and nothing of the move has shown. The move is late or lost, and the two cannot
+//!   be told apart by looking. So it is **waited for**, up to the whole patience ([`super::Pace::patience`]: 5 s idle, up
+//!   to 10 s on a busy desktop, more for a slow client), watching the board for any change. It is sent again only
+//!   on evidence: the client shows it never got the events (the board moved in its window, another window covers
+//!   the points they went to, the window does not have the keys' focus), or a copy of it leaves the board as it was
+//!   and this client has been seen to ignore such a copy ([`super::copies`]). Otherwise, made a way that has worked
+//!   in this game, the game stops, naming the move and the wait; made a way not yet seen to work, the move is
+//!   handed back as not taken, and the loop turns to another way of making moves.
+//!
+//! After a move, a board that shows the move more times than it was sent (a card played and the next card of the
+//! same column too) is named as such at once ([`Player::check_not_doubled`]): never taken for a misreading.
+
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use super::copies::{CopyProof, Restless, WATCH};
+use super::pace;
+use super::watch::{self, Seen};
+use super::{Attempt, Player, Verdict};
+use crate::game::{Action, Layout, Repeat, ScreenGame};
+use crate::play::ways::MoveInput;
+
+/// What one look at the window after a move found.
+enum Look<G: ScreenGame> {
+    /// The look decided what the move came to.
+    Decided(Verdict<G>),
+    /// The pointer was moved off the board (a client that shows something under it): look again.
+    Again,
+    /// The board reads as before the move, and nothing of the move has shown.
+    AsBefore(Seen<G>),
+}
+
+impl<G: ScreenGame> Player<'_, G> {
+    /// Verify: watches until the expected board shows; otherwise reads what the board shows once it holds still
+    /// and decides what it means (see the module doc).
+    pub(super) fn verify(&mut self, attempt: &Attempt<'_, G>) -> Result<Verdict<G>> {
+        let acted_at = self.source.now();
+        self.waited.clear();
+        let mut sent_at = acted_at;
+        let mut expected_read = false;
+        loop {
+            let first = self.pace.wait(0, attempt.proven);
+            match self.look(attempt, first, acted_at, &mut expected_read)? {
+                Look::Decided(verdict) => return Ok(verdict),
+                Look::Again => continue,
+                Look::AsBefore(_) => {}
+            }
+            let patience = self.patience()?;
+            let since_sent = self.source.now().saturating_sub(sent_at);
+            self.note(&format!(
+                "move {} has not shown after {:.1} s; waiting for it, up to {:.1} s in all (a move is never made twice)",
+                attempt.number,
+                since_sent.as_secs_f64(),
+                patience.as_secs_f64()
+            ));
+            let seen = match self.look(attempt, patience.saturating_sub(since_sent), acted_at, &mut expected_read)? {
+                Look::Decided(verdict) => return Ok(verdict),
+                Look::Again => continue,
+                Look::AsBefore(seen) if attempt.input.pointed() => {
+                    // A pointed move (a cell chosen by pointing, then keys) that did not show: the loop chooses
+                    // cells by clicking again (`ways`).
+                    return Ok(Verdict::Read(seen));
+                }
+                Look::AsBefore(seen) => seen,
+            };
+            self.waited.push(self.source.now().saturating_sub(sent_at));
+            // Nothing of the move has shown in the whole patience.
+            let why = match self.never_received(attempt, &seen)? {
+                Evidence::Moved => {
+                    self.remade_where_moved += 1;
+                    return Ok(Verdict::Moved(seen));
+                }
+                Evidence::Shown(why) => Ok(why),
+                Evidence::None => match self.copy_proof.allows(attempt.input.repeat) {
+                    Ok(at) => Ok(format!(
+                        "a copy of it leaves the board as it was, and this client was seen to ignore one (at move {at})"
+                    )),
+                    Err(why_not) => Err(why_not),
+                },
+            };
+            match why {
+                Ok(why) if self.sent <= pace::COPIES => {
+                    self.note(&format!(
+                        "move {} has not shown after {}; {why}: making it again",
+                        attempt.number,
+                        self.waits_named()
+                    ));
+                    self.perform(&attempt.input.actions, &seen.0, attempt.settle.after_click)?;
+                    if self.parks_pointer {
+                        self.park_pointer(&seen.0, &attempt.reading.layout)?;
+                    }
+                    self.sent += 1;
+                    sent_at = self.source.now();
+                }
+                Ok(why) => bail!(
+                    "move {} ({}) did not show after it was made {} times ({why}), waiting {}; stopped",
+                    attempt.number,
+                    attempt.input.how,
+                    self.sent,
+                    self.waits_named()
+                ),
+                // A way not yet seen to work may be one this client does not take: the loop turns to another.
+                Err(_) if !attempt.proven => return Ok(Verdict::Read(seen)),
+                Err(why_not) => {
+                    let busy = match self.source.busy()? {
+                        Some(busy) => format!(" (the desktop's load: {busy:.1} ready processes per processor)"),
+                        None => String::new(),
+                    };
+                    bail!(
+                        "move {} ({}) has not shown: the board was as before it {} after it was made{busy}, though this way \
+                         of making moves has worked in this game. The client may still show it late, or it lost it, and \
+                         nothing shows that it never got it; making it again could make it twice ({why_not}), so the bot \
+                         stopped. Make the move by hand if it was lost, and start the bot again",
+                        attempt.number,
+                        attempt.input.how,
+                        self.waits_named()
+                    )
+                }
+            }
+        }
+    }
+
+    /// One look: watches for the expected board up to `bound`, then reads the board once it holds still.
+    fn look(
+        &mut self,
+        attempt: &Attempt<'_, G>,
+        bound: Duration,
+        acted_at: Duration,
+        expected_read: &mut bool,
+    ) -> Result<Look<G>> {
+        let (layout, expected, settle) = (&attempt.reading.layout, attempt.expected, attempt.settle);
+        let awaited =
+            watch::await_expected(self.game, &mut *self.source, settle, attempt.frame, layout, expected, bound)?;
+        *expected_read |= awaited.expected_read;
+        if let Some(seen) = awaited.shown {
+            return Ok(Look::Decided(Verdict::Read(self.shown(seen, acted_at, attempt.number))));
+        }
+        self.check_pointer()?;
+        let (shown, read) =
+            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let reading = match read {
+            Ok(reading) => reading,
+            // (After the winning move a board that does not read is the game's end screen: see `play`.)
+            Err(_) if !self.game.is_won(expected) && self.try_parking(&shown, layout, attempt.number)? => {
+                return Ok(Look::Again)
+            }
+            Err(error) => return Ok(Look::Decided(Verdict::Unreadable(shown, error))),
+        };
+        if reading.board == *expected {
+            return Ok(Look::Decided(Verdict::Read(self.shown((shown, reading), acted_at, attempt.number))));
+        }
+        if reading.board != attempt.reading.board {
+            if self.try_parking(&shown, layout, attempt.number)? {
+                return Ok(Look::Again);
+            }
+            // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
+            // it counts only once it has held still for longer.
+            let doubt = self.pace.doubt();
+            let (shown, read) =
+                watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
+            return Ok(Look::Decided(match read {
+                Ok(reading) if reading.board == *expected => {
+                    Verdict::Read(self.shown((shown, reading), acted_at, attempt.number))
+                }
+                Ok(reading) => Verdict::Read((shown, reading)),
+                Err(error) => Verdict::Unreadable(shown, error),
+            }));
+        }
+        if *expected_read {
+            return Ok(Look::Decided(Verdict::TakenBack((shown, reading))));
+        }
+        Ok(Look::AsBefore((shown, reading)))
+    }
+
+    /// What shows, once a move has shown nothing in the whole patience, that the client never got its events.
+    fn never_received(&mut self, attempt: &Attempt<'_, G>, seen: &Seen<G>) -> Result<Evidence> {
+        let (frame, reading) = seen;
+        let moved = (frame.origin_x, frame.origin_y) != (attempt.frame.origin_x, attempt.frame.origin_y)
+            || reading.layout.region() != attempt.reading.layout.region();
+        if moved && self.remade_where_moved < pace::REMADE_WHERE_MOVED {
+            return Ok(Evidence::Moved);
+        }
+        let points: Vec<(i32, i32)> = attempt
+            .input
+            .actions
+            .iter()
+            .filter_map(|action| match *action {
+                Action::Click { x, y } | Action::Point { x, y } => Some(attempt.frame.screen_point(x, y).0),
+                Action::Type(_) | Action::Key(_) => None,
+            })
+            .collect();
+        if !points.is_empty() {
+            let covering = self.source.covering_at(&points)?;
+            if !covering.is_empty() {
+                self.source.uncover()?;
+                return Ok(Evidence::Shown(format!(
+                    "{} covered the game's window where its input went, so the game never got it (brought the game \
+                     to the front)",
+                    covering.join(", ")
+                )));
+            }
+        }
+        let keys = attempt.input.actions.iter().any(|a| matches!(a, Action::Type(_) | Action::Key(_)));
+        if keys && self.source.focused()? == Some(false) {
+            return Ok(Evidence::Shown(
+                "the game's window does not have the input focus, so its keys went to another window".into(),
+            ));
+        }
+        Ok(Evidence::None)
+    }
+
+    /// The expected board has shown: the pace learns how long it took, and a late move is named.
+    fn shown(&mut self, seen: Seen<G>, acted_at: Duration, number: usize) -> Seen<G> {
+        self.remade_where_moved = 0;
+        let elapsed = self.source.now().saturating_sub(acted_at);
+        self.pace.showed_after(elapsed);
+        if self.sent > 1 || elapsed > Duration::from_secs(1) {
+            let tries = if self.sent > 1 { format!(" (made {} times)", self.sent) } else { String::new() };
+            self.note(&format!("move {number} showed after {:.1} s{tries}", elapsed.as_secs_f64()));
+        }
+        seen
+    }
+
+    /// The waits of the last verify, for messages: "5.0 s, 5.0 s and 9.8 s", each from when the events were sent.
+    pub(super) fn waits_named(&self) -> String {
+        let waits: Vec<String> = self.waited.iter().map(|w| format!("{:.1} s", w.as_secs_f64())).collect();
+        match waits.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => "no wait".into(),
+        }
+    }
+
+    /// Whether to see what this client does with a copy of this move, now that it has shown: once in a game, for
+    /// a move whose copy leaves the board as it was, in a client that has shown a move late ([`super::copies`]).
+    pub(super) fn copy_wanted(&self, input: &MoveInput) -> bool {
+        input.repeat == Repeat::SameBoard
+            && self.copy_proof == CopyProof::Unseen
+            && self.pace.slowest().is_some_and(|slowest| slowest >= pace::LATE_SHOW)
+    }
+
+    /// Makes the move that has just shown (`seen`) once more and compares the window: whether the client ignores a
+    /// copy ([`super::copies`]). Returns the window as it is after the copy, read.
+    pub(super) fn look_at_a_copy(&mut self, attempt: &Attempt<'_, G>, seen: Seen<G>) -> Result<Seen<G>> {
+        let (frame, reading) = seen;
+        let number = attempt.number;
+        // What the window changes by itself, watched for as long as the copy will be.
+        let watch = WATCH.max(self.pace.slowest().unwrap_or_default() * 2);
+        let first = self.source.grab()?;
+        self.source.sleep(watch);
+        let before = self.source.grab()?;
+        let restless = Restless::between(&first.image, &before.image);
+        self.note(&format!(
+            "move {number} showed late: making it once more, to see whether this client ignores a copy of a move (then a \
+             lost one can be made again)"
+        ));
+        self.perform(&attempt.input.actions, &before, attempt.settle.after_click)?;
+        if self.parks_pointer {
+            self.park_pointer(&before, &reading.layout)?;
+        }
+        self.source.sleep(watch);
+        let settle = attempt.settle;
+        let (after, read) = watch::observe(
+            self.game,
+            &mut *self.source,
+            settle,
+            Some(&reading.layout),
+            settle.quiet,
+            pace::HOLD_STILL_BOUND,
+        )?;
+        let what = match &read {
+            Ok(again) if again.board != reading.board => Some(format!("its board read otherwise:\n{}", again.board)),
+            Ok(_) if after.image.dimensions() != before.image.dimensions() || restless.is_none() => {
+                Some("the window changed its size".into())
+            }
+            Ok(_) => restless
+                .and_then(|r| r.changed_outside(&before.image, &after.image))
+                .map(|(x, y)| format!("the window changed at ({x}, {y}), where it changes nothing by itself")),
+            Err(e) => Some(format!("its board could not be read ({e:#})")),
+        };
+        self.copy_proof = match what {
+            None => {
+                self.note(&format!(
+                    "the copy of move {number} changed nothing: this client ignores a copy of a move; a move of which \
+                     nothing shows may be made again"
+                ));
+                CopyProof::Ignored { at: number }
+            }
+            Some(what) => {
+                self.note(&format!("the copy of move {number} showed: {what}; no move will be made twice"));
+                CopyProof::Shows { at: number, what }
+            }
+        };
+        match read {
+            Ok(again) => Ok((after, again)),
+            Err(_) => self.observe(&reading.layout).or(Ok((frame, reading))),
+        }
+    }
+
+    /// After move `number`, the board shows it more times than its events were sent (a card played, and the next
+    /// card of the same column too): named at once, never read as a misread board.
+    pub(super) fn check_not_doubled(
+        &mut self,
+        before: &G::Board,
+        mv: &G::Move,
+        input: &MoveInput,
+        seen: &G::Board,
+        number: usize,
+    ) -> Result<()> {
+        let Some(times) = times_shown(self.game, before, mv, seen, self.sent + 1) else { return Ok(()) };
+        if times <= 1 {
+            return Ok(());
+        }
+        let sent = match self.sent {
+            1 => "once".to_string(),
+            n => format!("{n} times"),
+        };
+        bail!(
+            "move {number} ({}) showed {times} times, though its input was sent {sent}: the game took it more than once; \
+             stopped (the board shows:\n{seen})",
+            input.how
+        )
+    }
+}
+
+/// What shows that a move's events never reached the game.
+enum Evidence {
+    /// The board moved in its window (or the window moved) since the move was planned: its input went where the
+    /// board was.
+    Moved,
+    /// Something the desktop shows, named.
+    Shown(String),
+    None,
+}
+
+/// How many times `mv` was made on `before` where `seen` shows it made 2 to `most` times (and not once): the
+/// rules' board after that many copies; `None` otherwise. A move whose copy changes nothing (a colour flooded
+/// again) never counts as shown twice.
+fn times_shown<G: ScreenGame>(
+    game: &G,
+    before: &G::Board,
+    mv: &G::Move,
+    seen: &G::Board,
+    most: usize,
+) -> Option<usize> {
+    let once = game.apply(before, mv);
+    if *seen == once {
+        return None;
+    }
+    let mut board = once;
+    for times in 2..=most.max(2) {
+        let next = game.apply(&board, mv);
+        if next == board {
+            return None;
+        }
+        if next == *seen {
+            return Some(times);
+        }
+        board = next;
+    }
+    None
+}
