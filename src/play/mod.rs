@@ -7,13 +7,13 @@
 //! and before every event and after every wait it checks that the pointer is where it left it (if the user has
 //! moved the mouse, it stops at once). Keys are typed only once the game's window has the input focus.
 //!
-//! Slow is not refused ([`pace`]): the loop learns how long the client takes to show a move, waits for each
-//! move with patience scaled to that, and tries a move that has not shown again (with twice the wait each
-//! time) once the way it is made has worked in this game. A move is re-sent only after the window, read again,
-//! still shows the board before it, so nothing is entered twice. It settles on the board, not the window
-//! ([`watch`]): a clock or an animation elsewhere in the window does not hold it up, and a board in mid-change
-//! is never read, since a board counts only once it holds still. How the client takes moves (cell clicks,
-//! buttons, pointing) is learned in [`ways`].
+//! Slow is not refused, and nothing is done twice ([`pace`], [`verify`]): the loop learns how long the client
+//! takes to show a move and how busy the desktop is, waits for a move of which nothing has shown up to its whole
+//! patience, and sends a move's input again only where the client shows it never got it, or where a copy leaves
+//! the board as it was and this client has been seen to ignore one ([`copies`]). It settles on the board, not the
+//! window ([`watch`]): a clock or an animation elsewhere in the window does not hold it up, and a board in
+//! mid-change is never read, since a board counts only once it holds still. How the client takes moves (cell
+//! clicks, buttons, pointing) is learned in [`ways`].
 //!
 //! After the move the plan says wins, a board the game hides (a box or banner over it, a dialog of its own) is
 //! the game's report of the win when the board before that move was the expected one; after any other move a
