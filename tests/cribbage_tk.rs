@@ -65,8 +65,8 @@ fn the_tk_fixtures_show_the_positions_their_lines_reach() {
 
 /// Live: the Tk table opened on Xvfb (at two window sizes), and `autoplay play cribbage` with a calibration
 /// folder that holds only the font lists: the bot finds the cards by their shape and names them by the deal, plays
-/// every card by clicking it, verifies each by reading the table again (the table ends its stacks by itself, and
-/// drops the first click after each), and the table's own final score is the solver's optimum.
+/// every card by clicking it, verifies each by reading the table again (the table ends its stacks by itself), and
+/// the table's own final score is the solver's optimum.
 #[test]
 fn the_tk_table_is_played_with_no_calibration_to_the_optimum() {
     for (n, size) in [(30u64, "1100x760"), (969, "820x600")] {

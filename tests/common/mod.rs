@@ -179,3 +179,28 @@ pub fn play_calibrated(
     let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
     (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned(), report)
 }
+
+/// A busy desktop for as long as the value lives: `scripts/busy.sh N` (N processes keeping the processors busy,
+/// half spinning, half making system calls), ended when dropped.
+pub struct Busy(std::process::Child);
+
+impl Busy {
+    pub fn start(processes: usize) -> Busy {
+        let child = std::process::Command::new("bash")
+            .arg(repo().join("scripts/busy.sh"))
+            .arg(processes.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("scripts/busy.sh");
+        Busy(child)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        // SIGTERM: the script's trap ends its busy processes before it exits.
+        let _ = std::process::Command::new("kill").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
