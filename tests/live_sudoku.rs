@@ -304,6 +304,28 @@ fn a_web_sudoku_with_light_lines_on_dark_is_read_and_won_with_no_calibration() {
     assert!(stderr.contains("--window id:N"), "{stderr}");
 }
 
+/// Live, on a busy desktop (`scripts/busy.sh 3`): the web page takes each digit at once but shows it 1 to 3 s
+/// later (`lag=3000`, varying per entry). The bot waits for every entry, types none twice, and wins with one entry
+/// per empty cell and no wrong one; the page's own title says solved and its picture shows the solution.
+#[test]
+fn a_web_sudoku_showing_each_digit_late_on_a_busy_desktop_is_won_with_no_entry_made_twice() {
+    let _busy = common::Busy::start(3);
+    let WebSudoku { desktop, window, truth } = open_web_sudoku("seed=2&lag=3000", "600,640");
+    let solution = solve_givens(&truth).unwrap();
+    let (report, stderr) = play_json(&desktop, autoplay(), &["--window", &format!("id:{window}")]);
+    assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "{stderr}");
+    let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
+    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell: {stderr}");
+    assert!(!stderr.contains("making it again"), "{stderr}");
+    assert_eq!(page_title(&desktop, &window), "Sudoku — solved", "{stderr}");
+    let mut solved = truth.clone();
+    solved.cells = solution;
+    let image = window_image(&desktop, &window);
+    let shapes = autoplay::games::sudoku::screen::discover::DigitShapes::load(&repo().join("calibration")).unwrap();
+    let after = autoplay::games::sudoku::screen::discover::read(&image, &shapes).unwrap();
+    assert_eq!(after.grid.board_text(), solved.board_text(), "the window does not show the solution");
+}
+
 /// The web page with `pad=1`: its cells take no keys, only its number pad (a 3×3 block of buttons, 7 8 9 on
 /// top, in another font) enters digits. The bot's first entry (click and key) leaves the board as it was, so it
 /// finds the pad in the window and makes every later entry by clicking the cell and then the pad's digit, and
