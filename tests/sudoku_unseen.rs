@@ -221,3 +221,27 @@ fn a_terminal_board_of_characters_reads_with_its_cursor() {
         assert_eq!(reading.grid.board_text(), truth.board_text(), "{name}: the digits");
     }
 }
+
+/// KSudoku tints the selected cell's row, column and box. In one such picture (fixtures/sudoku-clients/read-again/,
+/// the bot having typed a 4 at row 7, column 6 under load), the tint's edges pass for a 4×4 grid of lines, and read
+/// alone the picture is taken for that; the play loop then planned a 4×4 Sudoku. Read as the same window read again
+/// (with the layout of the picture before it), it is read on the grid found before and is the 9×9 board with the 4.
+#[test]
+fn a_window_read_again_is_read_on_the_grid_the_picture_before_showed() {
+    use autoplay::capture::Frame;
+    use autoplay::game::ScreenGame;
+    use autoplay::games::sudoku::Sudoku;
+    const BEFORE: &str =
+        "167283459\n835941726\n942765138\n781532964\n354698271\n629417385\n59632.817\n41.8.6..2\n2.8...6..\n";
+    let dir = repo().join("fixtures/sudoku-clients/read-again");
+    let frame = |name: &str| Frame::from_image(load_image(&dir.join(name)).unwrap());
+    let game = Sudoku::load(&repo().join("calibration"), None).unwrap();
+    let before = game.read(&frame("ksudoku-before.png"), None).unwrap();
+    assert_eq!(before.board.board_text(), BEFORE);
+    let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
+    let alone = discover::read(&load_image(&dir.join("ksudoku-after.png")).unwrap(), &shapes).unwrap();
+    assert_eq!(alone.grid.size, 4, "the trap this test is about is no longer in the picture");
+    let after = game.read(&frame("ksudoku-after.png"), Some(&before.layout)).unwrap();
+    assert_eq!(after.board.board_text(), BEFORE.replace("59632.817", "596324817"));
+    assert_eq!(after.board.given, before.board.given, "the givens of the reading before stand");
+}

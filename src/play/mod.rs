@@ -512,7 +512,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
             // one selected before (a page that handles the click late).
             self.perform(&move_input.actions[..1], frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.pace.wait(0, !probing));
+            let (start, bound) = (self.source.now(), self.pace.first_look(!probing));
             let shows =
                 watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
             if probing {

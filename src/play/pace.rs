@@ -4,7 +4,7 @@
 //! A client on a busy desktop repaints late, and one that animates its moves (colours fading over a second)
 //! shows them late by design. Neither is a move refused. The loop measures, for every move that showed, the
 //! time from its last input event to the moment the expected board was confirmed. Two waits follow from it:
-//! - the *first look* ([`Pace::wait`]): three times the slowest response so far, bounded; a move not shown by
+//! - the *first look* ([`Pace::first_look`]): three times the slowest response so far, bounded; a move not shown by
 //!   then is read again, and the log says it is late;
 //! - the *patience* ([`Pace::patience`]): how long, in all, a move of which nothing has shown is waited for
 //!   before the loop concludes that nothing of it will show: 5 s on an idle desktop, up to 10 s as the desktop's
@@ -56,12 +56,12 @@ impl Pace {
         self.shown_after.iter().rev().take(20).max().copied()
     }
 
-    /// How long wait number `attempt` (0 for the first) for a move lasts: three times the slowest response
-    /// seen, doubled at each attempt, within [`LEAST_PATIENCE`] and [`MOST_PATIENCE`]; a way of making moves
-    /// that has not worked yet (`proven` false) gets at least [`UNPROVEN_WAIT`] at first.
-    pub fn wait(&self, attempt: usize, proven: bool) -> Duration {
-        let scale = self.slowest().map_or(LEAST_PATIENCE, |slowest| slowest * 3).clamp(LEAST_PATIENCE, MOST_PATIENCE);
-        let wait = (scale * (1u32 << attempt.min(4))).min(MOST_PATIENCE);
+    /// The first look at a move: how long the window is watched for it before it is read again and, if nothing
+    /// of it shows, called late: three times the slowest response seen, within [`LEAST_PATIENCE`] and
+    /// [`MOST_PATIENCE`]; a way of making moves that has not worked yet (`proven` false) gets at least
+    /// [`UNPROVEN_WAIT`].
+    pub fn first_look(&self, proven: bool) -> Duration {
+        let wait = self.slowest().map_or(LEAST_PATIENCE, |slowest| slowest * 3).clamp(LEAST_PATIENCE, MOST_PATIENCE);
         if proven {
             wait
         } else {
@@ -89,7 +89,7 @@ impl Pace {
 
     /// How long to wait for the game window to take the input focus before typing.
     pub fn focus_bound(&self) -> Duration {
-        (self.wait(0, true) * 2).max(Duration::from_secs(3))
+        (self.first_look(true) * 2).max(Duration::from_secs(3))
     }
 }
 
@@ -100,15 +100,15 @@ mod tests {
     #[test]
     fn waits_grow_with_the_clients_slowest_response_and_stay_bounded() {
         let mut pace = Pace::default();
-        assert_eq!(pace.wait(0, true), LEAST_PATIENCE);
-        assert_eq!(pace.wait(0, false), UNPROVEN_WAIT);
-        assert_eq!(pace.wait(1, true), LEAST_PATIENCE * 2);
+        assert_eq!(pace.first_look(true), LEAST_PATIENCE);
+        assert_eq!(pace.first_look(false), UNPROVEN_WAIT);
         pace.showed_after(Duration::from_millis(50));
-        assert_eq!(pace.wait(0, true), LEAST_PATIENCE, "a fast client gets the least patience");
+        assert_eq!(pace.first_look(true), LEAST_PATIENCE, "a fast client gets the least patience");
         pace.showed_after(Duration::from_millis(900));
-        assert_eq!(pace.wait(0, true), Duration::from_millis(2700), "three times the slowest response");
-        assert_eq!(pace.wait(1, true), MOST_PATIENCE);
-        assert_eq!(pace.wait(9, true), MOST_PATIENCE);
+        assert_eq!(pace.first_look(true), Duration::from_millis(2700), "three times the slowest response");
+        pace.showed_after(Duration::from_millis(1900));
+        assert_eq!(pace.first_look(true), MOST_PATIENCE);
+        pace.shown_after.pop();
         assert_eq!(pace.doubt(), Duration::from_millis(1800));
         assert!(pace.focus_bound() >= Duration::from_secs(3));
     }

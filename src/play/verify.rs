@@ -1,21 +1,21 @@
 //! Verify: what the window shows after a move, and the rule that no move is ever made twice.
 //!
 //! After a move's events are sent, the board is watched ([`watch::await_expected`]) until the expected board shows
-//! and holds still. Where it has not by the first look (the client's usual pace, [`super::Pace::wait`]), the board is read
-//! once it holds still, and one of four things is true:
+//! and holds still. Where it has not by the first look (the client's usual pace, [`super::Pace::first_look`]), the
+//! board is read once it holds still, and one of four things is true:
 //! - it shows the expected board: the move showed, late;
 //! - it shows another board: what the client did instead (a rules variant, a move of the user's), planned again from
 //!   once it has held still for longer ([`super::Pace::doubt`]);
 //! - it reads as before the move, but the expected board was read on the way: the move showed and was taken back
 //!   (an undo): planned again from;
 //! - it reads as before the move, and nothing of the move has shown. The move is late or lost, and the two cannot
-//!   be told apart by looking. So it is **waited for**, up to the whole patience ([`super::Pace::patience`]: 5 s idle, up
-//!   to 10 s on a busy desktop, more for a slow client), watching the board for any change. It is sent again only
-//!   on evidence: the client shows it never got the events (the board moved in its window, another window covers
-//!   the points they went to, the window does not have the keys' focus), or a copy of it leaves the board as it was
-//!   and this client has been seen to ignore such a copy ([`super::copies`]). Otherwise, made a way that has worked
-//!   in this game, the game stops, naming the move and the wait; made a way not yet seen to work, the move is
-//!   handed back as not taken, and the loop turns to another way of making moves.
+//!   be told apart by looking. So it is **waited for**, up to the whole patience ([`super::Pace::patience`]: 5 s
+//!   idle, up to 10 s on a busy desktop, more for a slow client), watching the board for any change. It is sent
+//!   again only on evidence: the client shows it never got the events (the board moved in its window, another window
+//!   covers the points they went to, the window does not have the keys' focus), or a copy of it leaves the board as
+//!   it was and this client has been seen to ignore such a copy ([`super::copies`]). Otherwise, made a way that has
+//!   worked in this game, the game stops, naming the move and the wait; made a way not yet seen to work, the move
+//!   is handed back as not taken, and the loop turns to another way of making moves.
 //!
 //! After a move, a board that shows the move more times than it was sent (a card played and the next card of the
 //! same column too) is named as such at once ([`Player::check_not_doubled`]): never taken for a misreading.
@@ -50,7 +50,7 @@ impl<G: ScreenGame> Player<'_, G> {
         let mut sent_at = acted_at;
         let mut expected_read = false;
         loop {
-            let first = self.pace.wait(0, attempt.proven);
+            let first = self.pace.first_look(attempt.proven);
             match self.look(attempt, first, acted_at, &mut expected_read)? {
                 Look::Decided(verdict) => return Ok(verdict),
                 Look::Again => continue,

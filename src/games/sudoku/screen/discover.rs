@@ -87,6 +87,7 @@ impl DigitShapes {
 }
 
 /// A grid found with no calibration, and how it was drawn.
+#[derive(Clone, Debug)]
 pub struct FoundGrid {
     pub grid: Grid,
     pub drawn: Drawn,
@@ -386,8 +387,21 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
     })
 }
 
+/// Reads a Sudoku on a grid found with no calibration: in a picture of a window whose grid an earlier picture
+/// showed, that grid, without looking for it again (what a client draws over its board for the selection, a
+/// tinted row, column and box, can show lines that are no grid's).
+pub fn read_on(image: &RgbaImage, found: &FoundGrid, shapes: &DigitShapes) -> Result<SudokuReading> {
+    let inside = |line: &crate::vision::grid_lines::Line, side: u32| line.end < side as usize;
+    let (last_column, last_row) = (found.grid.verticals.last(), found.grid.horizontals.last());
+    if !last_column.is_some_and(|l| inside(l, image.width())) || !last_row.is_some_and(|l| inside(l, image.height())) {
+        bail!("the picture no longer holds the grid found earlier");
+    }
+    read_grid(image, found.clone(), shapes)
+}
+
 /// Reads a Sudoku on a grid found with no calibration.
 fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &DigitShapes) -> Result<SudokuReading> {
+    let found = FoundGrid { grid: grid.clone(), drawn };
     if grid.size > 9 {
         bail!(
             "a {0}×{0} grid has symbols beyond 9, which are known only from a calibration theme (`autoplay calibrate sudoku`)",
@@ -477,6 +491,7 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
         pencil,
         clashes: Vec::new(),
         cursor,
+        found: Some(found),
     })
 }
 

@@ -46,6 +46,12 @@ pub struct SudokuLayout {
     /// some clients tint cells as the pointer passes (KSudoku), which can hide what tells them apart.
     #[serde(skip)]
     pub givens: Vec<bool>,
+    /// The givens' digits (0 in other cells), as the first reading of the window found them.
+    #[serde(skip)]
+    pub given_digits: Vec<u8>,
+    /// The grid the window's board was found on with no calibration, if it was.
+    #[serde(skip)]
+    pub found: Option<discover::FoundGrid>,
 }
 
 impl Layout for SudokuLayout {
@@ -71,8 +77,21 @@ impl ScreenGame for Sudoku {
         &["Solo", "Sudoku"]
     }
 
+    /// A window read again (with `hint`) whose grid was found with no calibration is read on that grid first, and
+    /// that reading stands where it shows every given of the earlier one (a game's givens do not change): what the
+    /// client draws over the board for its selection then cannot pass for another grid. Otherwise, and for a first
+    /// reading, the calibrated themes first, then with no calibration.
     fn read(&self, frame: &Frame, hint: Option<&SudokuLayout>) -> Result<Reading<SudokuGrid, SudokuLayout>> {
-        let reading = read_any(&frame.image, &self.themes, self.digit_shapes.as_ref())?;
+        let on_earlier_grid = hint.zip(self.digit_shapes.as_ref().ok()).and_then(|(earlier, shapes)| {
+            let reading = discover::read_on(&frame.image, earlier.found.as_ref()?, shapes).ok()?;
+            let same_givens = earlier.given_digits.len() == reading.grid.cells.len()
+                && earlier.given_digits.iter().zip(&reading.grid.cells).all(|(&given, &v)| given == 0 || v == given);
+            same_givens.then_some(reading)
+        });
+        let reading = match on_earlier_grid {
+            Some(reading) => reading,
+            None => read_any(&frame.image, &self.themes, self.digit_shapes.as_ref())?,
+        };
         let mut grid = reading.grid;
         // The givens of an earlier reading of this window stand while every one of them still shows a digit.
         if let Some(earlier) = hint {
@@ -82,12 +101,15 @@ impl ScreenGame for Sudoku {
                 grid.given.clone_from(&earlier.givens);
             }
         }
+        let given_digits = grid.cells.iter().zip(&grid.given).map(|(&v, &given)| if given { v } else { 0 }).collect();
         let layout = SudokuLayout {
             cells: reading.layout,
             pencil: reading.pencil,
             clashes: reading.clashes,
             cursor: reading.cursor,
             givens: grid.given.clone(),
+            given_digits,
+            found: reading.found,
         };
         Ok(Reading { board: grid, layout, theme: reading.theme })
     }
@@ -237,8 +259,15 @@ mod tests {
         let game = Sudoku::rules_only();
         let board = SudokuGrid::parse_givens("1...\n..1.\n.1..\n....\n").unwrap();
         let cells = CellLayout { rows: 4, cols: 4, origin_x: 0.0, origin_y: 0.0, pitch: 20.0 };
-        let layout =
-            SudokuLayout { cells, pencil: Vec::new(), clashes: Vec::new(), cursor: Some((0, 0)), givens: Vec::new() };
+        let layout = SudokuLayout {
+            cells,
+            pencil: Vec::new(),
+            clashes: Vec::new(),
+            cursor: Some((0, 0)),
+            givens: Vec::new(),
+            given_digits: Vec::new(),
+            found: None,
+        };
         let reading = Reading { board, layout, theme: "test".into() };
         let frame = Frame::from_image(RgbaImage::new(80, 80));
         let mv = Entry { row: 1, col: 1, value: 3 };

@@ -29,6 +29,8 @@ pub struct SudokuReading {
     /// The one cell a keyboard cursor highlights (reverse video, a block or frame of its own), (row, column),
     /// where the picture shows one.
     pub cursor: Option<(usize, usize)>,
+    /// The grid the digits were read on, where it was found with no calibration.
+    pub found: Option<super::discover::FoundGrid>,
 }
 
 /// The grid drawn in lines no lighter than `dark_max` (every channel), with cells of at least `min_cell` pixels.
@@ -322,6 +324,7 @@ impl<'a> Matcher<'a> {
             pencil,
             clashes,
             cursor: None,
+            found: None,
         })
     }
 }
