@@ -20,8 +20,10 @@
 //! board that cannot be read in a window of the same size is named as covered by the game.
 
 mod copies;
+mod hands;
 mod pace;
 mod verify;
+mod wait;
 mod watch;
 mod ways;
 
@@ -38,9 +40,11 @@ use crate::capture::{Frame, FrameSource, Settle};
 use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
 use copies::CopyProof;
+use hands::Hands;
+pub use hands::PointerMoved;
 pub use pace::Pace;
 use watch::Seen;
-use ways::{describe_actions, pointer_verb, MoveInput, Ways};
+use ways::{describe_actions, MoveInput, Ways};
 
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -104,47 +108,6 @@ pub struct PlayReport {
     pub millis: u128,
 }
 
-/// The user took the mouse: the pointer is not where the bot left it.
-#[derive(Debug, thiserror::Error)]
-#[error("stopped: the pointer moved to ({found_x}, {found_y}) but the bot had it at ({left_x}, {left_y}); the user has taken the mouse")]
-pub struct PointerMoved {
-    pub left_x: i32,
-    pub left_y: i32,
-    pub found_x: i32,
-    pub found_y: i32,
-}
-
-/// Checks the pointer is where the bot left it (nothing to check before it takes the controls).
-fn check_pointer(input: &dyn InputDevice, left_at: Option<(i32, i32)>) -> Result<()> {
-    if let Some((left_x, left_y)) = left_at {
-        let (found_x, found_y) = input.pointer()?;
-        if (found_x, found_y) != (left_x, left_y) {
-            return Err(PointerMoved { left_x, left_y, found_x, found_y }.into());
-        }
-    }
-    Ok(())
-}
-
-/// Where to leave the pointer so that it is off the board but inside the window: the middle of the widest
-/// margin between the board's region and the window's edge; `None` when the board fills the window.
-fn park_point(frame: &Frame, board: crate::capture::Region) -> Option<(i32, i32)> {
-    let (width, height) = (frame.image.width() as i32, frame.image.height() as i32);
-    let (left, top) = (board.x as i32, board.y as i32);
-    let (right, bottom) = (left + board.width as i32, top + board.height as i32);
-    let (middle_x, middle_y) = ((left + right) / 2, (top + bottom) / 2);
-    let margins = [
-        (top, (middle_x, top / 2)),
-        (height - bottom, (middle_x, (bottom + height) / 2)),
-        (left, (left / 2, middle_y)),
-        (width - right, ((right + width) / 2, middle_y)),
-    ];
-    let (margin, point) = margins.into_iter().max_by_key(|(margin, _)| *margin)?;
-    (margin >= 4).then_some(point)
-}
-
-/// How long a pointer move of the bot's may take to be reported by the X server.
-const POINTER_BOUND: Duration = Duration::from_secs(3);
-
 /// One move as the loop makes it: its number, the move and its input events, the frame it was planned on and what
 /// that frame read as (the board before the move, and where it lies), the board the rules expect after it, how the
 /// window settles, and whether the way it is made has worked in this game.
@@ -179,19 +142,12 @@ enum Verdict<G: ScreenGame> {
 struct Player<'a, G: ScreenGame> {
     game: &'a G,
     source: &'a mut dyn FrameSource,
-    input: &'a mut dyn InputDevice,
+    hands: Hands<'a>,
     options: &'a PlayOptions,
     log: &'a mut dyn FnMut(PlayEvent<'_>),
-    /// Where the bot left the pointer: where it found it as it took the controls (just before its first move is
-    /// announced), then wherever it last moved it. A pointer found anywhere else was moved by the user. (None
-    /// before the first move, and in a dry run, which takes no controls.)
-    left_at: Option<(i32, i32)>,
     pace: Pace,
     /// The waits of the move being verified, for messages.
     waited: Vec<Duration>,
-    /// Whether the pointer is moved off the board after each move: the board showed otherwise with the pointer
-    /// over it (a client that previews the move under the pointer) and read once the pointer was moved off.
-    parks_pointer: bool,
     /// How many times in a row a move was made again because the board moved before it showed (bounded, so that
     /// a board whose place reads differently each time is not chased for ever).
     remade_where_moved: usize,
@@ -213,13 +169,11 @@ pub fn play<'a, G: ScreenGame>(
     let mut player = Player {
         game,
         source,
-        input,
+        hands: Hands::new(input, options.dry_run),
         options,
         log,
-        left_at: None,
         pace: Pace::default(),
         waited: Vec::new(),
-        parks_pointer: false,
         remade_where_moved: 0,
         copy_proof: CopyProof::Unseen,
         sent: 0,
@@ -258,11 +212,7 @@ pub fn play<'a, G: ScreenGame>(
         let mv = plan.pop_front().expect("plan is not empty");
         let number = report.moves + 1;
         let move_input = ways.input(game, &frame, &reading, &mv, number, &mut *player.log)?;
-        if player.left_at.is_none() && !options.dry_run {
-            // The bot takes the controls: from now on the pointer moves only by its hand, whether it plays by
-            // clicks or by keys alone, and a user who moves it right as the first move is announced is seen.
-            player.left_at = Some(player.input.pointer()?);
-        }
+        player.hands.take_controls()?;
         player.note(&format!("move {number}: {mv}: {}", move_input.how));
         let expected = game.apply(&reading.board, &mv);
         let before = reading.board.clone();
@@ -414,7 +364,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     }
 
     fn check_pointer(&mut self) -> Result<()> {
-        check_pointer(&*self.input, self.left_at)
+        self.hands.check_pointer()
     }
 
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
@@ -529,7 +479,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         } else {
             self.perform(&move_input.actions, frame, settle.after_click)?;
         }
-        if self.parks_pointer {
+        if self.hands.parks_pointer {
             self.park_pointer(frame, &reading.layout)?;
         }
         Ok(true)
@@ -567,128 +517,33 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         Ok(read.ok())
     }
 
-    /// Moves the pointer off the board (see [`park_point`]) after a move, where the client previews moves under
-    /// it; returns whether it was moved.
+    /// Sends events with the bot's hands ([`hands`]).
+    fn perform(&mut self, actions: &[Action], frame: &Frame, after_click: Duration) -> Result<()> {
+        let focus_bound = self.pace.focus_bound();
+        self.hands.perform(&mut *self.source, actions, frame, after_click, focus_bound, &mut *self.log)
+    }
+
+    /// Moves the pointer off the board after a move, where the client previews moves under it.
     fn park_pointer(&mut self, frame: &Frame, layout: &G::Layout) -> Result<bool> {
-        let Some(region) = layout.region() else { return Ok(false) };
-        let Some((x, y)) = park_point(frame, region) else { return Ok(false) };
-        self.check_pointer()?;
-        let ((sx, sy), _) = frame.screen_point(x, y);
-        self.move_pointer(sx, sy, Duration::from_millis(5))?;
-        Ok(true)
-    }
-
-    /// Moves the pointer to screen point (x, y) and waits (bounded) until the X server reports it there: a moved
-    /// pointer is queued like any input, and on a busy desktop a look at the pointer can still find it where it
-    /// was. A pointer found neither there nor where the bot left it has been moved by the user.
-    fn move_pointer(&mut self, x: i32, y: i32, interval: Duration) -> Result<()> {
-        self.input.move_pointer(x, y)?;
-        let start = self.source.now();
-        loop {
-            let found = self.input.pointer()?;
-            if found == (x, y) {
-                break;
-            }
-            // (In a dry run the pointer is wherever the user left it.)
-            if self.left_at.is_some_and(|left| left != found) {
-                let (left_x, left_y) = self.left_at.unwrap_or((x, y));
-                return Err(PointerMoved { left_x, left_y, found_x: found.0, found_y: found.1 }.into());
-            }
-            if self.source.now().saturating_sub(start) > POINTER_BOUND {
-                bail!(
-                    "the pointer was moved to ({x}, {y}) but is still reported at ({}, {}) after {:.1} s",
-                    found.0,
-                    found.1,
-                    POINTER_BOUND.as_secs_f64()
-                );
-            }
-            self.source.sleep(interval.max(Duration::from_millis(2)));
-        }
-        self.left_at = Some((x, y));
-        Ok(())
-    }
-
-    /// Whether the bot left the pointer over the board in `frame`.
-    fn pointer_over_board(&self, frame: &Frame, layout: &G::Layout) -> bool {
-        let (Some((x, y)), Some(region)) = (self.left_at, layout.region()) else { return false };
-        let (x, y) = (x - frame.origin_x, y - frame.origin_y);
-        x >= region.x as i32
-            && y >= region.y as i32
-            && x < (region.x + region.width) as i32
-            && y < (region.y + region.height) as i32
+        self.hands.park(&mut *self.source, frame, layout.region())
     }
 
     /// The board does not read as expected, and the pointer is over it: a client that previews the move under
     /// the pointer shows something else there. Moves the pointer off the board, once in a game; from then on
     /// it is moved off after every move.
     fn try_parking(&mut self, frame: &Frame, layout: &G::Layout, number: usize) -> Result<bool> {
-        if self.parks_pointer || !self.pointer_over_board(frame, layout) || !self.park_pointer(frame, layout)? {
+        if self.hands.parks_pointer
+            || !self.hands.over_board(frame, layout.region())
+            || !self.hands.park(&mut *self.source, frame, layout.region())?
+        {
             return Ok(false);
         }
-        self.parks_pointer = true;
+        self.hands.parks_pointer = true;
         self.note(&format!(
             "after move {number} the board does not read as expected with the pointer over it: moved the pointer off the \
              board, and will after every move (the client may show something under the pointer)"
         ));
         Ok(true)
-    }
-
-    /// Sends events; keys only once the game's window has the input focus.
-    fn perform(&mut self, actions: &[Action], frame: &Frame, after_click: Duration) -> Result<()> {
-        for action in actions {
-            self.check_pointer()?;
-            match *action {
-                Action::Click { x, y } | Action::Point { x, y } => {
-                    let ((sx, sy), clamped) = frame.screen_point(x, y);
-                    if clamped {
-                        let verb = pointer_verb(action);
-                        self.note(&format!(
-                            "warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"
-                        ));
-                    }
-                    self.move_pointer(sx, sy, after_click)?;
-                    if let Action::Click { .. } = action {
-                        self.input.click()?;
-                    }
-                    // Let the window take the click (or follow the pointer) before the next event.
-                    self.source.sleep(after_click);
-                }
-                Action::Type(c) => {
-                    if !self.options.dry_run {
-                        self.await_focus(after_click)?;
-                    }
-                    self.input.type_char(c)?
-                }
-                Action::Key(key) => {
-                    if !self.options.dry_run {
-                        self.await_focus(after_click)?;
-                    }
-                    self.input.press_key(key)?
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Waits (bounded) until the game's window has the input focus, which the click before the keys gives it
-    /// once the window manager and the client have handled it.
-    fn await_focus(&mut self, interval: Duration) -> Result<()> {
-        let start = self.source.now();
-        let bound = self.pace.focus_bound();
-        loop {
-            match self.source.focused()? {
-                None | Some(true) => return Ok(()),
-                Some(false) if self.source.now().saturating_sub(start) >= bound => bail!(
-                    "the game's window did not take the input focus within {:.1} s of the click on it; keys typed now \
-                     would go to another window, so none were typed",
-                    bound.as_secs_f64()
-                ),
-                Some(false) => {
-                    self.source.sleep(interval.max(Duration::from_millis(10)));
-                    self.check_pointer()?;
-                }
-            }
-        }
     }
 
     /// After the winning move, no board can be read: the game has hidden it behind its report of the end (a box

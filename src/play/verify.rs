@@ -97,7 +97,7 @@ impl<G: ScreenGame> Player<'_, G> {
                         self.waits_named()
                     ));
                     self.perform(&attempt.input.actions, &seen.0, attempt.settle.after_click)?;
-                    if self.parks_pointer {
+                    if self.hands.parks_pointer {
                         self.park_pointer(&seen.0, &attempt.reading.layout)?;
                     }
                     self.sent += 1;
@@ -266,7 +266,7 @@ impl<G: ScreenGame> Player<'_, G> {
              lost one can be made again)"
         ));
         self.perform(&attempt.input.actions, &before, attempt.settle.after_click)?;
-        if self.parks_pointer {
+        if self.hands.parks_pointer {
             self.park_pointer(&before, &reading.layout)?;
         }
         self.source.sleep(watch);

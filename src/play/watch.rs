@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
+use super::wait::{Order, Try, Wait};
 use crate::capture::{Frame, FrameSource, Region, Settle};
 use crate::game::{Layout, Reading, ScreenGame};
 
@@ -33,22 +34,20 @@ pub fn hold_still(
     region: Option<Region>,
 ) -> Result<Option<Frame>> {
     let start = source.now();
-    let mut previous = first;
-    let mut still_since = first_at;
-    loop {
-        source.sleep(interval);
-        let next = source.grab()?;
-        let now = source.now();
+    let wait = Wait::new("the board to hold still", bound, interval, Order::PauseFirst);
+    let (mut previous, mut still_since) = (first, first_at);
+    let held = wait.run(source, start, |round| {
+        let next = round.source.grab()?;
+        let now = round.clock();
         if !next.same_in(&previous, region) {
             still_since = now;
         } else if now.saturating_sub(still_since) >= quiet {
-            return Ok(Some(next));
-        }
-        if now.saturating_sub(start) > bound {
-            return Ok(None);
+            return Ok(Try::Holds(next));
         }
         previous = next;
-    }
+        Ok(Try::Lacks(format!("still for {:.2} s", now.saturating_sub(still_since).as_secs_f64())))
+    })?;
+    Ok(held.ok())
 }
 
 /// Captures until the board holds still for `quiet` and reads it (with `hint`, the layout of an earlier reading
@@ -106,15 +105,16 @@ pub fn next_change(
     start: Duration,
     bound: Duration,
 ) -> Result<Option<(Frame, Duration)>> {
-    while source.now().saturating_sub(start) < bound {
-        source.sleep(settle.interval);
-        let frame = source.grab()?;
-        if !frame.same_in(before, region) {
-            let grabbed_at = source.now();
-            return Ok(Some((frame, grabbed_at)));
+    let wait = Wait::new("the board to change", bound, settle.interval, Order::ClockFirst);
+    let changed = wait.run(source, start, |round| {
+        let frame = round.source.grab()?;
+        if frame.same_in(before, region) {
+            return Ok(Try::Lacks("as it was".into()));
         }
-    }
-    Ok(None)
+        let grabbed_at = round.source.now();
+        Ok(Try::Holds((frame, grabbed_at)))
+    })?;
+    Ok(changed.ok())
 }
 
 /// What watching for a move's board came to: the expected board, once it held still; and whether any capture read

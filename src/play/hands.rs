@@ -1,0 +1,224 @@
+//! The bot's hands on the desktop: the pointer and the keys, and the checks that keep them honest.
+//!
+//! - The pointer is the user's sign: from the moment the bot takes the controls it knows where it left the
+//!   pointer, and before every event (and after every wait on the focus) it checks the pointer is still there;
+//!   found elsewhere, the user has taken the mouse and the game stops at once ([`PointerMoved`]).
+//! - A pointer move is queued like any input: after moving it, the bot waits (bounded) until the X server
+//!   reports it there, so that a click is never sent to where the pointer was.
+//! - Every click is clamped to the window; keys are typed only once the game's window has the input focus.
+//! - Where the client previews a move under the pointer, the pointer is parked off the board after every move.
+
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use super::wait::{Order, Try, Wait};
+use super::ways::pointer_verb;
+use super::PlayEvent;
+use crate::capture::{Frame, FrameSource, Region};
+use crate::game::Action;
+use crate::input::InputDevice;
+
+/// The user took the mouse: the pointer is not where the bot left it.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped: the pointer moved to ({found_x}, {found_y}) but the bot had it at ({left_x}, {left_y}); the user has taken the mouse")]
+pub struct PointerMoved {
+    pub left_x: i32,
+    pub left_y: i32,
+    pub found_x: i32,
+    pub found_y: i32,
+}
+
+/// How long a pointer move of the bot's may take to be reported by the X server.
+const POINTER_BOUND: Duration = Duration::from_secs(3);
+
+/// The input device, and what the bot knows of the pointer.
+pub struct Hands<'a> {
+    pub input: &'a mut dyn InputDevice,
+    /// Where the bot left the pointer: where it found it as it took the controls (just before its first move is
+    /// announced), then wherever it last moved it. A pointer found anywhere else was moved by the user. (None
+    /// before the first move, and in a dry run, which takes no controls.)
+    pub left_at: Option<(i32, i32)>,
+    /// Whether the pointer is moved off the board after each move: the board showed otherwise with the pointer
+    /// over it (a client that previews the move under the pointer) and read once the pointer was moved off.
+    pub parks_pointer: bool,
+    /// A dry run: the events go to a recording device, and no focus is waited for.
+    dry_run: bool,
+}
+
+impl<'a> Hands<'a> {
+    pub fn new(input: &'a mut dyn InputDevice, dry_run: bool) -> Hands<'a> {
+        Hands { input, left_at: None, parks_pointer: false, dry_run }
+    }
+
+    /// The bot takes the controls: from now on the pointer moves only by its hand, whether it plays by clicks or
+    /// by keys alone, and a user who moves it right as the first move is announced is seen.
+    pub fn take_controls(&mut self) -> Result<()> {
+        if self.left_at.is_none() && !self.dry_run {
+            self.left_at = Some(self.input.pointer()?);
+        }
+        Ok(())
+    }
+
+    /// Checks the pointer is where the bot left it (nothing to check before it takes the controls).
+    pub fn check_pointer(&self) -> Result<()> {
+        if let Some((left_x, left_y)) = self.left_at {
+            let (found_x, found_y) = self.input.pointer()?;
+            if (found_x, found_y) != (left_x, left_y) {
+                return Err(PointerMoved { left_x, left_y, found_x, found_y }.into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends events; keys only once the game's window has the input focus (waited for up to `focus_bound`).
+    pub fn perform(
+        &mut self,
+        source: &mut dyn FrameSource,
+        actions: &[Action],
+        frame: &Frame,
+        after_click: Duration,
+        focus_bound: Duration,
+        log: &mut dyn FnMut(PlayEvent<'_>),
+    ) -> Result<()> {
+        for action in actions {
+            self.check_pointer()?;
+            match *action {
+                Action::Click { x, y } | Action::Point { x, y } => {
+                    let ((sx, sy), clamped) = frame.screen_point(x, y);
+                    if clamped {
+                        let verb = pointer_verb(action);
+                        log(PlayEvent::Note(&format!(
+                            "warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"
+                        )));
+                    }
+                    self.move_pointer(source, sx, sy, after_click)?;
+                    if let Action::Click { .. } = action {
+                        self.input.click()?;
+                    }
+                    // Let the window take the click (or follow the pointer) before the next event.
+                    source.sleep(after_click);
+                }
+                Action::Type(c) => {
+                    if !self.dry_run {
+                        self.await_focus(source, after_click, focus_bound)?;
+                    }
+                    self.input.type_char(c)?
+                }
+                Action::Key(key) => {
+                    if !self.dry_run {
+                        self.await_focus(source, after_click, focus_bound)?;
+                    }
+                    self.input.press_key(key)?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the pointer to screen point (x, y) and waits (bounded) until the X server reports it there: a moved
+    /// pointer is queued like any input, and on a busy desktop a look at the pointer can still find it where it
+    /// was. A pointer found neither there nor where the bot left it has been moved by the user.
+    pub fn move_pointer(&mut self, source: &mut dyn FrameSource, x: i32, y: i32, interval: Duration) -> Result<()> {
+        self.input.move_pointer(x, y)?;
+        let start = source.now();
+        let wait = Wait::new(
+            format!("the pointer to reach ({x}, {y})"),
+            POINTER_BOUND,
+            interval.max(Duration::from_millis(2)),
+            Order::TryFirst,
+        );
+        let (input, left_at) = (&*self.input, self.left_at);
+        let mut last = (x, y);
+        let reached = wait.run(source, start, |_| {
+            let found = input.pointer()?;
+            last = found;
+            if found == (x, y) {
+                return Ok(Try::Holds(()));
+            }
+            // (In a dry run the pointer is wherever the user left it.)
+            if let Some((left_x, left_y)) = left_at.filter(|&left| left != found) {
+                return Err(PointerMoved { left_x, left_y, found_x: found.0, found_y: found.1 }.into());
+            }
+            Ok(Try::Lacks(format!("at ({}, {})", found.0, found.1)))
+        })?;
+        if reached.is_err() {
+            bail!(
+                "the pointer was moved to ({x}, {y}) but is still reported at ({}, {}) after {:.1} s",
+                last.0,
+                last.1,
+                POINTER_BOUND.as_secs_f64()
+            );
+        }
+        self.left_at = Some((x, y));
+        Ok(())
+    }
+
+    /// Waits (bounded) until the game's window has the input focus, which the click before the keys gives it
+    /// once the window manager and the client have handled it; the pointer is checked between two looks.
+    fn await_focus(&mut self, source: &mut dyn FrameSource, interval: Duration, bound: Duration) -> Result<()> {
+        let start = source.now();
+        let wait = Wait::new(
+            "the game's window to take the input focus",
+            bound,
+            interval.max(Duration::from_millis(10)),
+            Order::TryFirst,
+        );
+        let focused = wait.run(source, start, |round| {
+            if round.number > 0 {
+                self.check_pointer()?;
+            }
+            Ok(match round.source.focused()? {
+                None | Some(true) => Try::Holds(()),
+                Some(false) => Try::Lacks("another window has it".into()),
+            })
+        })?;
+        if focused.is_err() {
+            bail!(
+                "the game's window did not take the input focus within {:.1} s of the click on it; keys typed now \
+                 would go to another window, so none were typed",
+                bound.as_secs_f64()
+            );
+        }
+        Ok(())
+    }
+
+    /// Moves the pointer off the board (`board`, in `frame`'s picture) to the middle of the widest margin between
+    /// the board and the window's edge, after a move, where the client previews moves under it; returns whether
+    /// it was moved (not where the board fills the window).
+    pub fn park(&mut self, source: &mut dyn FrameSource, frame: &Frame, board: Option<Region>) -> Result<bool> {
+        let Some(region) = board else { return Ok(false) };
+        let Some((x, y)) = park_point(frame, region) else { return Ok(false) };
+        self.check_pointer()?;
+        let ((sx, sy), _) = frame.screen_point(x, y);
+        self.move_pointer(source, sx, sy, Duration::from_millis(5))?;
+        Ok(true)
+    }
+
+    /// Whether the bot left the pointer over the board (`board`, in `frame`'s picture).
+    pub fn over_board(&self, frame: &Frame, board: Option<Region>) -> bool {
+        let (Some((x, y)), Some(region)) = (self.left_at, board) else { return false };
+        let (x, y) = (x - frame.origin_x, y - frame.origin_y);
+        x >= region.x as i32
+            && y >= region.y as i32
+            && x < (region.x + region.width) as i32
+            && y < (region.y + region.height) as i32
+    }
+}
+
+/// Where to leave the pointer so that it is off the board but inside the window: the middle of the widest
+/// margin between the board's region and the window's edge; `None` when the board fills the window.
+fn park_point(frame: &Frame, board: Region) -> Option<(i32, i32)> {
+    let (width, height) = (frame.image.width() as i32, frame.image.height() as i32);
+    let (left, top) = (board.x as i32, board.y as i32);
+    let (right, bottom) = (left + board.width as i32, top + board.height as i32);
+    let (middle_x, middle_y) = ((left + right) / 2, (top + bottom) / 2);
+    let margins = [
+        (top, (middle_x, top / 2)),
+        (height - bottom, (middle_x, (bottom + height) / 2)),
+        (left, (left / 2, middle_y)),
+        (width - right, ((right + width) / 2, middle_y)),
+    ];
+    let (margin, point) = margins.into_iter().max_by_key(|(margin, _)| *margin)?;
+    (margin >= 4).then_some(point)
+}
