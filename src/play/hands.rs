@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use super::wait::{Order, Try, Wait};
+use super::wait::{First, Try, Wait};
 use super::ways::pointer_verb;
 use super::PlayEvent;
 use crate::capture::{Frame, FrameSource, Region};
@@ -126,7 +126,7 @@ impl<'a> Hands<'a> {
             format!("the pointer to reach ({x}, {y})"),
             POINTER_BOUND,
             interval.max(Duration::from_millis(2)),
-            Order::TryFirst,
+            First::Try,
         );
         let (input, left_at) = (&*self.input, self.left_at);
         let mut last = (x, y);
@@ -162,7 +162,7 @@ impl<'a> Hands<'a> {
             "the game's window to take the input focus",
             bound,
             interval.max(Duration::from_millis(10)),
-            Order::TryFirst,
+            First::Try,
         );
         let focused = wait.run(source, start, |round| {
             if round.number > 0 {

@@ -8,9 +8,9 @@
 //! reads the clock at most once for its bound ([`Round::clock`]), reusing the try's own reading where it made one.
 //!
 //! The order of a round follows what the wait watches: a try on the desktop (the pointer, the focus) is made at
-//! once and paused after ([`Order::TryFirst`]); a try on the picture pauses first, since the window was just
-//! captured ([`Order::PauseFirst`]); a wait whose start was set by its caller checks its bound before it pauses
-//! ([`Order::ClockFirst`]).
+//! once and paused after ([`First::Try`]); a try on the picture pauses first, since the window was just
+//! captured ([`First::Pause`]); a wait whose start was set by its caller checks its bound before it pauses
+//! ([`First::Clock`]).
 
 use std::time::Duration;
 
@@ -26,15 +26,16 @@ pub enum Try<T> {
     Lacks(String),
 }
 
-/// The order of a round's steps: the try, the look at the clock for the bound, and the pause.
+/// What a round does first, which sets the order of its steps: the try, the look at the clock for the bound, and
+/// the pause.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
+pub enum First {
     /// Try, check the bound, pause.
-    TryFirst,
+    Try,
     /// Pause, try, check the bound.
-    PauseFirst,
+    Pause,
     /// Check the bound, pause, try.
-    ClockFirst,
+    Clock,
 }
 
 /// One bounded wait.
@@ -43,7 +44,7 @@ pub struct Wait {
     pub name: String,
     pub bound: Duration,
     pub pause: Duration,
-    pub order: Order,
+    pub first: First,
 }
 
 /// A wait whose bound passed before the state it waited for held.
@@ -74,8 +75,8 @@ impl Round<'_> {
 }
 
 impl Wait {
-    pub fn new(name: impl Into<String>, bound: Duration, pause: Duration, order: Order) -> Wait {
-        Wait { name: name.into(), bound, pause, order }
+    pub fn new(name: impl Into<String>, bound: Duration, pause: Duration, first: First) -> Wait {
+        Wait { name: name.into(), bound, pause, first }
     }
 
     /// Tries `attempt` until it holds (its value) or `bound` has passed since `start` on the source's clock
@@ -89,20 +90,20 @@ impl Wait {
         let mut lacked = String::new();
         for number in 0.. {
             let mut round = Round { source: &mut *source, number, now: None };
-            if self.order == Order::ClockFirst && self.passed(&mut round, start) {
+            if self.first == First::Clock && self.passed(&mut round, start) {
                 return Ok(Err(self.timed_out(number, lacked)));
             }
-            if self.order != Order::TryFirst {
+            if self.first != First::Try {
                 round.source.sleep(self.pause);
             }
             match attempt(&mut round)? {
                 Try::Holds(value) => return Ok(Ok(value)),
                 Try::Lacks(what) => lacked = what,
             }
-            if self.order != Order::ClockFirst && self.passed(&mut round, start) {
+            if self.first != First::Clock && self.passed(&mut round, start) {
                 return Ok(Err(self.timed_out(number + 1, lacked)));
             }
-            if self.order == Order::TryFirst {
+            if self.first == First::Try {
                 round.source.sleep(self.pause);
             }
         }
@@ -154,7 +155,7 @@ mod tests {
     #[test]
     fn a_wait_ends_when_its_check_holds_or_names_what_it_lacked_at_its_bound() {
         let mut clock = Clock::default();
-        let wait = Wait::new("the count to reach 3", ms(100), ms(10), Order::TryFirst);
+        let wait = Wait::new("the count to reach 3", ms(100), ms(10), First::Try);
         let mut count = 0;
         let found = wait
             .run(&mut clock, Duration::ZERO, |_| {
@@ -174,20 +175,20 @@ mod tests {
     /// The three orders of a round, and a try that reads the clock itself leaves that reading for the bound.
     #[test]
     fn each_order_takes_its_steps_in_turn_and_the_clock_is_read_once_a_round() {
-        for (order, calls) in [
-            (Order::TryFirst, vec!["now", "sleep", "now"]),
-            (Order::PauseFirst, vec!["sleep", "now", "sleep", "now"]),
-            (Order::ClockFirst, vec!["now", "sleep", "now", "sleep"]),
+        for (first, calls) in [
+            (First::Try, vec!["now", "sleep", "now"]),
+            (First::Pause, vec!["sleep", "now", "sleep", "now"]),
+            (First::Clock, vec!["now", "sleep", "now", "sleep"]),
         ] {
             let mut clock = Clock::default();
-            let wait = Wait::new("two rounds", ms(100), ms(10), order);
+            let wait = Wait::new("two rounds", ms(100), ms(10), first);
             wait.run(&mut clock, Duration::ZERO, |round| {
                 round.clock();
                 Ok(if round.number == 1 { Try::Holds(()) } else { Try::Lacks(String::new()) })
             })
             .unwrap()
             .unwrap();
-            assert_eq!(clock.calls, calls, "{order:?}");
+            assert_eq!(clock.calls, calls, "{first:?}");
         }
     }
 }

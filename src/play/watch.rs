@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use super::wait::{Order, Try, Wait};
+use super::wait::{First, Try, Wait};
 use crate::capture::{Frame, FrameSource, Region, Settle};
 use crate::game::{Layout, Reading, ScreenGame};
 
@@ -34,7 +34,7 @@ pub fn hold_still(
     region: Option<Region>,
 ) -> Result<Option<Frame>> {
     let start = source.now();
-    let wait = Wait::new("the board to hold still", bound, interval, Order::PauseFirst);
+    let wait = Wait::new("the board to hold still", bound, interval, First::Pause);
     let (mut previous, mut still_since) = (first, first_at);
     let held = wait.run(source, start, |round| {
         let next = round.source.grab()?;
@@ -105,7 +105,7 @@ pub fn next_change(
     start: Duration,
     bound: Duration,
 ) -> Result<Option<(Frame, Duration)>> {
-    let wait = Wait::new("the board to change", bound, settle.interval, Order::ClockFirst);
+    let wait = Wait::new("the board to change", bound, settle.interval, First::Clock);
     let changed = wait.run(source, start, |round| {
         let frame = round.source.grab()?;
         if frame.same_in(before, region) {
