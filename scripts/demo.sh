@@ -7,9 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
-source scripts/env.sh
-source scripts/xsession.sh
-source scripts/games.sh
+source scripts/lib/env.sh
+source scripts/lib/xsession.sh
+source scripts/lib/games.sh
 cargo build --release --locked
 
 out=demo-output

@@ -6,7 +6,7 @@
 # Usage: bash scripts/hostile-inputs.sh   (after a release build; see README)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/env.sh
+source scripts/lib/env.sh
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 

@@ -21,7 +21,7 @@ packages=(
     # xterm's default bitmap font (`fixed`, 6×13), which a desktop install has (the xorg package depends on it)
     xterm sudoku xfonts-base
     # the Tk Cribbage table (fixtures/tables/cribbage_tk.py): Tk for Python, KDE's SVG card decks, rsvg-convert to
-    # export their cards, and ImageMagick's import for its window captures (scripts/make-cribbage-tk-fixtures.sh)
+    # export their cards, and ImageMagick's import for its window captures (scripts/fixtures/cribbage-tk.sh)
     python3-tk kdegames-card-data-kf5 librsvg2-bin imagemagick
 )
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-debian.sh
-source scripts/env.sh
+source scripts/lib/env.sh
 # House checks first: the code as rustfmt formats it (rustfmt.toml), and no clippy warning.
 cargo fmt --check
 cargo clippy --release --locked --all-targets -- -D warnings

@@ -2,7 +2,7 @@
 //! Python Tk window, KDE's standard SVG card deck, the four columns fanned sideways (buried card left), the stack
 //! a fan downwards under a caption, the total and score in a status bar, no control that ends a stack (the table
 //! ends it by itself 600 ms after nothing fits, ignoring clicks meanwhile). Its screenshots, at two window sizes,
-//! are in fixtures/cribbage-tk/ (scripts/make-cribbage-tk-fixtures.sh).
+//! are in fixtures/cribbage-tk/ (scripts/fixtures/cribbage-tk.sh).
 //!
 //! These tests check the table itself (that it deals the project's numbered deals, and that each screenshot's
 //! truth, the table's own state file, is the position the rules reach on its line), and, live on Xvfb with a

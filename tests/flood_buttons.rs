@@ -1,5 +1,5 @@
 //! Colour buttons of many looks, found with no calibration: screenshots of the project's own page in each of its
-//! button styles (`fixtures/flood-buttons/`, made by `scripts/make-flood-button-fixtures.sh`: discs, ellipses
+//! button styles (`fixtures/flood-buttons/`, made by `scripts/fixtures/flood-buttons.sh`: discs, ellipses
 //! with a white outline on a page of their orange, rounded tiles with a shadow and a label in a side panel, flat
 //! squares one of them near the page's colour, gradient discs in a column, at three sizes). Each board must read
 //! exactly, and the first button the bot would click for every colour must be that colour's button.

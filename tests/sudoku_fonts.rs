@@ -2,7 +2,7 @@
 //! project's own page (`fixtures/tables/sudoku-fonts.html`, written from a description alone) rendered in
 //! Liberation Sans Bold, Liberation Serif Italic, FreeMono, FreeSerif, Nimbus Sans Narrow, Noto Serif Bold
 //! Italic, and a blocky 5×7 bitmap font of its own, givens in black and six player's digits in blue
-//! (`fixtures/sudoku-fonts/`, made by `scripts/make-sudoku-font-fixtures.sh`). Each must read exactly: every
+//! (`fixtures/sudoku-fonts/`, made by `scripts/fixtures/sudoku-fonts.sh`). Each must read exactly: every
 //! digit, and which are givens.
 
 mod common;

@@ -193,7 +193,7 @@ fn a_client_calibrated_from_one_shot_of_its_givens_reads_the_digits_typed_later(
     }
 }
 
-/// Debian's `sudoku` (curses) in xterm (`fixtures/sudoku-terminal/`, from `scripts/make-sudoku-terminal-fixtures.sh`):
+/// Debian's `sudoku` (curses) in xterm (`fixtures/sudoku-terminal/`, from `scripts/fixtures/sudoku-terminal.sh`):
 /// only the boxes are drawn, with lines of `+`, `-` and `|` characters; the cells are characters two apart; the
 /// cursor's cell is in reverse video, on an empty cell at the start and on a given once played; the givens are
 /// bold, the player's digits plain. Every shot reads exactly, in DejaVu Sans Mono and in xterm's default font (the

@@ -102,7 +102,7 @@ pub fn bench_puzzles(puzzles: &[Cells], runs: usize, min_seconds: f64) -> SpeedR
 }
 
 /// `autoplay bench sudoku FILE`: the report of [`bench_puzzles`] on one file. The line starting with `rate:`
-/// is the one `scripts/bench-tdoku.sh` reads.
+/// is the one `scripts/bench/tdoku.sh` reads.
 pub fn bench_file_command(name: &str, text: &str, runs: usize, min_seconds: f64) -> Result<String> {
     let start = Instant::now();
     let puzzles = parse_puzzles(text)?;

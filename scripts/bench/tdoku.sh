@@ -3,7 +3,7 @@
 # puzzle files, one thread each: puzzles/s and µs/puzzle for solving with the uniqueness check (count to 2), the
 # best of three runs each (the two alternate, so both see the same load), and the ratio autoplay / tdoku.
 #
-# Usage: bash scripts/bench-tdoku.sh TDOKU_DIR [FILE...]
+# Usage: bash scripts/bench/tdoku.sh TDOKU_DIR [FILE...]
 #   TDOKU_DIR  a checkout of tdoku that you provide (nothing of it is copied into this repository). It is built
 #              out of its tree into $TDOKU_BUILD (default ~/.cache/autoplay/tdoku-build) with cmake, as its README
 #              builds it (-O3 -march=native, the default C++ compiler); its cmake step writes src/build_info.h
@@ -18,10 +18,10 @@
 # solve counts to 2 as well); its timed loop includes turning the 81-character text into its state, and its
 # warm-up (`-w 1`) is not timed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/env.sh
+cd "$(dirname "$0")/../.."
+source scripts/lib/env.sh
 if [ $# -lt 1 ] || [ ! -f "$1/CMakeLists.txt" ]; then
-    echo "usage: bash scripts/bench-tdoku.sh TDOKU_DIR [FILE...]   (TDOKU_DIR: a checkout of t-dillon/tdoku)" >&2
+    echo "usage: bash scripts/bench/tdoku.sh TDOKU_DIR [FILE...]   (TDOKU_DIR: a checkout of t-dillon/tdoku)" >&2
     exit 2
 fi
 tdoku_dir=$(cd "$1" && pwd)

@@ -46,7 +46,7 @@ wait_for_window() {
 }
 
 # capture_window TITLE MODE FILE: MODE "window" captures the window titled TITLE; "screen@X,Y" moves it to X,Y
-# and captures the whole screen. Uses $AUTOPLAY (scripts/env.sh).
+# and captures the whole screen. Uses $AUTOPLAY (scripts/lib/env.sh).
 capture_window() {
     local title=$1 mode=$2 file=$3
     case $mode in

@@ -4,7 +4,7 @@
 # (wins per side, first and second, thinking time used on average and at most, how the games ended), then how far
 # the referee's clock ran ahead of autoplay's own count (the margin its time manager keeps must cover it).
 #
-# Usage: bash scripts/bench-duel.sh PEER_DIR [GAMES]
+# Usage: bash scripts/bench/duel.sh PEER_DIR [GAMES]
 #   PEER_DIR  a checkout of maksverver/codecup-sudoku that you provide. Its code has no licence: nothing of it is
 #             copied into this repository. It is copied into $PEER_BUILD (default ~/.cache/autoplay/ninedigits-build)
 #             and built there as its competition entry: the combined single-file player (`make combined`'s
@@ -14,10 +14,10 @@
 # Environment: SEED (default 1) seeds the referee's games; TIME_LIMIT is not changed: 30 s a player a game, as in
 # the competition.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/env.sh
+cd "$(dirname "$0")/../.."
+source scripts/lib/env.sh
 if [ $# -lt 1 ] || [ ! -f "$1/src/player.cc" ] || [ ! -f "$1/combine-sources.sh" ]; then
-    echo "usage: bash scripts/bench-duel.sh PEER_DIR [GAMES]   (PEER_DIR: a checkout of maksverver/codecup-sudoku)" >&2
+    echo "usage: bash scripts/bench/duel.sh PEER_DIR [GAMES]   (PEER_DIR: a checkout of maksverver/codecup-sudoku)" >&2
     exit 2
 fi
 peer_dir=$(cd "$1" && pwd)

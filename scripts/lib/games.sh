@@ -1,6 +1,6 @@
-# Shell helpers that start the live games on the virtual desktop (source after scripts/xsession.sh and
-# scripts/env.sh); each waits until the game's window shows its board. Used by the demo and by
-# scripts/make-session-fixtures.sh.
+# Shell helpers that start the live games on the virtual desktop (source after scripts/lib/xsession.sh and
+# scripts/lib/env.sh); each waits until the game's window shows its board. Used by the demo and by
+# scripts/fixtures/sessions.sh.
 
 # start_flood PARAMS: sgt-flood with parameters and seed (e.g. 8x8c5m0#demo).
 start_flood() {

@@ -4,11 +4,11 @@
 # beside it (scripts/busy.sh; 0 for an idle machine). Prints per game the moves, the time until the last move's
 # input and until the win was confirmed, the whole process's wall time, and per game kind the median wall time.
 # Exits non-zero if any game was not won (so "N games in a row won" is what it measures).
-# Usage: bash scripts/bench-live.sh [GAMES] [BUSY]   (default 5 games, idle; needs `cargo build --release`)
+# Usage: bash scripts/bench/live.sh [GAMES] [BUSY]   (default 5 games, idle; needs `cargo build --release`)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/env.sh
-source scripts/xsession.sh
+cd "$(dirname "$0")/../.."
+source scripts/lib/env.sh
+source scripts/lib/xsession.sh
 games=${1:-5}
 busy=${2:-0}
 start_xsession "$(free_display 150)"
