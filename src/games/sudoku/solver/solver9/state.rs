@@ -90,11 +90,15 @@ impl State {
         clash.is_zero().then_some(s)
     }
 
+    // `#[inline]` on this and `write_cells`: the search is in another module, and so in another codegen unit,
+    // where a function without it is not inlined (the scalar search called `write_cells`).
+    #[inline]
     pub(super) fn is_solved(&self) -> bool {
         self.solved[0] == FULL27 && self.solved[1] == FULL27 && self.solved[2] == FULL27
     }
 
     /// The 81 values of a solved state.
+    #[inline]
     pub(super) fn write_cells(&self, out: &mut [u8; 81]) {
         for d in 0..9 {
             for b in 0..3 {
