@@ -57,7 +57,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use image::{imageops, RgbaImage};
 
 use super::naming;
-use super::reader::{RankGlyph, TablePoints, TableReading};
+use super::reading::{in_reading_order, RankGlyph, TablePoints, TableReading};
 use crate::games::cribbage::{Card, Rank, State};
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
 use crate::vision::font_glyphs::FontGlyphs;
@@ -650,7 +650,7 @@ fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints>) -> Resul
                     && c.pixels as f64 >= 0.8 * (c.width() * c.height()) as f64
             })
             .collect();
-        super::reader::in_reading_order(small)
+        in_reading_order(small)
     } else {
         Vec::new()
     };
