@@ -15,7 +15,7 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 
 use super::naming::{name_marks, shape_class_of, Givens, Mark};
-use super::reader::{background, coverage, tallest_mark, SudokuReading};
+use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, SudokuReading, TILE_INSET};
 use crate::game::CellLayout;
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
@@ -34,8 +34,6 @@ pub const FOUND_THEME: &str = "found in the picture";
 const MIN_CELL: usize = 12;
 /// The smallest cell side, in pixels, of a terminal's grid: a character and the spaces around it.
 const MIN_TEXT_CELL: usize = 10;
-/// How far inside a tile's edge (a share of the pitch) its digit is looked for: past the bevel.
-const TILE_INSET: f64 = 0.18;
 /// A mark along the edge of a tile's digit area at most this share of it across is a frame, not the digit.
 const FRAME_THICKNESS: f64 = 0.2;
 /// The smallest cell side, in pixels, whose digits are read with no calibration.
@@ -83,35 +81,6 @@ impl DigitShapes {
             costs[name as usize] = d;
         }
         costs
-    }
-}
-
-/// A grid found with no calibration, and how it was drawn.
-#[derive(Clone, Debug)]
-pub struct FoundGrid {
-    pub grid: Grid,
-    pub drawn: Drawn,
-}
-
-/// How a grid found with no calibration is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Drawn {
-    /// Lines between all the cells.
-    Lines,
-    /// Tiles: bevelled or textured cells whose borders are not lines, read from further inside.
-    Tiles,
-    /// Only the boxes, with lines of characters in a terminal ([`crate::vision::box_lines`]); the cells are
-    /// the characters inside, which may be small.
-    Text,
-}
-
-impl FoundGrid {
-    /// The grid with each cell's interior where its digit is looked for (a tile's face, past its bevel).
-    pub fn faces(self) -> Grid {
-        match self.drawn {
-            Drawn::Tiles => faces_of_tiles(self.grid),
-            Drawn::Lines | Drawn::Text => self.grid,
-        }
     }
 }
 
@@ -318,15 +287,6 @@ fn grid_of_lattice(columns: &AxisLattice, rows: &AxisLattice) -> Result<Grid> {
         horizontals: lines(rows),
         layout,
     })
-}
-
-/// The grid of tiles with each line widened by the tiles' bevels, so that a cell's interior is its tile's face.
-pub fn faces_of_tiles(mut grid: Grid) -> Grid {
-    let inset = (grid.layout.pitch * TILE_INSET).round() as usize;
-    for line in grid.verticals.iter_mut().chain(grid.horizontals.iter_mut()) {
-        *line = Line { start: line.start.saturating_sub(inset), end: line.end + inset };
-    }
-    grid
 }
 
 /// A mark's normalised coverage, aspect, height and distance to each name (see [`DigitShapes::costs`]).

@@ -13,6 +13,7 @@ pub mod discover;
 pub mod naming;
 pub mod number_pad;
 pub mod reader;
+pub mod reading;
 pub mod theme;
 
 use std::fmt::Write as _;
@@ -23,7 +24,8 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 use serde::Serialize;
 
-pub use reader::{read, read_any, SudokuReading};
+pub use reader::read;
+pub use reading::SudokuReading;
 pub use theme::SudokuTheme;
 
 use super::{Entry, Sudoku, SudokuGrid};
@@ -51,7 +53,40 @@ pub struct SudokuLayout {
     pub given_digits: Vec<u8>,
     /// The grid the window's board was found on with no calibration, if it was.
     #[serde(skip)]
-    pub found: Option<discover::FoundGrid>,
+    pub found: Option<reading::FoundGrid>,
+}
+
+/// Reads a Sudoku with the calibrated themes first ([`reader`]: fast, and exact for their clients), and when none
+/// reads it, or there are none, with no calibration ([`discover`]). When both fail, the failure that found a grid
+/// is reported: a theme's where it saw one, else the search's.
+pub fn read_any(
+    image: &RgbaImage,
+    themes: &[SudokuTheme],
+    digits: Result<&discover::DigitShapes, &String>,
+) -> Result<SudokuReading> {
+    let themed_error = if themes.is_empty() {
+        None
+    } else {
+        match reader::read(image, themes) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => Some(e),
+        }
+    };
+    let found = match digits {
+        Ok(shapes) => discover::read(image, shapes),
+        Err(why) => Err(anyhow::anyhow!(
+            "no calibration theme reads it, and the fonts to read it without one are missing: {why}"
+        )),
+    };
+    found.map_err(|found_error| match themed_error {
+        Some(themed)
+            if !format!("{themed:#}").contains("no grid found")
+                || format!("{found_error:#}").contains("no grid found") =>
+        {
+            themed
+        }
+        _ => found_error.context("reading Sudoku with no calibration theme"),
+    })
 }
 
 impl Layout for SudokuLayout {
