@@ -15,7 +15,7 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 
 use super::naming::{name_marks, shape_class_of, Givens, Mark};
-use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, SudokuReading, TILE_INSET};
+use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, NoGrid, SudokuReading, TILE_INSET};
 use crate::game::CellLayout;
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
@@ -111,7 +111,8 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
             }
         }
     }
-    let mut failures = vec![failure.expect("masks were tried").to_string()];
+    let failure = failure.expect("masks were tried");
+    let mut failures = vec![failure.to_string()];
     for &drawn in after_lines {
         match drawn {
             Drawn::Text => match text_grid(&light, w, h) {
@@ -129,7 +130,13 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
             Drawn::Lines => {}
         }
     }
-    bail!("{}", failures.join("; "))
+    // Where no mask showed a grid (one cut off by the picture's edge counts as shown) and nothing else did, no grid
+    // was found.
+    let message = failures.join("; ");
+    if failure.found_none() {
+        return Err(NoGrid(message).into());
+    }
+    bail!("{message}")
 }
 
 /// Cells found from their edges may be those of a grid of lines the line finder refused because something

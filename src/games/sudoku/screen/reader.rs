@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use super::reading::{background, coverage, tallest_mark, SudokuReading};
+use super::reading::{background, coverage, tallest_mark, NoGrid, SudokuReading};
 use super::theme::{GlyphTemplate, GridCue, Ink, SudokuTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
@@ -25,7 +25,13 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
 /// edges get lines as wide as their bevels, so that each cell's interior is the tile's face.
 fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Grid> {
     match theme.grid {
-        GridCue::DarkLines => Ok(find_theme_grid(image, theme.dark_max, theme.min_cell)?),
+        GridCue::DarkLines => find_theme_grid(image, theme.dark_max, theme.min_cell).map_err(|e| {
+            if e.found_none() {
+                NoGrid(e.to_string()).into()
+            } else {
+                e.into()
+            }
+        }),
         GridCue::Found => Ok(super::discover::find_any_grid(image)?.faces()),
     }
 }

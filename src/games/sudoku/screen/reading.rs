@@ -11,6 +11,13 @@ use crate::vision::colour::rgb_at;
 use crate::vision::grid_lines::{Grid, Line};
 use crate::vision::runs::flood8;
 
+/// A reader's failure to find any grid in the picture, as against a grid found that does not read (or is cut off,
+/// or covered): where the themes find no grid and the search with no calibration finds one, the search's failure
+/// is the one reported ([`super::read_any`]). It says what the reader found, in the reader's own words.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NoGrid(pub String);
+
 /// A Sudoku read from a picture.
 #[derive(Clone, Debug)]
 pub struct SudokuReading {
