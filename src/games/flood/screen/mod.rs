@@ -85,15 +85,9 @@ pub fn read_finding(
     let Some(themed) = read_with_themes(image, themes, hint) else { return read_discovering(image, themes, hint) };
     match themed {
         Ok(reading) => Ok((reading, None)),
-        // No theme reads it: perhaps a client none was made for.
-        Err(themed_error) => read_discovering(image, themes, hint).map_err(|found_error| {
-            // A board the themes saw (if only a part of) is named by its theme's error; else by the search.
-            if themed_error.to_string().contains("no board found") {
-                found_error
-            } else {
-                themed_error
-            }
-        }),
+        // No theme reads it: perhaps a client none was made for. Where the search fails too, the themes' failure
+        // (the one that got furthest) is reported, whether or not they found a board.
+        Err(themed_error) => read_discovering(image, themes, hint).map_err(|_| themed_error),
     }
 }
 
