@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use autoplay::game::SolveLimits;
-use autoplay::games::flood::{screen::reader, solve_board};
+use autoplay::games::flood::{screen, solve_board};
 use autoplay::imageio::load_image;
 use common::*;
 
@@ -15,7 +15,7 @@ fn every_fixture_reads_exactly_its_truth() {
     let themes = flood_themes();
     for fixture in flood_fixtures() {
         let image = load_image(&fixture.png).unwrap();
-        let reading = reader::read(&image, &themes, None).unwrap_or_else(|e| panic!("{}: {e:#}", fixture.name));
+        let reading = screen::read(&image, &themes, None).unwrap_or_else(|e| panic!("{}: {e:#}", fixture.name));
         let theme = themes.iter().find(|t| t.theme == reading.theme).unwrap();
         let truth = fixture.id.to_board(theme).unwrap();
         assert_eq!(reading.board, truth, "{}: read\n{}\ntruth\n{}", fixture.name, reading.board, truth);
@@ -71,7 +71,7 @@ fn an_unreadable_picture_is_reported_by_the_theme_that_got_furthest() {
     let patch = recoloured.colours.iter().map(|c| c.rgb().unwrap()).find(|rgb| !default_rgbs.contains(rgb)).unwrap();
     let fixture = flood_fixtures().into_iter().find(|f| f.name == "12x12c6-tile20").unwrap();
     let board = load_image(&fixture.png).unwrap();
-    let reading = reader::read(&board, &themes, None).unwrap();
+    let reading = screen::read(&board, &themes, None).unwrap();
     let (w, h) = board.dimensions();
     let mut picture = image::RgbaImage::from_pixel(w * 3, h, image::Rgba([255, 255, 255, 255]));
     image::imageops::replace(&mut picture, &board, 0, 0);
@@ -87,7 +87,7 @@ fn an_unreadable_picture_is_reported_by_the_theme_that_got_furthest() {
             picture.put_pixel(x as u32, y as u32, image::Rgba([0x12, 0x34, 0x56, 255]));
         }
     }
-    let error = format!("{:#}", reader::read(&picture, &themes, None).unwrap_err());
+    let error = format!("{:#}", screen::read(&picture, &themes, None).unwrap_err());
     assert!(error.contains("theme 'sgt-default'") && error.contains("#123456"), "{error}");
 }
 
@@ -133,13 +133,13 @@ fn every_screenshot_reads_with_no_calibration() {
     assert!(shots.len() >= 16, "{}", shots.len());
     for (name, png, truth) in &shots {
         let image = load_image(png).unwrap();
-        let reading = reader::read(&image, &[], None).unwrap_or_else(|e| panic!("{name}, no calibration: {e:#}"));
+        let reading = screen::read(&image, &[], None).unwrap_or_else(|e| panic!("{name}, no calibration: {e:#}"));
         assert!(
             same_up_to_symbols(&reading.board, truth),
             "{name}, no calibration: read\n{}truth\n{truth}",
             reading.board
         );
-        let reading = reader::read(&image, &themes, None).unwrap_or_else(|e| panic!("{name}, shipped themes: {e:#}"));
+        let reading = screen::read(&image, &themes, None).unwrap_or_else(|e| panic!("{name}, shipped themes: {e:#}"));
         assert!(
             same_up_to_symbols(&reading.board, truth),
             "{name}, shipped themes: read\n{}truth\n{truth}",

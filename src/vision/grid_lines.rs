@@ -79,6 +79,16 @@ pub enum GridError {
     CutOff { x: usize, y: usize },
 }
 
+impl GridError {
+    /// Whether no grid was found at all (as against a grid found that runs into the picture's edge).
+    pub fn found_none(&self) -> bool {
+        match self {
+            GridError::NoDarkPixels | GridError::NoCandidate { .. } | GridError::NotAGrid { .. } => true,
+            GridError::CutOff { .. } => false,
+        }
+    }
+}
+
 /// Groups positions along one axis whose dark count reaches `need` into lines.
 fn lines_in_profile(profile: &[usize], need: usize) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();

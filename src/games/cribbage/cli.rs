@@ -158,7 +158,7 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
     let image = crate::imageio::load_image(shot)?;
     let game = <Cribbage as crate::game::ScreenGame>::load(root, None)?;
     let time = crate::bench::time_reads(200, || {
-        super::screen::reader::read_any(&image, &game.themes, game.numbers.as_ref(), game.rank_shapes.as_ref(), None)
+        super::screen::read_any(&image, &game.themes, game.numbers.as_ref(), game.rank_shapes.as_ref(), None)
     })?;
     print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }

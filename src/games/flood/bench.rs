@@ -8,7 +8,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::screen::theme::PaletteTheme;
-use super::screen::{buttons, reader};
+use super::screen::{self, buttons};
 use super::solver;
 use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
 
@@ -102,7 +102,7 @@ pub fn bench_solver(options: &BenchOptions) -> Vec<SizeResult> {
 /// Times reading one screenshot, `repeats` times.
 pub fn bench_read(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Result<ReadResult> {
     let image = crate::imageio::load_image(shot)?;
-    let time = crate::bench::time_reads(repeats, || reader::read(&image, themes, None))?;
+    let time = crate::bench::time_reads(repeats, || screen::read(&image, themes, None))?;
     Ok(ReadResult { shot: shot.display().to_string(), width: image.width(), height: image.height(), time })
 }
 
@@ -110,7 +110,7 @@ pub fn bench_read(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Resul
 /// `repeats` times, once its board is read (with the themes, else with colours found in the picture).
 pub fn bench_buttons(shot: &Path, themes: &[PaletteTheme], repeats: usize) -> Result<ButtonsResult> {
     let image = crate::imageio::load_image(shot)?;
-    let (reading, found) = reader::read_finding(&image, themes, None)?;
+    let (reading, found) = screen::read_finding(&image, themes, None)?;
     let theme = match found {
         Some(found) => found,
         None => themes.iter().find(|t| t.theme == reading.theme).cloned().expect("the theme that read the board"),

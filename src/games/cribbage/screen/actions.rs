@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 
-use super::reader::TablePoints;
+use super::reading::TablePoints;
 use crate::game::Action;
 use crate::games::cribbage::{Move, State};
 

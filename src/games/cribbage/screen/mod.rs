@@ -8,15 +8,17 @@ pub mod actions;
 pub mod by_shape;
 pub mod naming;
 pub mod reader;
+pub mod reading;
 pub mod theme;
 
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 use image::RgbaImage;
 
-pub use reader::{read, TablePoints, TableReading};
+pub use reader::read;
+pub use reading::{TablePoints, TableReading};
 pub use theme::{load_themes, TableTheme};
 
 use super::table::{state_text, Cribbage, Table};
@@ -72,6 +74,37 @@ pub fn learn_score_word(title: &str, score: u32) -> Result<String> {
     Ok(word.into_iter().rev().collect::<String>().to_lowercase())
 }
 
+/// Reads a table with the first calibration theme that reads it ([`reader`]), else with none ([`by_shape`]), where
+/// the fonts for that are at hand (`shapes`, else why not). `hint` is the previous reading's places.
+pub fn read_any(
+    image: &RgbaImage,
+    themes: &[TableTheme],
+    numbers: Option<&NumberReader>,
+    shapes: Result<&by_shape::RankShapes, &String>,
+    hint: Option<&TablePoints>,
+) -> Result<TableReading> {
+    let themed_error = if themes.is_empty() {
+        None
+    } else {
+        match reader::read_with_numbers(image, themes, numbers) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => Some(e),
+        }
+    };
+    let found = match shapes {
+        Ok(shapes) => by_shape::read(image, shapes, hint),
+        Err(why) => {
+            Err(anyhow!("no calibration theme reads it, and the fonts to read it without one are missing: {why}"))
+        }
+    };
+    found.map_err(|found_error| match themed_error {
+        Some(themed) => {
+            found_error.context(format!("reading the table with no calibration (with a theme: {themed:#})"))
+        }
+        None => found_error.context("reading the table with no calibration"),
+    })
+}
+
 impl Layout for TablePoints {
     /// Each card's corner point and the NEXT STACK button.
     fn marks(&self) -> Marks {
@@ -102,8 +135,7 @@ impl ScreenGame for Cribbage {
     /// The columns and stack from the picture; the score from the window title where the table's theme says the
     /// title shows it, else from the table's printed text, when either shows one.
     fn read(&self, frame: &Frame, hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
-        let reading =
-            reader::read_any(&frame.image, &self.themes, self.numbers.as_ref(), self.rank_shapes.as_ref(), hint)?;
+        let reading = read_any(&frame.image, &self.themes, self.numbers.as_ref(), self.rank_shapes.as_ref(), hint)?;
         let word = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.score_in_title.as_deref());
         let from_title = frame.title.as_deref().zip(word).and_then(|(title, word)| title_score(title, word));
         let score = from_title.or(reading.score);

@@ -17,6 +17,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 
 use super::naming;
+use super::reading::{in_reading_order, RankGlyph, TablePoints, TableReading};
 use super::theme::{ColumnPlaces, RankTemplate, TableTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
@@ -43,46 +44,6 @@ const CORNER_WIDTH: f64 = 0.8;
 /// The rank of index `i` (0 = A … 12 = K), as the naming numbers them.
 fn rank_at(i: usize) -> Rank {
     Rank::new(i as u8).expect("a rank index")
-}
-
-/// Where the bot can act on a table, in image pixels.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct TablePoints {
-    /// Per column, a point on each card's corner label, buried card first: the last is the playable card's.
-    /// These points stay put as cards are played (a card's corner is in view from the moment it is uncovered),
-    /// so after a column's front card is played the point before it is the new front's.
-    pub cards: [Vec<(i32, i32)>; 4],
-    /// The centre of the control that ends a stack (NEXT STACK), if the table has one.
-    pub next_stack: Option<(i32, i32)>,
-    /// Card width in pixels.
-    pub card_width: usize,
-    /// Where each column stands (a point on its line of cards), where the reader places columns by what it saw
-    /// rather than by calibration: the next picture's columns are numbered by it, so that an emptied column
-    /// keeps its number.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub columns: Option<[(i32, i32); 4]>,
-    /// The ranks of each column's cards as this picture named them, buried card first, where the reader names
-    /// cards with no calibration: the next picture's cards that are still in place are named so unless it plainly
-    /// shows otherwise (a deal read whole at the opening, four of each rank, is the surest naming).
-    #[serde(skip)]
-    pub ranks: Option<[Vec<Rank>; 4]>,
-}
-
-/// A table read from a picture: the game state (columns and stack; the score is not read) and where to click.
-#[derive(Clone, Debug)]
-pub struct TableReading {
-    pub state: State,
-    pub points: TablePoints,
-    pub theme: String,
-    /// Whether the picture shows the stack (else the state's stack is empty, and the position's own is known
-    /// only where no card has been played).
-    pub stack_shown: bool,
-    /// The table ends stacks by itself: the theme says so, or the table shows no control that ends a stack
-    /// (none found, none learned), so that a stack can end no other way; the play loop checks that it does.
-    pub ends_stacks_itself: bool,
-    /// The stack total and the score, where the table prints them as text and they were read.
-    pub total: Option<u32>,
-    pub score: Option<u32>,
 }
 
 /// The non-felt shapes of a picture.
@@ -238,14 +199,6 @@ fn outlines(image: &RgbaImage, shapes: &Shapes, pile: &Component, outline_max: u
         }
     }
     lines
-}
-
-/// One card's corner rank glyph, normalised, with its aspect and height relative to the card width.
-#[derive(Clone, Debug)]
-pub struct RankGlyph {
-    pub coverage: Vec<f32>,
-    pub aspect: f64,
-    pub height: f64,
 }
 
 /// A card seen in a pile: its corner glyph, and a point on it (the middle of its corner label's rows, across
@@ -614,25 +567,6 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// Small cards in reading order: rows (cards whose tops are within half a card of the row's first, top to
-/// bottom), each left to right.
-pub(super) fn in_reading_order(mut cards: Vec<Component>) -> Vec<Component> {
-    cards.sort_by_key(|c| (c.y0, c.x0));
-    let mut rows: Vec<Vec<Component>> = Vec::new();
-    for c in cards {
-        match rows.last_mut() {
-            Some(row) if c.y0 <= row[0].y0 + row[0].height() / 2 => row.push(c),
-            _ => rows.push(vec![c]),
-        }
-    }
-    rows.into_iter()
-        .flat_map(|mut row| {
-            row.sort_by_key(|c| c.x0);
-            row
-        })
-        .collect()
-}
-
 /// Reads a table with the first theme that reads it (numbers printed as text are not read).
 pub fn read(image: &RgbaImage, themes: &[TableTheme]) -> Result<TableReading> {
     read_with_numbers(image, themes, None)
@@ -645,37 +579,6 @@ pub fn read_with_numbers(
     numbers: Option<&NumberReader>,
 ) -> Result<TableReading> {
     first_reading(themes, "the Cribbage Solitaire table", |theme| Matcher::new(theme)?.read(image, numbers))
-}
-
-/// Reads a table with the first calibration theme that reads it, else with none ([`super::by_shape`]), where
-/// the fonts for that are at hand (`shapes`, else why not). `hint` is the previous reading's places.
-pub fn read_any(
-    image: &RgbaImage,
-    themes: &[TableTheme],
-    numbers: Option<&NumberReader>,
-    shapes: Result<&super::by_shape::RankShapes, &String>,
-    hint: Option<&TablePoints>,
-) -> Result<TableReading> {
-    let themed_error = if themes.is_empty() {
-        None
-    } else {
-        match read_with_numbers(image, themes, numbers) {
-            Ok(reading) => return Ok(reading),
-            Err(e) => Some(e),
-        }
-    };
-    let found = match shapes {
-        Ok(shapes) => super::by_shape::read(image, shapes, hint),
-        Err(why) => {
-            Err(anyhow!("no calibration theme reads it, and the fonts to read it without one are missing: {why}"))
-        }
-    };
-    found.map_err(|found_error| match themed_error {
-        Some(themed) => {
-            found_error.context(format!("reading the table with no calibration (with a theme: {themed:#})"))
-        }
-        None => found_error.context("reading the table with no calibration"),
-    })
 }
 
 /// How well each card of a picture matched its rank: (best distance, next rank's distance) per card.

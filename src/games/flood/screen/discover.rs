@@ -17,7 +17,7 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::reader::solid_colours;
+use super::reading::{how_far, solid_colours, SolidColour};
 use super::theme::{PaletteColour, PaletteTheme};
 use crate::calibration::format_rgb;
 use crate::game::CellLayout;
@@ -41,7 +41,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
     // that leaving a colour out leaves out its near twins too.
     let mut solid = Vec::new();
     for colour in solid_colours(image, 1) {
-        let near = |c: &super::reader::SolidColour| (0..3).all(|i| c.rgb[i].abs_diff(colour.rgb[i]) <= TOLERANCE);
+        let near = |c: &SolidColour| (0..3).all(|i| c.rgb[i].abs_diff(colour.rgb[i]) <= TOLERANCE);
         if !solid.iter().any(near) {
             solid.push(colour);
         }
@@ -89,7 +89,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
                 return Ok(theme_of(looks, known));
             }
             Err(e) => {
-                let stage = super::reader::how_far(&e);
+                let stage = how_far(&e);
                 if closest.as_ref().is_none_or(|(best, _)| stage > *best) {
                     closest = Some((stage, e));
                 }

@@ -8,6 +8,7 @@ pub mod buttons;
 pub mod controls;
 pub mod discover;
 pub mod reader;
+pub mod reading;
 pub mod theme;
 
 use std::collections::HashMap;
@@ -68,6 +69,51 @@ impl FloodTruth {
     }
 }
 
+/// Reads a Flood-It board from a screenshot with the calibrated themes ([`reader`]), else with the board's colours
+/// found in the picture ([`discover`]). The theme is the one named, or else the one whose palette matches
+/// most of the picture (trying the others in turn if it fails).
+pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+    read_finding(image, themes, hint).map(|(reading, _)| reading)
+}
+
+/// As [`read`], with the palette found in the picture where no theme read it.
+pub fn read_finding(
+    image: &RgbaImage,
+    themes: &[PaletteTheme],
+    hint: Option<&CellLayout>,
+) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
+    let Some(themed) = read_with_themes(image, themes, hint) else { return read_discovering(image, themes, hint) };
+    match themed {
+        Ok(reading) => Ok((reading, None)),
+        // No theme reads it: perhaps a client none was made for. Where the search fails too, the themes' failure
+        // (the one that got furthest) is reported, whether or not they found a board.
+        Err(themed_error) => read_discovering(image, themes, hint).map_err(|_| themed_error),
+    }
+}
+
+/// Reads with the board's colours found in the picture (see [`discover`]).
+fn read_discovering(
+    image: &RgbaImage,
+    themes: &[PaletteTheme],
+    hint: Option<&CellLayout>,
+) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
+    let theme = discover::discover_theme(image, themes, hint)?;
+    let reading = reader::read_found(image, &theme, hint)?;
+    Ok((reading, Some(theme)))
+}
+
+/// Reads with the calibrated themes; `None` when there are none.
+fn read_with_themes(
+    image: &RgbaImage,
+    themes: &[PaletteTheme],
+    hint: Option<&CellLayout>,
+) -> Option<Result<Reading<FloodBoard>>> {
+    if themes.is_empty() {
+        return None;
+    }
+    Some(reader::read_themed(image, themes, hint))
+}
+
 impl ScreenGame for Flood {
     type Layout = CellLayout;
     type Truth = FloodTruth;
@@ -88,7 +134,7 @@ impl ScreenGame for Flood {
             (Some(_), Some(found)) => reader::read_found(&frame.image, &found, hint)
                 .map_err(|e| e.context("the board shows colours other than those found at the start of the game"))?,
             _ => {
-                let (reading, found) = reader::read_finding(&frame.image, &self.themes, hint)?;
+                let (reading, found) = read_finding(&frame.image, &self.themes, hint)?;
                 if hint.is_none() {
                     self.keep_found_palette(found);
                 }

@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
 use super::super::board::FloodBoard;
+use super::reading::{how_far, solid_colours, SolidColour};
 use super::theme::{PaletteColour, PaletteTheme};
 use crate::calibration::format_rgb;
 use crate::game::{CellLayout, Reading};
@@ -87,44 +88,6 @@ impl<'a> Matcher<'a> {
     }
 }
 
-/// Reads a Flood-It board from a screenshot. The theme is the one named, or else the one whose palette matches
-/// most of the picture (trying the others in turn if it fails).
-pub fn read(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
-    read_finding(image, themes, hint).map(|(reading, _)| reading)
-}
-
-/// As [`read`], with the palette found in the picture where no theme read it.
-pub fn read_finding(
-    image: &RgbaImage,
-    themes: &[PaletteTheme],
-    hint: Option<&CellLayout>,
-) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
-    let Some(themed) = read_with_themes(image, themes, hint) else { return read_discovering(image, themes, hint) };
-    match themed {
-        Ok(reading) => Ok((reading, None)),
-        // No theme reads it: perhaps a client none was made for.
-        Err(themed_error) => read_discovering(image, themes, hint).map_err(|found_error| {
-            // A board the themes saw (if only a part of) is named by its theme's error; else by the search.
-            if themed_error.to_string().contains("no board found") {
-                found_error
-            } else {
-                themed_error
-            }
-        }),
-    }
-}
-
-/// Reads with the board's colours found in the picture (see [`super::discover`]).
-fn read_discovering(
-    image: &RgbaImage,
-    themes: &[PaletteTheme],
-    hint: Option<&CellLayout>,
-) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
-    let theme = super::discover::discover_theme(image, themes, hint)?;
-    let reading = read_found(image, &theme, hint)?;
-    Ok((reading, Some(theme)))
-}
-
 /// Reads with a palette found in a picture (of this window, earlier).
 pub fn read_found(image: &RgbaImage, found: &PaletteTheme, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
     Matcher::new(found)?
@@ -132,19 +95,13 @@ pub fn read_found(image: &RgbaImage, found: &PaletteTheme, hint: Option<&CellLay
         .map_err(|e| anyhow::Error::new(e).context("reading Flood-It with colours found in the picture"))
 }
 
-/// Reads with the calibrated themes; `None` when there are none.
-fn read_with_themes(
+/// Reads with the calibrated themes, the one whose palette matches most of the picture first and the others in
+/// turn; where none reads it, the failure that got furthest.
+pub fn read_themed(
     image: &RgbaImage,
     themes: &[PaletteTheme],
     hint: Option<&CellLayout>,
-) -> Option<Result<Reading<FloodBoard>>> {
-    if themes.is_empty() {
-        return None;
-    }
-    Some(read_themed(image, themes, hint))
-}
-
-fn read_themed(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+) -> Result<Reading<FloodBoard>> {
     let matchers: Vec<Matcher> = themes.iter().map(Matcher::new).collect::<Result<_>>()?;
     let mut order: Vec<(usize, &Matcher)> = matchers.iter().map(|m| (m.sample_matches(image), m)).collect();
     order.sort_by_key(|(matches, _)| std::cmp::Reverse(*matches));
@@ -164,17 +121,6 @@ fn read_themed(image: &RgbaImage, themes: &[PaletteTheme], hint: Option<&CellLay
     }
     let (_, error, theme) = closest.expect("at least one theme was tried");
     Err(anyhow::Error::new(error).context(format!("reading Flood-It with theme '{theme}'")))
-}
-
-/// How far a reading got before it failed: 0, no board colour at all; 1, a patch too small or cut off; 2, a
-/// patch with no lattice, or not the expected one; 3, a lattice whose cells could not all be read.
-pub(super) fn how_far(error: &LatticeError) -> u8 {
-    match error {
-        LatticeError::NoBoardPixels => 0,
-        LatticeError::TooSmall { .. } | LatticeError::CutOff { .. } | LatticeError::Uniform => 1,
-        LatticeError::NoLattice { .. } | LatticeError::NotExpectedGrid { .. } | LatticeError::CellsTooSmall { .. } => 2,
-        LatticeError::UnknownColour { .. } | LatticeError::UnexpectedMark { .. } | LatticeError::MixedCell { .. } => 3,
-    }
 }
 
 /// Reads with one theme, adding every cell colour missing from its palette as a new colour with a fresh
@@ -206,56 +152,6 @@ pub fn read_learning(
 
 fn fresh_symbol(theme: &PaletteTheme) -> Option<char> {
     ('A'..='Z').chain('a'..='z').chain('0'..='9').find(|s| theme.colours.iter().all(|c| c.symbol != *s))
-}
-
-/// A colour that fills solid areas somewhere in a picture.
-pub(super) struct SolidColour {
-    pub(super) rgb: [u8; 3],
-    /// Pixels of the colour that are solid.
-    solid: usize,
-    /// Share of all its pixels that are solid: high for cells, low for lines, bevels and text.
-    pub(super) solid_share: f64,
-}
-
-/// Colours that fill solid areas (a pixel with at least `reach` pixels of its colour on each side, across and
-/// down) and that do not touch the picture's edge, most frequent first: the candidates for cell colours. Thin
-/// lines, text and the background around a window drop out.
-pub(super) fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
-    let (w, h) = (image.width(), image.height());
-    let rgb = |x: u32, y: u32| {
-        let p = image.get_pixel(x, y);
-        [p[0], p[1], p[2]]
-    };
-    let mut edge: std::collections::HashSet<[u8; 3]> = std::collections::HashSet::new();
-    for x in 0..w {
-        edge.insert(rgb(x, 0));
-        edge.insert(rgb(x, h - 1));
-    }
-    for y in 0..h {
-        edge.insert(rgb(0, y));
-        edge.insert(rgb(w - 1, y));
-    }
-    let mut counts: HashMap<[u8; 3], (usize, usize)> = HashMap::new();
-    for y in reach..h.saturating_sub(reach) {
-        for x in reach..w.saturating_sub(reach) {
-            let c = rgb(x, y);
-            if edge.contains(&c) {
-                continue;
-            }
-            let solid = (1..=reach)
-                .all(|d| rgb(x - d, y) == c && rgb(x + d, y) == c && rgb(x, y - d) == c && rgb(x, y + d) == c);
-            let entry = counts.entry(c).or_default();
-            entry.0 += usize::from(solid);
-            entry.1 += 1;
-        }
-    }
-    let mut colours: Vec<SolidColour> = counts
-        .into_iter()
-        .filter(|(_, (solid, _))| *solid > 0)
-        .map(|(rgb, (solid, all))| SolidColour { rgb, solid, solid_share: solid as f64 / all as f64 })
-        .collect();
-    colours.sort_by(|a, b| b.solid.cmp(&a.solid).then(a.rgb.cmp(&b.rgb)));
-    colours
 }
 
 /// A symbol's look, learned from a screenshot.

@@ -15,7 +15,7 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 
 use super::naming::{name_marks, shape_class_of, Givens, Mark};
-use super::reader::{background, coverage, tallest_mark, SudokuReading};
+use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, NoGrid, SudokuReading, TILE_INSET};
 use crate::game::CellLayout;
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
@@ -34,8 +34,6 @@ pub const FOUND_THEME: &str = "found in the picture";
 const MIN_CELL: usize = 12;
 /// The smallest cell side, in pixels, of a terminal's grid: a character and the spaces around it.
 const MIN_TEXT_CELL: usize = 10;
-/// How far inside a tile's edge (a share of the pitch) its digit is looked for: past the bevel.
-const TILE_INSET: f64 = 0.18;
 /// A mark along the edge of a tile's digit area at most this share of it across is a frame, not the digit.
 const FRAME_THICKNESS: f64 = 0.2;
 /// The smallest cell side, in pixels, whose digits are read with no calibration.
@@ -86,35 +84,6 @@ impl DigitShapes {
     }
 }
 
-/// A grid found with no calibration, and how it was drawn.
-#[derive(Clone, Debug)]
-pub struct FoundGrid {
-    pub grid: Grid,
-    pub drawn: Drawn,
-}
-
-/// How a grid found with no calibration is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Drawn {
-    /// Lines between all the cells.
-    Lines,
-    /// Tiles: bevelled or textured cells whose borders are not lines, read from further inside.
-    Tiles,
-    /// Only the boxes, with lines of characters in a terminal ([`crate::vision::box_lines`]); the cells are
-    /// the characters inside, which may be small.
-    Text,
-}
-
-impl FoundGrid {
-    /// The grid with each cell's interior where its digit is looked for (a tile's face, past its bevel).
-    pub fn faces(self) -> Grid {
-        match self.drawn {
-            Drawn::Tiles => faces_of_tiles(self.grid),
-            Drawn::Lines | Drawn::Text => self.grid,
-        }
-    }
-}
-
 /// The grid, from the first line mask that shows one, else from the edges of its cells
 /// ([`crate::vision::edge_lattice`]), else from boxes of a terminal's characters; else the most telling failure
 /// of the line masks (a patch that is not a grid, or a grid cut off, before no candidate at all) with the others'.
@@ -142,7 +111,8 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
             }
         }
     }
-    let mut failures = vec![failure.expect("masks were tried").to_string()];
+    let failure = failure.expect("masks were tried");
+    let mut failures = vec![failure.to_string()];
     for &drawn in after_lines {
         match drawn {
             Drawn::Text => match text_grid(&light, w, h) {
@@ -160,7 +130,13 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
             Drawn::Lines => {}
         }
     }
-    bail!("{}", failures.join("; "))
+    // Where no mask showed a grid (one cut off by the picture's edge counts as shown) and nothing else did, no grid
+    // was found.
+    let message = failures.join("; ");
+    if failure.found_none() {
+        return Err(NoGrid(message).into());
+    }
+    bail!("{message}")
 }
 
 /// Cells found from their edges may be those of a grid of lines the line finder refused because something
@@ -318,15 +294,6 @@ fn grid_of_lattice(columns: &AxisLattice, rows: &AxisLattice) -> Result<Grid> {
         horizontals: lines(rows),
         layout,
     })
-}
-
-/// The grid of tiles with each line widened by the tiles' bevels, so that a cell's interior is its tile's face.
-pub fn faces_of_tiles(mut grid: Grid) -> Grid {
-    let inset = (grid.layout.pitch * TILE_INSET).round() as usize;
-    for line in grid.verticals.iter_mut().chain(grid.horizontals.iter_mut()) {
-        *line = Line { start: line.start.saturating_sub(inset), end: line.end + inset };
-    }
-    grid
 }
 
 /// A mark's normalised coverage, aspect, height and distance to each name (see [`DigitShapes::costs`]).

@@ -13,6 +13,7 @@ pub mod discover;
 pub mod naming;
 pub mod number_pad;
 pub mod reader;
+pub mod reading;
 pub mod theme;
 
 use std::fmt::Write as _;
@@ -23,7 +24,8 @@ use anyhow::{bail, Result};
 use image::RgbaImage;
 use serde::Serialize;
 
-pub use reader::{read, read_any, SudokuReading};
+pub use reader::read;
+pub use reading::SudokuReading;
 pub use theme::SudokuTheme;
 
 use super::{Entry, Sudoku, SudokuGrid};
@@ -51,7 +53,42 @@ pub struct SudokuLayout {
     pub given_digits: Vec<u8>,
     /// The grid the window's board was found on with no calibration, if it was.
     #[serde(skip)]
-    pub found: Option<discover::FoundGrid>,
+    pub found: Option<reading::FoundGrid>,
+}
+
+/// Reads a Sudoku with the calibrated themes first ([`reader`]: fast, and exact for their clients), and when none
+/// reads it, or there are none, with no calibration ([`discover`]). When both fail, the failure that found a grid
+/// is reported: a theme's where it saw one (its failure is no [`reading::NoGrid`]), else the search's.
+pub fn read_any(
+    image: &RgbaImage,
+    themes: &[SudokuTheme],
+    digits: Result<&discover::DigitShapes, &String>,
+) -> Result<SudokuReading> {
+    let themed_error = if themes.is_empty() {
+        None
+    } else {
+        match reader::read(image, themes) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => Some(e),
+        }
+    };
+    let found = match digits {
+        Ok(shapes) => discover::read(image, shapes),
+        Err(why) => Err(anyhow::anyhow!(
+            "no calibration theme reads it, and the fonts to read it without one are missing: {why}"
+        )),
+    };
+    found.map_err(|found_error| reported(themed_error, found_error))
+}
+
+/// Of the themes' failure (`None` where there are no themes) and the search's, the one to report: the themes'
+/// unless they found no grid and the search did.
+fn reported(themed_error: Option<anyhow::Error>, found_error: anyhow::Error) -> anyhow::Error {
+    let found_a_grid = |error: &anyhow::Error| error.downcast_ref::<reading::NoGrid>().is_none();
+    match themed_error {
+        Some(themed) if found_a_grid(&themed) || !found_a_grid(&found_error) => themed,
+        _ => found_error.context("reading Sudoku with no calibration theme"),
+    }
 }
 
 impl Layout for SudokuLayout {
@@ -251,6 +288,63 @@ impl ScreenGame for Sudoku {
 mod tests {
     use super::*;
     use crate::game::{Game, Repeat};
+
+    /// A light picture `w`×`h` with the lines of a 9×9 grid of `pitch`-pixel cells from (`x`, `y`), cut off where
+    /// it runs past the picture's edge.
+    fn grid_picture(w: u32, h: u32, (x, y): (u32, u32), pitch: u32) -> RgbaImage {
+        let side = 9 * pitch;
+        let on_line = |v: u32, from: u32| v >= from && v <= from + side && (v - from) % pitch < 2;
+        let within = |v: u32, from: u32| v >= from && v <= from + side + 1;
+        RgbaImage::from_fn(w, h, |px, py| {
+            let line = (on_line(px, x) && within(py, y)) || (on_line(py, y) && within(px, x));
+            image::Rgba(if line { [0, 0, 0, 255] } else { [240, 240, 240, 255] })
+        })
+    }
+
+    /// A reader's failure is marked as finding no grid ([`reading::NoGrid`]) exactly where its message says "no grid
+    /// found" (which the choice between the themes' failure and the search's once matched): a theme's, through the
+    /// context it is reported in, and the search's; a grid cut off, or one with no digits, is a grid found.
+    #[test]
+    fn a_failure_is_marked_as_no_grid_exactly_where_it_says_no_grid_found() {
+        let pictures = [
+            ("blank", RgbaImage::from_pixel(300, 200, image::Rgba([230, 230, 230, 255]))),
+            ("black", RgbaImage::from_pixel(300, 200, image::Rgba([0, 0, 0, 255]))),
+            ("a grid with no digits", grid_picture(400, 400, (20, 20), 36)),
+            ("a grid cut off", grid_picture(300, 400, (20, 20), 36)),
+        ];
+        let themes = [SudokuTheme::new("test")];
+        let mut marked = Vec::new();
+        for (name, picture) in &pictures {
+            let themed = read(picture, &themes).unwrap_err();
+            let found = discover::find_any_grid(picture).err();
+            for (reader, error) in std::iter::once(("theme", themed)).chain(found.map(|e| ("search", e))) {
+                let says = format!("{error:#}").contains("no grid found");
+                let no_grid = error.downcast_ref::<reading::NoGrid>().is_some();
+                assert_eq!(no_grid, says, "{name}, {reader}: {error:#}");
+                marked.push(no_grid);
+            }
+        }
+        assert!(marked.contains(&true) && marked.contains(&false), "{marked:?}");
+    }
+
+    /// The themes' failure is reported unless they found no grid and the search found one.
+    #[test]
+    fn the_failure_that_found_a_grid_is_reported() {
+        let no_grid = || anyhow::Error::new(reading::NoGrid("no grid found: nothing".into())).context("with theme 't'");
+        let unread = || anyhow::anyhow!("a grid that does not read");
+        let report = |themed: Option<anyhow::Error>, found| format!("{:#}", reported(themed, found));
+        assert_eq!(
+            report(Some(no_grid()), unread()),
+            "reading Sudoku with no calibration theme: a grid that does not read"
+        );
+        assert_eq!(report(Some(unread()), no_grid()), "a grid that does not read");
+        assert_eq!(report(Some(unread()), unread()), "a grid that does not read");
+        assert_eq!(report(Some(no_grid()), no_grid()), "with theme 't': no grid found: nothing");
+        assert_eq!(
+            report(None, no_grid()),
+            "reading Sudoku with no calibration theme: with theme 't': no grid found: nothing"
+        );
+    }
 
     /// A copy of a click and a typed digit enters the digit the cell shows (the board is left as it was); a copy
     /// of the cursor keys moves the cursor on, and the digit goes into another cell.

@@ -7,31 +7,13 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
+use super::reading::{background, coverage, tallest_mark, NoGrid, SudokuReading};
 use super::theme::{GlyphTemplate, GridCue, Ink, SudokuTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
-use crate::game::CellLayout;
 use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
 use crate::vision::colour::{max_diff, mode, rgb_at};
 use crate::vision::glyph::{self, GLYPH_SIDE};
 use crate::vision::grid_lines::{find_grid, Grid, GridError};
-use crate::vision::runs::flood8;
-
-/// A Sudoku read from a picture.
-#[derive(Clone, Debug)]
-pub struct SudokuReading {
-    pub grid: SudokuGrid,
-    pub layout: CellLayout,
-    pub theme: String,
-    /// Empty cells showing pencil marks, (row, column).
-    pub pencil: Vec<(usize, usize)>,
-    /// Cells drawn in the clash colour, (row, column).
-    pub clashes: Vec<(usize, usize)>,
-    /// The one cell a keyboard cursor highlights (reverse video, a block or frame of its own), (row, column),
-    /// where the picture shows one.
-    pub cursor: Option<(usize, usize)>,
-    /// The grid the digits were read on, where it was found with no calibration.
-    pub found: Option<super::discover::FoundGrid>,
-}
 
 /// The grid drawn in lines no lighter than `dark_max` (every channel), with cells of at least `min_cell` pixels.
 fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Grid, GridError> {
@@ -43,37 +25,15 @@ fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Gri
 /// edges get lines as wide as their bevels, so that each cell's interior is the tile's face.
 fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Grid> {
     match theme.grid {
-        GridCue::DarkLines => Ok(find_theme_grid(image, theme.dark_max, theme.min_cell)?),
+        GridCue::DarkLines => find_theme_grid(image, theme.dark_max, theme.min_cell).map_err(|e| {
+            if e.found_none() {
+                NoGrid(e.to_string()).into()
+            } else {
+                e.into()
+            }
+        }),
         GridCue::Found => Ok(super::discover::find_any_grid(image)?.faces()),
     }
-}
-
-/// The most common colour on the ring of pixels just inside a cell's lines: the cell's background.
-pub(super) fn background(image: &RgbaImage, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> [u8; 3] {
-    let mut counts: Vec<([u8; 3], usize)> = Vec::with_capacity(8);
-    let mut add = |rgb: [u8; 3]| match counts.iter_mut().find(|(c, _)| *c == rgb) {
-        Some(entry) => entry.1 += 1,
-        None => counts.push((rgb, 1)),
-    };
-    for x in x0..=x1 {
-        add(rgb_at(image, x, y0));
-        add(rgb_at(image, x, y1));
-    }
-    for y in y0 + 1..y1 {
-        add(rgb_at(image, x0, y));
-        add(rgb_at(image, x1, y));
-    }
-    counts.iter().max_by_key(|(_, n)| *n).map(|(c, _)| *c).unwrap_or([255; 3])
-}
-
-/// How far along from `bg` towards `ink` a pixel is (its ink coverage), and how far off that line it lies.
-pub(super) fn coverage(p: [u8; 3], bg: [u8; 3], ink: [u8; 3]) -> (f32, f32) {
-    let d: [f32; 3] = std::array::from_fn(|i| ink[i] as f32 - bg[i] as f32);
-    let v: [f32; 3] = std::array::from_fn(|i| p[i] as f32 - bg[i] as f32);
-    let dd = d.iter().map(|x| x * x).sum::<f32>().max(1.0);
-    let a = (v.iter().zip(&d).map(|(a, b)| a * b).sum::<f32>() / dd).clamp(0.0, 1.0);
-    let residual = (0..3).map(|i| (v[i] - a * d[i]).powi(2)).sum::<f32>();
-    (a, residual)
 }
 
 /// A glyph cut from a cell, normalised for matching.
@@ -119,30 +79,6 @@ impl InkRules {
             pencil_max_height: theme.pencil_max_height,
         })
     }
-}
-
-/// The height, in pixels, of the tallest 8-connected group of `true` pixels of a `w`-wide mask.
-pub(super) fn tallest_mark(mask: &[bool], w: usize) -> usize {
-    let mut seen = vec![false; mask.len()];
-    let mut tallest = 0;
-    for start in 0..mask.len() {
-        let (mut top, mut bottom) = (usize::MAX, 0);
-        flood8(
-            w,
-            mask.len(),
-            [start],
-            |i| mask[i],
-            &mut seen,
-            |i| {
-                top = top.min(i / w);
-                bottom = bottom.max(i / w);
-            },
-        );
-        if top != usize::MAX {
-            tallest = tallest.max(bottom - top + 1);
-        }
-    }
-    tallest
 }
 
 /// Reads a cell's ink: which ink colour dominates its strongly inked pixels, and that ink's glyph.
@@ -360,39 +296,6 @@ pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchS
 /// Reads a Sudoku from a screenshot with the first theme that reads it.
 pub fn read(image: &RgbaImage, themes: &[SudokuTheme]) -> Result<SudokuReading> {
     first_reading(themes, "Sudoku", |theme| Matcher::new(theme)?.read(image))
-}
-
-/// Reads a Sudoku with the calibrated themes first (fast, and exact for their clients), and when none reads it,
-/// or there are none, with no calibration ([`super::discover`]). When both fail, the failure that found a grid
-/// is reported: a theme's where it saw one, else the search's.
-pub fn read_any(
-    image: &RgbaImage,
-    themes: &[SudokuTheme],
-    digits: Result<&super::discover::DigitShapes, &String>,
-) -> Result<SudokuReading> {
-    let themed_error = if themes.is_empty() {
-        None
-    } else {
-        match read(image, themes) {
-            Ok(reading) => return Ok(reading),
-            Err(e) => Some(e),
-        }
-    };
-    let found = match digits {
-        Ok(shapes) => super::discover::read(image, shapes),
-        Err(why) => Err(anyhow::anyhow!(
-            "no calibration theme reads it, and the fonts to read it without one are missing: {why}"
-        )),
-    };
-    found.map_err(|found_error| match themed_error {
-        Some(themed)
-            if !format!("{themed:#}").contains("no grid found")
-                || format!("{found_error:#}").contains("no grid found") =>
-        {
-            themed
-        }
-        _ => found_error.context("reading Sudoku with no calibration theme"),
-    })
 }
 
 /// What calibration learned.

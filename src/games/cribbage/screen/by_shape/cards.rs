@@ -1,0 +1,303 @@
+//! Cards (see **Cards.** in the module doc of [`super`]): the light, nearly grey faces of a picture cut into pieces of
+//! one flat face, the pieces chained into fans, and the table's card size.
+
+use image::RgbaImage;
+
+use crate::vision::colour::{luminance, max_diff};
+use crate::vision::runs::Component;
+
+/// The lightness (luminance) from which a neutral pixel may be a card's face, tried in turn: the first that
+/// shows a table is the one (faces are white, or shaded grey for cards that cannot be played).
+pub(super) const FACE_LIGHTNESS: [u8; 3] = [150, 120, 190];
+
+/// A face is nearly grey: its channels differ by at most this.
+const FACE_CHROMA: u8 = 48;
+
+/// The way a fan runs, from its most buried card to its front card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Run {
+    Down,
+    Up,
+    Right,
+    Left,
+}
+
+impl Run {
+    /// Whether the fan runs across the picture (its pieces share their top and bottom edges).
+    fn across(self) -> bool {
+        matches!(self, Run::Right | Run::Left)
+    }
+}
+
+/// A fan: its pieces from the most buried card to the front card, and which way it runs (none for one card).
+#[derive(Clone, Debug)]
+pub(super) struct Fan {
+    pub(super) pieces: Vec<Component>,
+    pub(super) run: Option<Run>,
+    /// An empty place: a card-sized outline with no card in it (its one piece is the outline's box).
+    pub(super) empty: bool,
+}
+
+impl Fan {
+    /// How many cards it holds.
+    pub(super) fn cards(&self) -> usize {
+        if self.empty {
+            0
+        } else {
+            self.pieces.len()
+        }
+    }
+
+    pub(super) fn front(&self) -> &Component {
+        self.pieces.last().expect("a fan has a card")
+    }
+
+    /// Where the fan may start on the line of the way it runs: its buried end (none where it does not run that
+    /// way; a lone card, either end).
+    pub(super) fn starts(&self, across: bool) -> Vec<usize> {
+        let first = &self.pieces[0];
+        match self.run {
+            None if across => vec![first.x0, first.x1],
+            None => vec![first.y0, first.y1],
+            Some(run) if run.across() != across => Vec::new(),
+            Some(Run::Down) => vec![first.y0],
+            Some(Run::Up) => vec![first.y1],
+            Some(Run::Right) => vec![first.x0],
+            Some(Run::Left) => vec![first.x1],
+        }
+    }
+
+    /// Where the fan stands across its line (the columns' order: left to right, or top to bottom).
+    pub(super) fn place(&self, across: bool) -> usize {
+        let front = self.front();
+        if across {
+            (front.y0 + front.y1) / 2
+        } else {
+            (front.x0 + front.x1) / 2
+        }
+    }
+}
+
+/// Neighbouring face pixels differing by at most this (largest channel) are one face: a card's face is flat,
+/// and one card's face meets another's at its edge, a line or a step of shade.
+const FLAT: u8 = 16;
+
+/// The patches of flat colour among the pixels `keep` takes: 4-connected neighbours within [`FLAT`] of each
+/// other are one patch. Each patch's box and pixel count.
+pub(super) fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<Component> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let rgb: Vec<[u8; 3]> = image.as_raw().chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+    let kept: Vec<bool> = rgb.iter().map(|&p| keep(p)).collect();
+    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            parent[i as usize] = parent[parent[i as usize] as usize];
+            i = parent[i as usize];
+        }
+        i
+    }
+    let join = |parent: &mut Vec<u32>, a: usize, b: usize| {
+        if kept[a] && kept[b] && max_diff(rgb[a], rgb[b]) <= FLAT {
+            let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
+            if ra != rb {
+                parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            if x + 1 < w {
+                join(&mut parent, i, i + 1);
+            }
+            if y + 1 < h {
+                join(&mut parent, i, i + w);
+            }
+        }
+    }
+    // Each patch's box, gathered by its root's place in a list (roots are numbered as first met).
+    const NONE: u32 = u32::MAX;
+    let mut slot = vec![NONE; w * h];
+    let mut boxes: Vec<Component> = Vec::new();
+    for i in (0..w * h).filter(|&i| kept[i]) {
+        let (x, y) = (i % w, i / w);
+        let r = root(&mut parent, i as u32) as usize;
+        if slot[r] == NONE {
+            slot[r] = boxes.len() as u32;
+            boxes.push(Component { x0: x, y0: y, x1: x, y1: y, pixels: 0 });
+        }
+        let c = &mut boxes[slot[r] as usize];
+        c.x0 = c.x0.min(x);
+        c.x1 = c.x1.max(x);
+        c.y0 = c.y0.min(y);
+        c.y1 = c.y1.max(y);
+        c.pixels += 1;
+    }
+    boxes
+}
+
+/// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
+/// ([`flat_patches`]) at least 6 pixels each way, less those inside another piece's box, and with the pieces of
+/// one face a picture split joined.
+pub(super) fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
+    let face = |p: [u8; 3]| {
+        let chroma = p.iter().max().unwrap_or(&0) - p.iter().min().unwrap_or(&0);
+        luminance(p) >= lightness && chroma <= FACE_CHROMA
+    };
+    let boxes = flat_patches(image, face);
+    let mut found: Vec<Component> = boxes.into_iter().filter(|c| c.width() >= 6 && c.height() >= 6).collect();
+    found.sort_by_key(|c| (c.y0, c.x0));
+    // A face a picture splits (its margins too thin to join around it) shows as pieces whose boxes overlap and
+    // share both edges across: one card.
+    let near = |p: usize, q: usize| p.abs_diff(q) <= 2;
+    // (Overlapping by a quarter of the shorter: the boxes of a fan's strips overlap by a row or two at most, where
+    // a rounded corner lets a strip's face reach beside the next card's edge.)
+    let overlap = |(p0, p1): (usize, usize), (q0, q1): (usize, usize)| {
+        let shared = (p1.min(q1) + 1).saturating_sub(p0.max(q0));
+        shared * 4 >= (p1 - p0 + 1).min(q1 - q0 + 1) && p0 != q0
+    };
+    let one_face = |p: &Component, q: &Component| {
+        (near(p.x0, q.x0) && near(p.x1, q.x1) && overlap((p.y0, p.y1), (q.y0, q.y1)))
+            || (near(p.y0, q.y0) && near(p.y1, q.y1) && overlap((p.x0, p.x1), (q.x0, q.x1)))
+    };
+    let mut group: Vec<usize> = (0..found.len()).collect();
+    fn group_of(group: &mut [usize], mut i: usize) -> usize {
+        while group[i] != i {
+            group[i] = group[group[i]];
+            i = group[i];
+        }
+        i
+    }
+    for a in 0..found.len() {
+        for b in a + 1..found.len() {
+            if one_face(&found[a], &found[b]) {
+                let (ga, gb) = (group_of(&mut group, a), group_of(&mut group, b));
+                group[ga.max(gb)] = ga.min(gb);
+            }
+        }
+    }
+    let mut faces: std::collections::BTreeMap<usize, Component> = std::collections::BTreeMap::new();
+    for (i, piece) in found.iter().enumerate() {
+        faces
+            .entry(group_of(&mut group, i))
+            .and_modify(|c| {
+                *c = Component {
+                    x0: c.x0.min(piece.x0),
+                    y0: c.y0.min(piece.y0),
+                    x1: c.x1.max(piece.x1),
+                    y1: c.y1.max(piece.y1),
+                    pixels: c.pixels + piece.pixels,
+                }
+            })
+            .or_insert(*piece);
+    }
+    let found: Vec<Component> = faces.into_values().collect();
+    let inside = |a: &Component, b: &Component| {
+        a != b && a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1 && a.pixels < b.pixels
+    };
+    found.iter().filter(|a| !found.iter().any(|b| inside(a, b))).copied().collect()
+}
+
+/// How well `b` follows `a` in a fan running `run`: `b` starts within `gap` after `a` ends, and they share an
+/// edge across (a piece a mark or picture cut short shares one); the length they share across, or none.
+fn follows(a: &Component, b: &Component, run: Run, gap: usize) -> Option<usize> {
+    let near = |p: usize, q: usize| p.abs_diff(q) <= gap.max(2);
+    let next = |end: usize, start: usize| start + 1 >= end && start <= end + gap;
+    let shared = |(a0, a1): (usize, usize), (b0, b1): (usize, usize)| {
+        (near(a0, b0) || near(a1, b1)).then(|| (a1.min(b1) + 1).saturating_sub(a0.max(b0))).filter(|&s| s > 0)
+    };
+    let (xs, ys) = (((a.x0, a.x1), (b.x0, b.x1)), ((a.y0, a.y1), (b.y0, b.y1)));
+    match run {
+        Run::Down if next(a.y1, b.y0) => shared(xs.0, xs.1),
+        Run::Up if next(b.y1, a.y0) => shared(xs.0, xs.1),
+        Run::Right if next(a.x1, b.x0) => shared(ys.0, ys.1),
+        Run::Left if next(b.x1, a.x0) => shared(ys.0, ys.1),
+        _ => None,
+    }
+}
+
+/// The pieces chained into fans: each piece followed by the one that shares the most with it across;
+/// each card's piece then spans the fan's extent across (a mark or picture may cut a piece short).
+pub(super) fn fans(pieces: &[Component]) -> Vec<Fan> {
+    let n = pieces.len();
+    let mut next: Vec<Option<(usize, Run)>> = vec![None; n];
+    let mut has_previous = vec![false; n];
+    // Every link a piece may make, the longest shared first: taken where both ends are free. Chains are
+    // found downwards and rightwards, and turned where the whole card is at their start.
+    let mut links: Vec<(usize, usize, usize, Run)> = Vec::new();
+    for (a, pa) in pieces.iter().enumerate() {
+        let gap = (pa.width().min(pa.height()) / 12).max(4);
+        for run in [Run::Down, Run::Right] {
+            for (b, pb) in pieces.iter().enumerate().filter(|&(b, _)| b != a) {
+                if let Some(shared) = follows(pa, pb, run, gap) {
+                    links.push((shared, a, b, run));
+                }
+            }
+        }
+    }
+    links.sort_by_key(|&(shared, a, b, _)| (std::cmp::Reverse(shared), a, b));
+    for (_, a, b, run) in links {
+        if next[a].is_none() && !has_previous[b] {
+            next[a] = Some((b, run));
+            has_previous[b] = true;
+        }
+    }
+    let mut out = Vec::new();
+    for start in (0..n).filter(|&i| !has_previous[i]) {
+        let mut fan = Fan { pieces: vec![pieces[start]], run: None, empty: false };
+        let mut at = start;
+        while let Some((b, run)) = next[at] {
+            if fan.run.is_some_and(|r| r != run) || fan.pieces.len() > 60 {
+                break;
+            }
+            fan.run = Some(run);
+            fan.pieces.push(pieces[b]);
+            at = b;
+        }
+        let area = |c: &Component| c.width() * c.height();
+        if fan.pieces.len() > 1 && area(&fan.pieces[0]) > area(fan.front()) {
+            fan.pieces.reverse();
+            fan.run = fan.run.map(|run| if run == Run::Down { Run::Up } else { Run::Left });
+        }
+        // The fan's extent across: all its pieces' (a piece a picture cuts short spans less).
+        let extent = fan_box(&fan);
+        for piece in fan.pieces.iter_mut() {
+            match fan.run {
+                Some(Run::Down | Run::Up) => (piece.x0, piece.x1) = (extent.x0, extent.x1),
+                Some(Run::Right | Run::Left) => (piece.y0, piece.y1) = (extent.y0, extent.y1),
+                None => {}
+            }
+        }
+        out.push(fan);
+    }
+    out
+}
+
+/// The box a fan covers.
+pub(super) fn fan_box(fan: &Fan) -> Component {
+    let p = &fan.pieces;
+    Component {
+        x0: p.iter().map(|c| c.x0).min().unwrap_or(0),
+        y0: p.iter().map(|c| c.y0).min().unwrap_or(0),
+        x1: p.iter().map(|c| c.x1).max().unwrap_or(0),
+        y1: p.iter().map(|c| c.y1).max().unwrap_or(0),
+        pixels: p.iter().map(|c| c.pixels).sum(),
+    }
+}
+
+/// The card size (width, height) of a table: of the fans' front cards taller than wide, the size (within a
+/// twentieth) that covers the most of the picture (cards are the large light shapes; light text is small).
+pub(super) fn card_size(fans: &[Fan]) -> Option<(usize, usize)> {
+    let fronts: Vec<&Component> = fans
+        .iter()
+        .map(Fan::front)
+        .filter(|c| c.width() >= 16 && (1.15..=1.9).contains(&(c.height() as f64 / c.width() as f64)))
+        .collect();
+    let alike = |a: &Component, b: &Component| {
+        a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()
+    };
+    fronts
+        .iter()
+        .max_by_key(|a| (fronts.iter().filter(|b| alike(a, b)).count() * a.width() * a.height(), a.width()))
+        .map(|c| (c.width(), c.height()))
+}

@@ -1,0 +1,114 @@
+//! The control that ends a stack (see **The control that ends a stack** in the module doc of [`super`]): a
+//! button whose label reads STACK by the fonts' capitals.
+
+use image::RgbaImage;
+
+use super::cards::flat_patches;
+use super::marks::ink_boxes;
+use crate::vision::colour::{max_diff, mode, rgb_at};
+use crate::vision::font_glyphs::FontGlyphs;
+use crate::vision::glyph;
+use crate::vision::runs::Component;
+
+/// The word a control that ends a stack is labelled with ("NEXT STACK", "END STACK").
+const STACK_WORD: &str = "STACK";
+
+/// The control that ends a stack, where the table labels one so: a button (a patch of flat colour off the cards,
+/// at least twice as wide as tall, an eighth to half a card tall, filling half its box or more) whose label reads
+/// [`STACK_WORD`] ([`says`]; each letter the fonts' nearest capital). None where no control says so: the
+/// table then ends its stacks by itself, or the control is named by calibration; a control that is not labelled
+/// so is never taken for it.
+pub(super) fn stack_control(
+    image: &RgbaImage,
+    card: (usize, usize),
+    cards: &[Component],
+    letters: &FontGlyphs,
+) -> Option<(i32, i32)> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+    let buttons = flat_patches(image, |_| true).into_iter().filter(|c| {
+        c.width() >= 2 * c.height()
+            && c.height() * 8 >= card.0
+            && c.height() * 2 <= card.1
+            && c.width() <= 4 * card.0
+            && c.pixels * 2 >= c.width() * c.height()
+            && !c.touches_edge(w, h)
+            && !cards.iter().any(|card| overlaps(c, card))
+    });
+    buttons
+        .filter(|b| says(&label(image, b, letters), STACK_WORD))
+        .max_by_key(|b| b.pixels)
+        .map(|b| (((b.x0 + b.x1) / 2) as i32, ((b.y0 + b.y1) / 2) as i32))
+}
+
+/// Whether a label holds `word`, one letter of it changed, added or left out (letters only: a wide gap in a
+/// word, "ST ACK", is no break).
+fn says(label: &str, word: &str) -> bool {
+    let letters: Vec<char> = label.chars().filter(|c| !c.is_whitespace()).collect();
+    let n = word.chars().count();
+    (n.saturating_sub(1)..=n + 1).any(|len| {
+        letters.windows(len.max(1)).any(|part| differs_by_at_most_one(&part.iter().collect::<String>(), word))
+    })
+}
+
+/// Whether two words are the same but for one letter changed, added or left out.
+fn differs_by_at_most_one(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+    match long.len() - short.len() {
+        0 => a.iter().zip(&b).filter(|(x, y)| x != y).count() <= 1,
+        1 => (0..long.len())
+            .any(|skip| long.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, c)| c).eq(short.iter())),
+        _ => false,
+    }
+}
+
+/// The text on a button (its box): the ink that differs from the button's colour (by at least half the most any
+/// pixel does, and at least 30), in shapes, each read as the fonts' nearest capital, words split where the gap is
+/// over half a letter's height.
+fn label(image: &RgbaImage, button: &Component, letters: &FontGlyphs) -> String {
+    let (w, h) = (button.width(), button.height());
+    let pixel = |i: usize| rgb_at(image, button.x0 + i % w, button.y0 + i / w);
+    let Some(colour) = mode((0..w * h).map(pixel)) else { return String::new() };
+    // A label may be faint (a button greyed while it cannot be used): ink is measured against the strongest.
+    let differences: Vec<u8> = (0..w * h).map(|i| max_diff(pixel(i), colour)).collect();
+    let strongest = differences.iter().copied().max().unwrap_or(0).max(1);
+    if strongest < 30 {
+        return String::new();
+    }
+    let alpha: Vec<f32> = differences.iter().map(|&d| d as f32 / strongest as f32).collect();
+    let mut shapes: Vec<(usize, usize, usize, usize)> =
+        ink_boxes(&alpha, w).into_iter().filter(|b| b.0 > 0 && b.1 > 0 && b.2 + 1 < w && b.3 + 1 < h).collect();
+    let tallest = shapes.iter().map(|s| s.3 - s.1 + 1).max().unwrap_or(0);
+    shapes.retain(|s| (s.3 - s.1 + 1) * 10 >= tallest * 6);
+    shapes.sort_by_key(|s| s.0);
+    let mut text = String::new();
+    for (k, &(x0, y0, x1, y1)) in shapes.iter().enumerate() {
+        if k > 0 && (x0 - shapes[k - 1].2) * 2 > tallest {
+            text.push(' ');
+        }
+        let coverage = glyph::normalise(&alpha, w, (x0, y0, x1, y1));
+        let aspect = (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64;
+        if let Some((letter, _, _)) = letters.nearest(&coverage, aspect, y1 - y0 + 1, Some) {
+            text.push(letter);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label says STACK with one letter misread, added or missing, or split by a wide gap; other words, or
+    /// STACK with two letters wrong, do not.
+    #[test]
+    fn a_label_says_stack_within_one_letter() {
+        for label in ["NEXT STACK", "NEXT ST ACK", "END STAOK", "NEXTSTACKS", "STAK", "NEW STACK"] {
+            assert!(says(label, STACK_WORD), "{label}");
+        }
+        for label in ["NEW GAME", "UNDO", "SETTINGS", "SHACO", "", "ST"] {
+            assert!(!says(label, STACK_WORD), "{label}");
+        }
+    }
+}

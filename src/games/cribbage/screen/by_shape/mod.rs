@@ -1,0 +1,211 @@
+//! The Cribbage Solitaire reader that needs no calibration: cards found by their shape, ranks named by what a
+//! deal must be.
+//!
+//! **Cards.** A card is a light, nearly grey face (white, or shaded for cards that cannot be played) with dark
+//! marks on it, and an edge that sets it off from what it overlaps. The light faces are cut into *pieces*: the
+//! patches of flat face (neighbours differing by little), each the part of one card that shows. A card's edge,
+//! its outline, or a step of shade from another card's face is what ends a piece. Pieces inside another's box
+//! (the light parts of a face card's picture) are not cards; pieces that overlap and share both edges across are
+//! one face a picture split. A *fan* is a chain of pieces that follow one another along it, no more than an
+//! edge's width apart, and share an edge across (a mark or picture may cut a piece short of the other): the
+//! buried cards' strips, then the front card, which shows whole. Links are taken longest shared first. Fans run
+//! down, up, right or left (a fan is turned where its whole card is at its start); a buried card shows the end
+//! where its index is (its top left for fans down or right, its bottom right, upside down, for fans up or
+//! left). Every card of a fan spans the fan's extent across.
+//!
+//! **Places.** The card size is the size of front cards that covers the most of the picture (light text is
+//! small). An empty place (an emptied column, an empty stack) is a card-sized ring of colour steps around
+//! nothing light. The four columns are the most card-sized fans and places (between as many, the most cards)
+//! whose buried ends start on one line (a column shown as one card may start on either line, at either end);
+//! five on a line are four at one pitch and the stack. Columns are numbered by where the previous picture showed
+//! them, else by the pitch (the least gap). A card-sized fan or place off that line is the stack, as a pile; else small light
+//! patches of the card's proportions (a fifth to three quarters of its width) are the stack shown as a row of
+//! small cards, in reading order; else the table does not show the stack.
+//!
+//! **Marks.** A card's rank mark is the leftmost ink shape (8-connected) of the first line of its index: the
+//! shapes level with the topmost in its corner (the suit sign comes beside the rank or under it). A "1" with a
+//! shape beside it is a "10". Ink that is not the index is left out: lines across the corner (the edge of the
+//! card over it, which a mark may touch), lines longer than an index is (a picture's frame), small shapes in the
+//! corners of the box (rounded edges). A mark much taller than the table's marks (their median) touches what is
+//! under it, and is cut at its thinnest row.
+//!
+//! **Ranks.** The marks are named together ([`naming`]): marks drawn alike (the same rank in the same print)
+//! are one rank, marks drawn differently are different ranks, and no rank is named more often than the deal has
+//! room for. The common fonts' characters ([`FontGlyphs`]) are the first guess: the cards are first named by
+//! them within the counts, then regrouped, until the groups hold still, each card to the group whose mean mark
+//! it is nearest (within the counts). Each group then takes a different rank: the naming of least total font
+//! distance ([`naming::name_groups`]). A group whose name the fonts decide by too little is an error naming its
+//! cards. The stack's small cards (another print size) are named by the fonts alone, and leave that much less
+//! room.
+//!
+//! In play, a column's cards that an earlier picture named (the opening names all 52 under the full deal's
+//! counts, the surest naming there is) keep their names unless the picture plainly says otherwise: a column
+//! only loses cards from its front.
+//!
+//! **The control that ends a stack** is a button labelled so: a patch of flat colour off the cards, wider than
+//! tall, whose label reads STACK by the fonts' capitals, one letter aside. An icon, or a button that says
+//! something else, is never taken for it; a table that shows none is taken to end its stacks by itself (the
+//! play loop checks that it does, and stops if not).
+//!
+//! **Why it holds.** Nothing here is a colour or a size learned from one table: a face is whatever is light and
+//! flat, a card's size is what its fans share, a column is what lines up with three others, a rank is what the
+//! deal's counts and the table's own likeness make of the fonts' guesses, and a control is what its label says.
+//! What it does not know (an icon control, where the score is printed) it leaves to calibration or to watching
+//! the table.
+
+mod cards;
+mod control;
+mod marks;
+mod places;
+mod ranks;
+
+use anyhow::{Context, Result};
+use image::RgbaImage;
+
+use self::cards::{fan_box, FACE_LIGHTNESS};
+use self::control::stack_control;
+use self::marks::{card_mark, fan_cards, SeenCard};
+use self::places::{column_anchors, layout};
+use self::ranks::{name, rank_texts};
+use super::naming;
+use super::reading::{TablePoints, TableReading};
+use crate::games::cribbage::{Card, Rank, State};
+use crate::vision::font_glyphs::FontGlyphs;
+use crate::vision::runs::Component;
+
+/// The rank marks of the common fonts, which a table read with no calibration is named by, and their capital
+/// letters, which a control's label is read with.
+pub struct RankShapes {
+    fonts: FontGlyphs,
+    letters: FontGlyphs,
+}
+
+impl RankShapes {
+    /// The fonts cards are printed in, as `root/card-fonts.toml` lists them (the common fonts and the serifs card
+    /// corners are often set in), else those of `root/fonts.toml` (see [`FontGlyphs::load`]).
+    pub fn load(root: &std::path::Path) -> Result<RankShapes> {
+        let card_fonts = root.join("card-fonts.toml");
+        let fonts = if card_fonts.exists() {
+            FontGlyphs::load_list(&card_fonts, &rank_texts())?
+        } else {
+            FontGlyphs::load_texts(root, &rank_texts())?
+        };
+        Ok(RankShapes { fonts, letters: FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")? })
+    }
+}
+
+/// Reads a table with no calibration (see the module doc): the columns and stack, and where to click. `hint` is
+/// the previous reading's places, where there is one (it numbers the columns when one is emptied).
+pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) -> Result<TableReading> {
+    let mut first_error = None;
+    for lightness in FACE_LIGHTNESS {
+        match read_at(image, &shapes.fonts, &shapes.letters, hint, lightness) {
+            Ok(reading) => return Ok(reading),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_error.expect("lightness levels tried"))
+}
+
+fn read_at(
+    image: &RgbaImage,
+    fonts: &FontGlyphs,
+    letters: &FontGlyphs,
+    hint: Option<&TablePoints>,
+    lightness: u8,
+) -> Result<TableReading> {
+    let layout = layout(image, lightness, hint)?;
+    // The fans' cards, seen twice where some mark stands much taller than the table's marks do (the median).
+    let see = |mark_height: Option<usize>| -> Result<Vec<(String, Vec<SeenCard>)>> {
+        let mut seen = Vec::new();
+        for (c, fan) in layout.columns.iter().enumerate() {
+            let cards = match fan {
+                Some(fan) => {
+                    fan_cards(image, fan, layout.card, mark_height).with_context(|| format!("column {}", c + 1))?
+                }
+                None => Vec::new(),
+            };
+            seen.push((format!("column {}", c + 1), cards));
+        }
+        if let Some(fan) = &layout.stack_pile {
+            seen.push(("the stack".to_owned(), fan_cards(image, fan, layout.card, mark_height).context("the stack")?));
+        }
+        Ok(seen)
+    };
+    let mut piles = see(None)?;
+    let mut heights: Vec<usize> = piles.iter().flat_map(|(_, cards)| cards.iter().map(|c| c.mark.ink_height)).collect();
+    heights.sort_unstable();
+    if let Some(&median) = heights.get(heights.len() / 2) {
+        if heights.last().is_some_and(|&tallest| tallest * 100 > median * 135) {
+            piles = see(Some(median))?;
+        }
+    }
+    let counts: Vec<usize> = piles.iter().map(|(_, cards)| cards.len()).collect();
+    let points: [Vec<(i32, i32)>; 4] = std::array::from_fn(|c| piles[c].1.iter().map(|card| card.point).collect());
+    let seen: Vec<(String, SeenCard)> = piles
+        .into_iter()
+        .flat_map(|(place, cards)| {
+            cards.into_iter().enumerate().map(move |(i, card)| (format!("card {} of {place}", i + 1), card))
+        })
+        .collect();
+    // The stack's small cards: named on their own (their print is of another size), by the fonts alone.
+    let mut room = [naming::PER_RANK; naming::RANKS];
+    let mut row = Vec::new();
+    for (i, small) in layout.stack_row.iter().enumerate() {
+        let card = card_mark(image, small, false, (small.width(), small.height()), 1.0, None)
+            .with_context(|| format!("the stack's small card at ({}, {})", small.x0, small.y0))?;
+        let named = name(fonts, &[(format!("the stack's small card {}", i + 1), &card)], &[None], &room)?;
+        room[named[0].index() as usize] -= 1;
+        row.push(Card::new(named[0]));
+    }
+    let cards: Vec<(String, &SeenCard)> = seen.iter().map(|(place, card)| (place.clone(), card)).collect();
+    // The columns' cards the previous picture named: a column only loses cards from its front, so its cards that
+    // are still there are where they were (where it holds no more cards than it did).
+    let known: Vec<Option<Rank>> = counts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, &count)| {
+            let before = hint.and_then(|h| h.ranks.as_ref()).and_then(|r| r.get(c)).filter(|b| count <= b.len());
+            (0..count).map(move |i| before.map(|b| b[i]))
+        })
+        .collect();
+    let mut ranks = name(fonts, &cards, &known, &room)?.into_iter();
+    let columns: [Vec<Card>; 4] =
+        std::array::from_fn(|c| (0..counts[c]).map(|_| Card::new(ranks.next().expect("a rank a card"))).collect());
+    let (stack, stack_shown) = if layout.stack_pile.is_some() {
+        ((0..counts[4]).map(|_| Card::new(ranks.next().expect("a rank a card"))).collect(), true)
+    } else if !row.is_empty() {
+        (row, true)
+    } else {
+        (Vec::new(), false)
+    };
+    let state = State::new(columns, stack, 0).context("the cards read are not a possible game position")?;
+    let anchors = hint.and_then(|h| h.columns).or_else(|| column_anchors(&layout));
+    // The control stays where it is, and a table shows one from the start or never: the previous picture's (or
+    // none), else looked for.
+    let next_stack = hint.map(|h| h.next_stack).unwrap_or_else(|| {
+        let cards: Vec<Component> = layout
+            .columns
+            .iter()
+            .flatten()
+            .chain(&layout.stack_pile)
+            .map(fan_box)
+            .chain(layout.stack_row.iter().copied())
+            .collect();
+        stack_control(image, layout.card, &cards, letters)
+    });
+    let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
+    let points = TablePoints { cards: points, next_stack, card_width: layout.card.0, columns: anchors, ranks };
+    Ok(TableReading {
+        state,
+        points,
+        theme: "by shape".into(),
+        stack_shown,
+        // A table with no control for it can end a stack no other way (the play loop checks that it does).
+        ends_stacks_itself: next_stack.is_none(),
+        total: None,
+        score: None,
+    })
+}
