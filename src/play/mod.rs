@@ -20,6 +20,7 @@
 //! board that cannot be read in a window of the same size is named as covered by the game.
 
 mod copies;
+mod events;
 mod hands;
 mod pace;
 mod verify;
@@ -41,6 +42,7 @@ use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
 use copies::CopyProof;
 use hands::Hands;
+pub use events::{PlayEvent, Replan};
 pub use hands::PointerMoved;
 pub use pace::Pace;
 use watch::Seen;
@@ -78,14 +80,8 @@ impl Default for PlayOptions {
     }
 }
 
-/// What the loop reports as it plays: notes for people, and each reading it acts on (for a recording).
-pub enum PlayEvent<'a> {
-    Note(&'a str),
-    Reading { board: String, layout: serde_json::Value },
-}
-
 /// The reading the loop acts on, as a [`PlayEvent`].
-fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent<'static> {
+fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent {
     PlayEvent::Reading {
         board: reading.board.to_string(),
         layout: serde_json::to_value(&reading.layout).unwrap_or_default(),
@@ -144,7 +140,7 @@ struct Player<'a, G: ScreenGame> {
     source: &'a mut dyn FrameSource,
     hands: Hands<'a>,
     options: &'a PlayOptions,
-    log: &'a mut dyn FnMut(PlayEvent<'_>),
+    log: &'a mut dyn FnMut(&PlayEvent),
     pace: Pace,
     /// The waits of the move being verified, for messages.
     waited: Vec<Duration>,
@@ -163,7 +159,7 @@ pub fn play<'a, G: ScreenGame>(
     source: &'a mut dyn FrameSource,
     input: &'a mut dyn InputDevice,
     options: &'a PlayOptions,
-    log: &'a mut dyn FnMut(PlayEvent<'_>),
+    log: &'a mut dyn FnMut(&PlayEvent),
 ) -> Result<PlayReport> {
     let start = source.now();
     let mut player = Player {
@@ -213,7 +209,7 @@ pub fn play<'a, G: ScreenGame>(
         let number = report.moves + 1;
         let move_input = ways.input(game, &frame, &reading, &mv, number, &mut *player.log)?;
         player.hands.take_controls()?;
-        player.note(&format!("move {number}: {mv}: {}", move_input.how));
+        player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });
         let expected = game.apply(&reading.board, &mv);
         let before = reading.board.clone();
         report.moves = number;
@@ -257,21 +253,15 @@ pub fn play<'a, G: ScreenGame>(
         let seen = match verdict {
             Verdict::Read(seen) => seen,
             Verdict::Moved(seen) => {
-                player.note(&format!(
-                    "the board moved in its window before move {number} showed (the window was moved, resized or \
-                     redrawn), so its input went where the board was: making the move again where the board is now"
-                ));
+                player.report(PlayEvent::BoardMoved { number });
                 (frame, reading) = seen;
                 plan.push_front(mv);
                 report.moves = number - 1;
                 continue;
             }
             Verdict::TakenBack(seen) => {
-                player.note(&format!(
-                    "move {number} showed, then the board went back to how it was before it (an undo, or the game took \
-                     it back); planning again from what is shown"
-                ));
-                (player.log)(reading_event(&seen.1));
+                player.report(PlayEvent::TakenBack { number });
+                player.report(reading_event(&seen.1));
                 ways.taken();
                 report.replans += 1;
                 plan.clear();
@@ -317,19 +307,17 @@ pub fn play<'a, G: ScreenGame>(
         }
         if reading.board != expected && reading.board != before {
             if let Some((board, learned)) = game.learn_from_move(&before, &mv, &reading.board) {
-                player.note(&format!("move {number} showed {learned}"));
+                player.report(PlayEvent::Learned { number, how: None, what: learned });
                 reading.board = board;
             }
         }
-        (player.log)(reading_event(&reading));
+        player.report(reading_event(&reading));
         ways.learn(game, &frame, &reading, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
         as_expected = reading.board == expected;
         if !as_expected {
             report.replans += 1;
             plan.clear();
-            player.note(&format!(
-                "the board differs from the expected one after move {number}; planning again from what is shown"
-            ));
+            player.report(PlayEvent::Replanned { number, why: Replan::AfterMove });
         }
         // What the window does not show is carried over from what the bot knew.
         // (From the board before the move where the window shows the move was not taken.)
@@ -347,9 +335,7 @@ pub fn play<'a, G: ScreenGame>(
                 report.replans += 1;
                 plan.clear();
                 as_expected = false;
-                player.note(&format!(
-                    "the board changed in the pause after move {number}; planning again from what is shown"
-                ));
+                player.report(PlayEvent::Replanned { number, why: Replan::InPause });
             }
         }
     }
@@ -359,8 +345,9 @@ pub fn play<'a, G: ScreenGame>(
 }
 
 impl<'a, G: ScreenGame> Player<'a, G> {
-    fn note(&mut self, text: &str) {
-        (self.log)(PlayEvent::Note(text));
+    /// Reports what the loop did or saw: printed for people, recorded, and compared in a replay.
+    fn report(&mut self, event: PlayEvent) {
+        (self.log)(&event);
     }
 
     fn check_pointer(&mut self) -> Result<()> {
@@ -376,10 +363,13 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,
         };
-        let note =
-            format!("read the board (theme '{}') from {}:\n{}", reading.theme, self.source.describe(), reading.board);
-        self.note(&note);
-        (self.log)(reading_event(&reading));
+        let source = self.source.describe();
+        self.report(PlayEvent::FirstRead {
+            theme: reading.theme.to_string(),
+            source,
+            board: reading.board.to_string(),
+        });
+        self.report(reading_event(&reading));
         self.game.check_playable(&reading)?;
         Ok((frame, reading))
     }
@@ -392,7 +382,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             return Err(error);
         }
         let covering = covering.join(", ");
-        self.note(&format!("the game's window was covered by {covering}: brought it to the front"));
+        self.report(PlayEvent::Uncovered { covering: covering.clone() });
         let settle = self.game.settle();
         let (frame, read) =
             watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
@@ -412,8 +402,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             bail!("the solver found no move on a board that is not won:\n{board}");
         }
         let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
-        let proven = if found.optimal { "proven optimal" } else { "not proven optimal" };
-        self.note(&format!("planned {} moves ({proven}): {}", found.moves.len(), moves.join(" ")));
+        self.report(PlayEvent::Planned { moves, optimal: found.optimal });
         Ok(found)
     }
 
@@ -446,10 +435,8 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             let layout = shown.as_ref().unwrap_or(&reading.layout);
             match self.game.selected(layout, mv) {
                 Some(false) => {
-                    self.note(&format!(
-                        "move {number}: after {}, the window shows another place chosen than the move's; the rest is not made",
-                        describe_actions(choose, frame)
-                    ));
+                    let events = describe_actions(choose, frame);
+                    self.report(PlayEvent::OtherPlaceChosen { number, events });
                     return Ok(false);
                 }
                 // Chosen by these events (not where the cursor already was): the way chooses places.
@@ -472,8 +459,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                         .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
                 ways.click_probed(entered, shows, number, &mut *self.log);
             } else if !shows {
-                let waited = bound.as_secs_f64();
-                self.note(&format!("the click of move {number} did not show within {waited:.1} s; typing anyway"));
+                self.report(PlayEvent::ClickNotShown { number, waited_secs: bound.as_secs_f64() });
             }
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
         } else {
@@ -539,10 +525,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             return Ok(false);
         }
         self.hands.parks_pointer = true;
-        self.note(&format!(
-            "after move {number} the board does not read as expected with the pointer over it: moved the pointer off the \
-             board, and will after every move (the client may show something under the pointer)"
-        ));
+        self.report(PlayEvent::PointerParked { number });
         Ok(true)
     }
 
@@ -552,9 +535,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         let opened = self.source.windows_opened()?;
         let how =
             if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
-        self.note(&format!(
-            "after the winning move {number} the board cannot be read ({error:#}) and the game has {how}: taken as its report of the win"
-        ));
+        self.report(PlayEvent::EndScreen { number, error: format!("{error:#}"), how });
         Ok(())
     }
 
@@ -574,11 +555,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             );
         }
         self.game.check_move(before, mv, seen)?;
-        self.note(&format!(
-            "after the winning move the game has opened {} over part of its board: taken as its report of the win \
-             (the board before the move was as expected, and what the move changed does not read otherwise)",
-            opened.join(", ")
-        ));
+        self.report(PlayEvent::EndWindow { opened: opened.join(", ") });
         Ok(true)
     }
 }
