@@ -19,9 +19,12 @@
 //! the game's report of the win when the board before that move was the expected one; after any other move a
 //! board that cannot be read in a window of the same size is named as covered by the game.
 
+mod act;
 mod copies;
+mod end;
 mod events;
 mod hands;
+mod observe;
 mod pace;
 mod verify;
 mod wait;
@@ -354,46 +357,6 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         self.hands.check_pointer()
     }
 
-    /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
-    fn observe_first(&mut self) -> Result<Seen<G>> {
-        let settle = self.options.settle.clone();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
-        let (frame, reading) = match read {
-            Ok(reading) => (frame, reading),
-            Err(error) => self.uncover(error, None)?,
-        };
-        let source = self.source.describe();
-        self.report(PlayEvent::FirstRead {
-            theme: reading.theme.to_string(),
-            source,
-            board: reading.board.to_string(),
-        });
-        self.report(reading_event(&reading));
-        self.game.check_playable(&reading)?;
-        Ok((frame, reading))
-    }
-
-    /// Where a board cannot be read and other windows cover the game's: brings it to the front, names them, and
-    /// reads it once it holds still. Otherwise the reader's error stands.
-    fn uncover(&mut self, error: anyhow::Error, hint: Option<&G::Layout>) -> Result<Seen<G>> {
-        let covering = self.source.uncover()?;
-        if covering.is_empty() {
-            return Err(error);
-        }
-        let covering = covering.join(", ");
-        self.report(PlayEvent::Uncovered { covering: covering.clone() });
-        let settle = self.game.settle();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
-        match read {
-            Ok(reading) => Ok((frame, reading)),
-            Err(e) => Err(e.context(format!(
-                "the game's window was covered by {covering}, and cannot be read after it was brought to the front"
-            ))),
-        }
-    }
-
     /// Plan: solves the board as read.
     fn plan(&mut self, board: &G::Board) -> Result<Plan<G::Move>> {
         let limits = SolveLimits { deadline: self.options.solve_time.map(|t| Instant::now() + t) };
@@ -404,71 +367,6 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
         self.report(PlayEvent::Planned { moves, optimal: found.optimal });
         Ok(found)
-    }
-
-    /// Act: sends the move's events; false where they were not all sent. Where the window shows where keys go (a
-    /// keyboard cursor) and the way's events that choose a move's place have not yet been seen to move it, the
-    /// window is read between those and the rest, which are not sent unless the move's place shows chosen (a
-    /// terminal takes no clicks: the digit would go wherever its cursor is). The first move made of a click and
-    /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
-    /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
-    /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
-    fn act(&mut self, ways: &mut Ways, attempt: &Attempt<'_, G>) -> Result<bool> {
-        let (frame, reading, mv, settle, number) =
-            (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
-        let move_input = attempt.input;
-        self.sent = 1;
-        let probing = ways.probes_click(move_input);
-        if ways.checks_choice(move_input) && self.game.selected(&reading.layout, mv).is_some() {
-            // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
-            // move it: those that choose the move's place first, then the rest only where the window shows that
-            // place chosen. (Keys that move a cursor are never sent twice, so the wait for them to show is the
-            // whole patience.)
-            let (choose, rest) = move_input.actions.split_at(move_input.selects.min(move_input.actions.len()));
-            self.perform(choose, frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.patience()?);
-            let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
-            let shown = match change {
-                Some(_) => self.read_when_still(settle, &reading.layout)?.map(|seen| seen.layout),
-                None => None,
-            };
-            let layout = shown.as_ref().unwrap_or(&reading.layout);
-            match self.game.selected(layout, mv) {
-                Some(false) => {
-                    let events = describe_actions(choose, frame);
-                    self.report(PlayEvent::OtherPlaceChosen { number, events });
-                    return Ok(false);
-                }
-                // Chosen by these events (not where the cursor already was): the way chooses places.
-                Some(true) if shown.is_some() => ways.choice_seen(),
-                _ => {}
-            }
-            self.perform(rest, frame, settle.after_click)?;
-        } else if probing || ways.waits_for_click(move_input) {
-            // The click first, then the keys once it shows: the first such move to learn what a click does, later
-            // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
-            // one selected before (a page that handles the click late).
-            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.pace.first_look(!probing));
-            let shows =
-                watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
-            if probing {
-                let entered = shows
-                    && self
-                        .read_when_still(settle, &reading.layout)?
-                        .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
-                ways.click_probed(entered, shows, number, &mut *self.log);
-            } else if !shows {
-                self.report(PlayEvent::ClickNotShown { number, waited_secs: bound.as_secs_f64() });
-            }
-            self.perform(&move_input.actions[1..], frame, settle.after_click)?;
-        } else {
-            self.perform(&move_input.actions, frame, settle.after_click)?;
-        }
-        if self.hands.parks_pointer {
-            self.park_pointer(frame, &reading.layout)?;
-        }
-        Ok(true)
     }
 
     /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
@@ -482,80 +380,5 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         if !delay.is_zero() {
             self.source.sleep(delay);
         }
-    }
-
-    /// Observe, between moves: the board once it holds still (with `hint`, the layout of the last reading),
-    /// brought to the front if another window covers it.
-    fn observe(&mut self, hint: &G::Layout) -> Result<Seen<G>> {
-        let settle = self.game.settle();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, Some(hint), settle.quiet, pace::HOLD_STILL_BOUND)?;
-        match read {
-            Ok(reading) => Ok((frame, reading)),
-            Err(error) => self.uncover(error, Some(hint)),
-        }
-    }
-
-    /// The window's reading once it holds still (None where it does not read), after an event that showed.
-    fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<Reading<G::Board, G::Layout>>> {
-        let (_, read) =
-            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
-        Ok(read.ok())
-    }
-
-    /// Sends events with the bot's hands ([`hands`]).
-    fn perform(&mut self, actions: &[Action], frame: &Frame, after_click: Duration) -> Result<()> {
-        let focus_bound = self.pace.focus_bound();
-        self.hands.perform(&mut *self.source, actions, frame, after_click, focus_bound, &mut *self.log)
-    }
-
-    /// Moves the pointer off the board after a move, where the client previews moves under it.
-    fn park_pointer(&mut self, frame: &Frame, layout: &G::Layout) -> Result<bool> {
-        self.hands.park(&mut *self.source, frame, layout.region())
-    }
-
-    /// The board does not read as expected, and the pointer is over it: a client that previews the move under
-    /// the pointer shows something else there. Moves the pointer off the board, once in a game; from then on
-    /// it is moved off after every move.
-    fn try_parking(&mut self, frame: &Frame, layout: &G::Layout, number: usize) -> Result<bool> {
-        if self.hands.parks_pointer
-            || !self.hands.over_board(frame, layout.region())
-            || !self.hands.park(&mut *self.source, frame, layout.region())?
-        {
-            return Ok(false);
-        }
-        self.hands.parks_pointer = true;
-        self.report(PlayEvent::PointerParked { number });
-        Ok(true)
-    }
-
-    /// After the winning move, no board can be read: the game has hidden it behind its report of the end (a box
-    /// or banner in its window, or a window of its own). The board before the move was the expected one.
-    fn end_screen(&mut self, number: usize, error: &anyhow::Error) -> Result<()> {
-        let opened = self.source.windows_opened()?;
-        let how =
-            if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
-        self.report(PlayEvent::EndScreen { number, error: format!("{error:#}"), how });
-        Ok(())
-    }
-
-    /// After the winning move the board reads otherwise: where the game has opened a window over part of it
-    /// (KSudoku's "Information" box), the cells under that read as anything. That is the win when the move's own
-    /// change does not read otherwise; no further move is made into that window.
-    fn end_window(&mut self, before: &G::Board, mv: &G::Move, seen: &G::Board) -> Result<bool> {
-        let opened = self.source.windows_opened()?;
-        if opened.is_empty() {
-            return Ok(false);
-        }
-        if seen == before {
-            bail!(
-                "after the last move the game has opened {} over its board, and the board reads as it did before \
-                 the move: whether the move was taken cannot be told; stopped rather than act into that window",
-                opened.join(", ")
-            );
-        }
-        self.game.check_move(before, mv, seen)?;
-        self.report(PlayEvent::EndWindow { opened: opened.join(", ") });
-        Ok(true)
     }
 }
