@@ -15,7 +15,12 @@
 //!   one event per line: `frame` (file, CRC-32, origin, title), `grab_error`, `now` (ms), `sleep` (ms),
 //!   `windows_opened`, `uncover`, `focus`, `busy` (the desktop's load), `covering` (windows over the points a late
 //!   move was sent to), `pointer`, `move_to` (screen point, and the point in the window), `click`, `type`,
-//!   `reading` (board text and layout), `note` (what the loop said, its plans among them).
+//!   `reading` (board text and layout), `play` (what the loop reported, as a [`PlayEvent`] value: its plans, the
+//!   moves it made, what each showed and when, what it learned and why it planned again).
+//!
+//! Version 2 records the loop's reports as values, and a replay compares them with what the loop reports, as it
+//! compares the readings. Version 1 recorded them as text (`note`), which a replay skips: such a recording still
+//! replays, checking every call and reading.
 //! - `frames/NNNNNN.png`: each distinct picture once (a capture equal to the previous one refers to its file),
 //!   cropped to the game window as captured.
 
@@ -36,8 +41,11 @@ use crate::play::PlayEvent;
 /// How far (in pixels, on each axis) a replayed pointer move may be from the recorded one.
 pub const POINT_TOLERANCE: i32 = 2;
 
-/// The version of the folder format this code writes and reads.
-pub const VERSION: u32 = 1;
+/// The version of the folder format this code writes.
+pub const VERSION: u32 = 2;
+
+/// The oldest version this code reads (its notes were text, and are not compared).
+pub const OLDEST_VERSION: u32 = 1;
 
 /// One call of the play loop on its source or device, with what it returned; or a reading or a note.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,8 +110,13 @@ pub enum Event {
         board: String,
         layout: serde_json::Value,
     },
+    /// What the loop said, as text (version 1 recordings only).
     Note {
         text: String,
+    },
+    /// What the loop reported (but a reading, which is [`Event::Reading`]).
+    Play {
+        event: PlayEvent,
     },
 }
 
@@ -135,8 +148,12 @@ impl Manifest {
         let text = crate::imageio::read_text(&path)?;
         let manifest: Manifest =
             serde_json::from_str(&text).with_context(|| format!("{} is not a session manifest", path.display()))?;
-        if manifest.version != VERSION {
-            bail!("{} has format version {}; this autoplay reads version {VERSION}", path.display(), manifest.version);
+        if !(OLDEST_VERSION..=VERSION).contains(&manifest.version) {
+            bail!(
+                "{} has format version {}; this autoplay reads versions {OLDEST_VERSION} to {VERSION}",
+                path.display(),
+                manifest.version
+            );
         }
         Ok(manifest)
     }
@@ -249,12 +266,12 @@ impl Recorder {
     }
 
     /// Records what the play loop reported.
-    pub fn play_event(&mut self, event: &PlayEvent<'_>) {
+    pub fn play_event(&mut self, event: &PlayEvent) {
         match event {
-            PlayEvent::Note(text) => self.push(Event::Note { text: text.to_string() }),
             PlayEvent::Reading { board, layout } => {
                 self.push(Event::Reading { board: board.clone(), layout: layout.clone() })
             }
+            event => self.push(Event::Play { event: event.clone() }),
         }
     }
 
@@ -405,6 +422,8 @@ pub struct Replay {
     frame: Option<String>,
     /// The first difference found (an error from a device call may be swallowed by the loop's own handling).
     divergence: Option<String>,
+    /// Whether the recording holds the loop's reports as values (version 2), to be compared.
+    reports: bool,
 }
 
 impl Replay {
@@ -415,6 +434,7 @@ impl Replay {
             next: 0,
             frame: None,
             divergence: None,
+            reports: manifest.version >= 2,
         }))
     }
 
@@ -431,7 +451,7 @@ impl Replay {
         anyhow!(message)
     }
 
-    /// The next recorded call, skipping notes; `want` names the call the loop makes, for messages.
+    /// The next recorded call, skipping notes (of version 1); `want` names the call the loop makes, for messages.
     fn take(&mut self, want: &str) -> Result<Event> {
         while let Some(Event::Note { .. }) = self.events.get(self.next) {
             self.next += 1;
@@ -463,8 +483,10 @@ impl Replay {
         }
     }
 
-    /// Checks a reading the loop acted on against the recorded one.
-    pub fn play_event(&mut self, event: &PlayEvent<'_>) {
+    /// Checks a reading the loop acted on against the recorded one, and what the loop reported against what it
+    /// reported when recorded (where the recording holds reports: version 2). Where the screen was is not
+    /// compared: a replay reads a recording, not the window.
+    pub fn play_event(&mut self, event: &PlayEvent) {
         if let PlayEvent::Reading { board, .. } = event {
             match self.take("a reading") {
                 Ok(Event::Reading { board: recorded, .. }) if recorded == *board => {}
@@ -473,6 +495,17 @@ impl Replay {
                 }
                 Ok(other) => {
                     self.diverge(format!("the loop read a board, but the recording has {}", describe(&other)));
+                }
+                Err(_) => {}
+            }
+        } else if self.reports {
+            match self.take("a report") {
+                Ok(Event::Play { event: recorded }) if same_report(&recorded, event) => {}
+                Ok(Event::Play { event: recorded }) => {
+                    self.diverge(format!("the loop reported '{event}', but the recording reported '{recorded}'"));
+                }
+                Ok(other) => {
+                    self.diverge(format!("the loop reported '{event}', but the recording has {}", describe(&other)));
                 }
                 Err(_) => {}
             }
@@ -499,6 +532,7 @@ fn describe(event: &Event) -> String {
         Event::Key { key } => format!("the key {key}"),
         Event::Reading { board, .. } => format!("a reading of\n{board}"),
         Event::Note { text } => format!("the note '{text}'"),
+        Event::Play { event } => format!("the report '{event}'"),
     }
 }
 
@@ -679,5 +713,17 @@ impl InputDevice for ReplayInput {
                     .diverge(format!("the loop looks at the pointer, but the recording has {}", describe(&other))))
             }
         }
+    }
+}
+
+/// Whether two reports of the loop are the same but for where the screen was read from (a live window when
+/// recorded, the recording when replayed).
+fn same_report(recorded: &PlayEvent, replayed: &PlayEvent) -> bool {
+    match (recorded, replayed) {
+        (
+            PlayEvent::FirstRead { theme, board, .. },
+            PlayEvent::FirstRead { theme: theme_again, board: board_again, .. },
+        ) => theme == theme_again && board == board_again,
+        _ => recorded == replayed,
     }
 }

@@ -121,3 +121,54 @@ fn a_recording_never_goes_into_a_folder_of_the_users() {
     assert!(!out.status.success() && stderr.contains("holds no recording"), "{stderr}");
     assert!(std::fs::read_to_string(dir.path().join("frames/keep.txt")).is_ok(), "the user's file is kept: {stderr}");
 }
+
+/// The manifest of a session folder, as JSON, changed by `change` and written back.
+fn rewrite_manifest(dir: &Path, change: impl FnOnce(&mut serde_json::Value)) {
+    let path = dir.join("session.json");
+    let mut manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    change(&mut manifest);
+    std::fs::write(&path, serde_json::to_string(&manifest).unwrap()).unwrap();
+}
+
+/// The loop's reports are recorded as values and compared on replay: a report changed in the recording (the
+/// first move said to be made another way) fails the replay, naming what the loop reported and what was recorded.
+#[test]
+fn a_report_unlike_the_recorded_one_fails_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_session(&repo().join("fixtures/sessions/flood-sgt-flood"), dir.path());
+    rewrite_manifest(dir.path(), |manifest| {
+        assert_eq!(manifest["version"], 2, "the session was recorded with its reports as values");
+        let events = manifest["events"].as_array_mut().unwrap();
+        let moving = events
+            .iter_mut()
+            .find(|e| e["kind"] == "play" && e["event"]["what"] == "moving")
+            .expect("the recording holds the first move's report");
+        moving["event"]["how"] = "a way the loop never chose".into();
+    });
+    let out = replay(dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the loop reported 'move 1:") && stderr.contains("a way the loop never chose"),
+        "the message names both reports: {stderr}"
+    );
+}
+
+/// A recording of version 1, where the loop's reports were text notes, still replays: its notes are skipped and
+/// every call and reading is checked.
+#[test]
+fn a_recording_of_version_1_with_notes_for_reports_still_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_session(&repo().join("fixtures/sessions/flood-sgt-flood"), dir.path());
+    rewrite_manifest(dir.path(), |manifest| {
+        manifest["version"] = 1.into();
+        for event in manifest["events"].as_array_mut().unwrap() {
+            if event["kind"] == "play" {
+                *event = serde_json::json!({"kind": "note", "text": event["event"]["what"].clone()});
+            }
+        }
+    });
+    let out = replay(dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("session reproduced"));
+}

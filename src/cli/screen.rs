@@ -165,10 +165,10 @@ pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
     print(&text)
 }
 
-/// Prints the loop's notes on standard error.
-fn print_note(event: PlayEvent<'_>) {
-    if let PlayEvent::Note(line) = event {
-        eprintln!("{line}");
+/// Prints what the loop reports on standard error (the readings it acts on are only recorded).
+fn print_note(event: &PlayEvent) {
+    if !event.is_reading() {
+        eprintln!("{event}");
     }
 }
 
@@ -192,7 +192,7 @@ fn play_recorded<G: ScreenGame>(
     let mut recording_input = RecordingInput { inner: input, recorder: recorder.clone() };
     let notes = recorder.clone();
     let result = play_loop(game, &mut recording_source, &mut recording_input, options, &mut |event| {
-        notes.borrow_mut().play_event(&event);
+        notes.borrow_mut().play_event(event);
         print_note(event);
     });
     let outcome = match &result {

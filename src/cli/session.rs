@@ -35,7 +35,7 @@ pub fn replay_game<G: ScreenGame>(root: &Path, dir: &Path, manifest: &Manifest) 
     let mut source = ReplaySource::new(replay.clone());
     let mut input = ReplayInput::new(replay.clone());
     let checker: Rc<RefCell<Replay>> = replay.clone();
-    let result = play(&game, &mut source, &mut input, &options, &mut |event| checker.borrow_mut().play_event(&event));
+    let result = play(&game, &mut source, &mut input, &options, &mut |event| checker.borrow_mut().play_event(event));
     let mut replay = replay.borrow_mut();
     if let Some(divergence) = replay.divergence() {
         bail!("{divergence}");

@@ -79,7 +79,7 @@ impl<'a> Hands<'a> {
         frame: &Frame,
         after_click: Duration,
         focus_bound: Duration,
-        log: &mut dyn FnMut(PlayEvent<'_>),
+        log: &mut dyn FnMut(&PlayEvent),
     ) -> Result<()> {
         for action in actions {
             self.check_pointer()?;
@@ -88,9 +88,7 @@ impl<'a> Hands<'a> {
                     let ((sx, sy), clamped) = frame.screen_point(x, y);
                     if clamped {
                         let verb = pointer_verb(action);
-                        log(PlayEvent::Note(&format!(
-                            "warning: {verb} at image point ({x}, {y}) lay outside the window; clamped"
-                        )));
+                        log(&PlayEvent::Clamped { verb: verb.to_string(), x, y });
                     }
                     self.move_pointer(source, sx, sy, after_click)?;
                     if let Action::Click { .. } = action {

@@ -19,8 +19,12 @@
 //! the game's report of the win when the board before that move was the expected one; after any other move a
 //! board that cannot be read in a window of the same size is named as covered by the game.
 
+mod act;
 mod copies;
+mod end;
+mod events;
 mod hands;
+mod observe;
 mod pace;
 mod verify;
 mod wait;
@@ -41,6 +45,7 @@ use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
 use copies::CopyProof;
 use hands::Hands;
+pub use events::{PlayEvent, Replan};
 pub use hands::PointerMoved;
 pub use pace::Pace;
 use watch::Seen;
@@ -78,14 +83,8 @@ impl Default for PlayOptions {
     }
 }
 
-/// What the loop reports as it plays: notes for people, and each reading it acts on (for a recording).
-pub enum PlayEvent<'a> {
-    Note(&'a str),
-    Reading { board: String, layout: serde_json::Value },
-}
-
 /// The reading the loop acts on, as a [`PlayEvent`].
-fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent<'static> {
+fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent {
     PlayEvent::Reading {
         board: reading.board.to_string(),
         layout: serde_json::to_value(&reading.layout).unwrap_or_default(),
@@ -144,7 +143,7 @@ struct Player<'a, G: ScreenGame> {
     source: &'a mut dyn FrameSource,
     hands: Hands<'a>,
     options: &'a PlayOptions,
-    log: &'a mut dyn FnMut(PlayEvent<'_>),
+    log: &'a mut dyn FnMut(&PlayEvent),
     pace: Pace,
     /// The waits of the move being verified, for messages.
     waited: Vec<Duration>,
@@ -163,7 +162,7 @@ pub fn play<'a, G: ScreenGame>(
     source: &'a mut dyn FrameSource,
     input: &'a mut dyn InputDevice,
     options: &'a PlayOptions,
-    log: &'a mut dyn FnMut(PlayEvent<'_>),
+    log: &'a mut dyn FnMut(&PlayEvent),
 ) -> Result<PlayReport> {
     let start = source.now();
     let mut player = Player {
@@ -213,7 +212,7 @@ pub fn play<'a, G: ScreenGame>(
         let number = report.moves + 1;
         let move_input = ways.input(game, &frame, &reading, &mv, number, &mut *player.log)?;
         player.hands.take_controls()?;
-        player.note(&format!("move {number}: {mv}: {}", move_input.how));
+        player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });
         let expected = game.apply(&reading.board, &mv);
         let before = reading.board.clone();
         report.moves = number;
@@ -257,21 +256,15 @@ pub fn play<'a, G: ScreenGame>(
         let seen = match verdict {
             Verdict::Read(seen) => seen,
             Verdict::Moved(seen) => {
-                player.note(&format!(
-                    "the board moved in its window before move {number} showed (the window was moved, resized or \
-                     redrawn), so its input went where the board was: making the move again where the board is now"
-                ));
+                player.report(PlayEvent::BoardMoved { number });
                 (frame, reading) = seen;
                 plan.push_front(mv);
                 report.moves = number - 1;
                 continue;
             }
             Verdict::TakenBack(seen) => {
-                player.note(&format!(
-                    "move {number} showed, then the board went back to how it was before it (an undo, or the game took \
-                     it back); planning again from what is shown"
-                ));
-                (player.log)(reading_event(&seen.1));
+                player.report(PlayEvent::TakenBack { number });
+                player.report(reading_event(&seen.1));
                 ways.taken();
                 report.replans += 1;
                 plan.clear();
@@ -317,19 +310,17 @@ pub fn play<'a, G: ScreenGame>(
         }
         if reading.board != expected && reading.board != before {
             if let Some((board, learned)) = game.learn_from_move(&before, &mv, &reading.board) {
-                player.note(&format!("move {number} showed {learned}"));
+                player.report(PlayEvent::Learned { number, how: None, what: learned });
                 reading.board = board;
             }
         }
-        (player.log)(reading_event(&reading));
+        player.report(reading_event(&reading));
         ways.learn(game, &frame, &reading, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
         as_expected = reading.board == expected;
         if !as_expected {
             report.replans += 1;
             plan.clear();
-            player.note(&format!(
-                "the board differs from the expected one after move {number}; planning again from what is shown"
-            ));
+            player.report(PlayEvent::Replanned { number, why: Replan::AfterMove });
         }
         // What the window does not show is carried over from what the bot knew.
         // (From the board before the move where the window shows the move was not taken.)
@@ -347,9 +338,7 @@ pub fn play<'a, G: ScreenGame>(
                 report.replans += 1;
                 plan.clear();
                 as_expected = false;
-                player.note(&format!(
-                    "the board changed in the pause after move {number}; planning again from what is shown"
-                ));
+                player.report(PlayEvent::Replanned { number, why: Replan::InPause });
             }
         }
     }
@@ -359,49 +348,13 @@ pub fn play<'a, G: ScreenGame>(
 }
 
 impl<'a, G: ScreenGame> Player<'a, G> {
-    fn note(&mut self, text: &str) {
-        (self.log)(PlayEvent::Note(text));
+    /// Reports what the loop did or saw: printed for people, recorded, and compared in a replay.
+    fn report(&mut self, event: PlayEvent) {
+        (self.log)(&event);
     }
 
     fn check_pointer(&mut self) -> Result<()> {
         self.hands.check_pointer()
-    }
-
-    /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
-    fn observe_first(&mut self) -> Result<Seen<G>> {
-        let settle = self.options.settle.clone();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
-        let (frame, reading) = match read {
-            Ok(reading) => (frame, reading),
-            Err(error) => self.uncover(error, None)?,
-        };
-        let note =
-            format!("read the board (theme '{}') from {}:\n{}", reading.theme, self.source.describe(), reading.board);
-        self.note(&note);
-        (self.log)(reading_event(&reading));
-        self.game.check_playable(&reading)?;
-        Ok((frame, reading))
-    }
-
-    /// Where a board cannot be read and other windows cover the game's: brings it to the front, names them, and
-    /// reads it once it holds still. Otherwise the reader's error stands.
-    fn uncover(&mut self, error: anyhow::Error, hint: Option<&G::Layout>) -> Result<Seen<G>> {
-        let covering = self.source.uncover()?;
-        if covering.is_empty() {
-            return Err(error);
-        }
-        let covering = covering.join(", ");
-        self.note(&format!("the game's window was covered by {covering}: brought it to the front"));
-        let settle = self.game.settle();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
-        match read {
-            Ok(reading) => Ok((frame, reading)),
-            Err(e) => Err(e.context(format!(
-                "the game's window was covered by {covering}, and cannot be read after it was brought to the front"
-            ))),
-        }
     }
 
     /// Plan: solves the board as read.
@@ -412,77 +365,8 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             bail!("the solver found no move on a board that is not won:\n{board}");
         }
         let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
-        let proven = if found.optimal { "proven optimal" } else { "not proven optimal" };
-        self.note(&format!("planned {} moves ({proven}): {}", found.moves.len(), moves.join(" ")));
+        self.report(PlayEvent::Planned { moves, optimal: found.optimal });
         Ok(found)
-    }
-
-    /// Act: sends the move's events; false where they were not all sent. Where the window shows where keys go (a
-    /// keyboard cursor) and the way's events that choose a move's place have not yet been seen to move it, the
-    /// window is read between those and the rest, which are not sent unless the move's place shows chosen (a
-    /// terminal takes no clicks: the digit would go wherever its cursor is). The first move made of a click and
-    /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
-    /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
-    /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
-    fn act(&mut self, ways: &mut Ways, attempt: &Attempt<'_, G>) -> Result<bool> {
-        let (frame, reading, mv, settle, number) =
-            (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
-        let move_input = attempt.input;
-        self.sent = 1;
-        let probing = ways.probes_click(move_input);
-        if ways.checks_choice(move_input) && self.game.selected(&reading.layout, mv).is_some() {
-            // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
-            // move it: those that choose the move's place first, then the rest only where the window shows that
-            // place chosen. (Keys that move a cursor are never sent twice, so the wait for them to show is the
-            // whole patience.)
-            let (choose, rest) = move_input.actions.split_at(move_input.selects.min(move_input.actions.len()));
-            self.perform(choose, frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.patience()?);
-            let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
-            let shown = match change {
-                Some(_) => self.read_when_still(settle, &reading.layout)?.map(|seen| seen.layout),
-                None => None,
-            };
-            let layout = shown.as_ref().unwrap_or(&reading.layout);
-            match self.game.selected(layout, mv) {
-                Some(false) => {
-                    self.note(&format!(
-                        "move {number}: after {}, the window shows another place chosen than the move's; the rest is not made",
-                        describe_actions(choose, frame)
-                    ));
-                    return Ok(false);
-                }
-                // Chosen by these events (not where the cursor already was): the way chooses places.
-                Some(true) if shown.is_some() => ways.choice_seen(),
-                _ => {}
-            }
-            self.perform(rest, frame, settle.after_click)?;
-        } else if probing || ways.waits_for_click(move_input) {
-            // The click first, then the keys once it shows: the first such move to learn what a click does, later
-            // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
-            // one selected before (a page that handles the click late).
-            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
-            let (start, bound) = (self.source.now(), self.pace.first_look(!probing));
-            let shows =
-                watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
-            if probing {
-                let entered = shows
-                    && self
-                        .read_when_still(settle, &reading.layout)?
-                        .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
-                ways.click_probed(entered, shows, number, &mut *self.log);
-            } else if !shows {
-                let waited = bound.as_secs_f64();
-                self.note(&format!("the click of move {number} did not show within {waited:.1} s; typing anyway"));
-            }
-            self.perform(&move_input.actions[1..], frame, settle.after_click)?;
-        } else {
-            self.perform(&move_input.actions, frame, settle.after_click)?;
-        }
-        if self.hands.parks_pointer {
-            self.park_pointer(frame, &reading.layout)?;
-        }
-        Ok(true)
     }
 
     /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
@@ -496,89 +380,5 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         if !delay.is_zero() {
             self.source.sleep(delay);
         }
-    }
-
-    /// Observe, between moves: the board once it holds still (with `hint`, the layout of the last reading),
-    /// brought to the front if another window covers it.
-    fn observe(&mut self, hint: &G::Layout) -> Result<Seen<G>> {
-        let settle = self.game.settle();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, Some(hint), settle.quiet, pace::HOLD_STILL_BOUND)?;
-        match read {
-            Ok(reading) => Ok((frame, reading)),
-            Err(error) => self.uncover(error, Some(hint)),
-        }
-    }
-
-    /// The window's reading once it holds still (None where it does not read), after an event that showed.
-    fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<Reading<G::Board, G::Layout>>> {
-        let (_, read) =
-            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
-        Ok(read.ok())
-    }
-
-    /// Sends events with the bot's hands ([`hands`]).
-    fn perform(&mut self, actions: &[Action], frame: &Frame, after_click: Duration) -> Result<()> {
-        let focus_bound = self.pace.focus_bound();
-        self.hands.perform(&mut *self.source, actions, frame, after_click, focus_bound, &mut *self.log)
-    }
-
-    /// Moves the pointer off the board after a move, where the client previews moves under it.
-    fn park_pointer(&mut self, frame: &Frame, layout: &G::Layout) -> Result<bool> {
-        self.hands.park(&mut *self.source, frame, layout.region())
-    }
-
-    /// The board does not read as expected, and the pointer is over it: a client that previews the move under
-    /// the pointer shows something else there. Moves the pointer off the board, once in a game; from then on
-    /// it is moved off after every move.
-    fn try_parking(&mut self, frame: &Frame, layout: &G::Layout, number: usize) -> Result<bool> {
-        if self.hands.parks_pointer
-            || !self.hands.over_board(frame, layout.region())
-            || !self.hands.park(&mut *self.source, frame, layout.region())?
-        {
-            return Ok(false);
-        }
-        self.hands.parks_pointer = true;
-        self.note(&format!(
-            "after move {number} the board does not read as expected with the pointer over it: moved the pointer off the \
-             board, and will after every move (the client may show something under the pointer)"
-        ));
-        Ok(true)
-    }
-
-    /// After the winning move, no board can be read: the game has hidden it behind its report of the end (a box
-    /// or banner in its window, or a window of its own). The board before the move was the expected one.
-    fn end_screen(&mut self, number: usize, error: &anyhow::Error) -> Result<()> {
-        let opened = self.source.windows_opened()?;
-        let how =
-            if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
-        self.note(&format!(
-            "after the winning move {number} the board cannot be read ({error:#}) and the game has {how}: taken as its report of the win"
-        ));
-        Ok(())
-    }
-
-    /// After the winning move the board reads otherwise: where the game has opened a window over part of it
-    /// (KSudoku's "Information" box), the cells under that read as anything. That is the win when the move's own
-    /// change does not read otherwise; no further move is made into that window.
-    fn end_window(&mut self, before: &G::Board, mv: &G::Move, seen: &G::Board) -> Result<bool> {
-        let opened = self.source.windows_opened()?;
-        if opened.is_empty() {
-            return Ok(false);
-        }
-        if seen == before {
-            bail!(
-                "after the last move the game has opened {} over its board, and the board reads as it did before \
-                 the move: whether the move was taken cannot be told; stopped rather than act into that window",
-                opened.join(", ")
-            );
-        }
-        self.game.check_move(before, mv, seen)?;
-        self.note(&format!(
-            "after the winning move the game has opened {} over part of its board: taken as its report of the win \
-             (the board before the move was as expected, and what the move changed does not read otherwise)",
-            opened.join(", ")
-        ));
-        Ok(true)
     }
 }

@@ -280,8 +280,8 @@ fn run(goal: u32, typed: bool, client: Client) -> (Result<PlayReport>, String, C
     let mut notes = String::new();
     let options = PlayOptions::default();
     let result = play(&game, &mut source, &mut input, &options, &mut |event| {
-        if let PlayEvent::Note(text) = event {
-            notes.push_str(text);
+        if !event.is_reading() {
+            notes.push_str(&event.to_string());
             notes.push('\n');
         }
     });

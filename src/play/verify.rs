@@ -27,7 +27,7 @@ use anyhow::{bail, Result};
 use super::copies::{CopyProof, Restless, WATCH};
 use super::pace;
 use super::watch::{self, Seen};
-use super::{Attempt, Player, Verdict};
+use super::{Attempt, PlayEvent, Player, Verdict};
 use crate::game::{Action, Layout, Repeat, ScreenGame};
 use crate::play::ways::MoveInput;
 
@@ -58,12 +58,11 @@ impl<G: ScreenGame> Player<'_, G> {
             }
             let patience = self.patience()?;
             let since_sent = self.source.now().saturating_sub(sent_at);
-            self.note(&format!(
-                "move {} has not shown after {:.1} s; waiting for it, up to {:.1} s in all (a move is never made twice)",
-                attempt.number,
-                since_sent.as_secs_f64(),
-                patience.as_secs_f64()
-            ));
+            self.report(PlayEvent::Waiting {
+                number: attempt.number,
+                after_secs: since_sent.as_secs_f64(),
+                patience_secs: patience.as_secs_f64(),
+            });
             let seen = match self.look(attempt, patience.saturating_sub(since_sent), acted_at, &mut expected_read)? {
                 Look::Decided(verdict) => return Ok(verdict),
                 Look::Again => continue,
@@ -91,11 +90,8 @@ impl<G: ScreenGame> Player<'_, G> {
             };
             match why {
                 Ok(why) if self.sent <= pace::COPIES => {
-                    self.note(&format!(
-                        "move {} has not shown after {}; {why}: making it again",
-                        attempt.number,
-                        self.waits_named()
-                    ));
+                    let waits = self.waits_named();
+                    self.report(PlayEvent::MadeAgain { number: attempt.number, waits, why });
                     self.perform(&attempt.input.actions, &seen.0, attempt.settle.after_click)?;
                     if self.hands.parks_pointer {
                         self.park_pointer(&seen.0, &attempt.reading.layout)?;
@@ -226,8 +222,7 @@ impl<G: ScreenGame> Player<'_, G> {
         let elapsed = self.source.now().saturating_sub(acted_at);
         self.pace.showed_after(elapsed);
         if self.sent > 1 || elapsed > Duration::from_secs(1) {
-            let tries = if self.sent > 1 { format!(" (made {} times)", self.sent) } else { String::new() };
-            self.note(&format!("move {number} showed after {:.1} s{tries}", elapsed.as_secs_f64()));
+            self.report(PlayEvent::Shown { number, after_secs: elapsed.as_secs_f64(), sent: self.sent });
         }
         seen
     }
@@ -261,10 +256,7 @@ impl<G: ScreenGame> Player<'_, G> {
         self.source.sleep(watch);
         let before = self.source.grab()?;
         let restless = Restless::between(&first.image, &before.image);
-        self.note(&format!(
-            "move {number} showed late: making it once more, to see whether this client ignores a copy of a move (then a \
-             lost one can be made again)"
-        ));
+        self.report(PlayEvent::CopyTried { number });
         self.perform(&attempt.input.actions, &before, attempt.settle.after_click)?;
         if self.hands.parks_pointer {
             self.park_pointer(&before, &reading.layout)?;
@@ -291,14 +283,11 @@ impl<G: ScreenGame> Player<'_, G> {
         };
         self.copy_proof = match what {
             None => {
-                self.note(&format!(
-                    "the copy of move {number} changed nothing: this client ignores a copy of a move; a move of which \
-                     nothing shows may be made again"
-                ));
+                self.report(PlayEvent::CopySeen { number, what: None });
                 CopyProof::Ignored { at: number }
             }
             Some(what) => {
-                self.note(&format!("the copy of move {number} showed: {what}; no move will be made twice"));
+                self.report(PlayEvent::CopySeen { number, what: Some(what.clone()) });
                 CopyProof::Shows { at: number, what }
             }
         };

@@ -147,17 +147,14 @@ impl Ways {
         reading: &Reading<G::Board, G::Layout>,
         mv: &G::Move,
         number: usize,
-        log: &mut dyn FnMut(PlayEvent<'_>),
+        log: &mut dyn FnMut(&PlayEvent),
     ) -> Result<MoveInput> {
         let events = match game.actions(frame, reading, mv, self.way)? {
             Some(events) => events,
             None if self.way == 0 => bail!("move {number}: {mv} has no usual way to be made"),
             // The calibration's way is not shown in this window: the usual way, then.
             None if self.from_calibration && !self.worked => {
-                log(PlayEvent::Note(&format!(
-                    "the window shows no way {} to make moves (the calibration's); making them the usual way",
-                    self.way
-                )));
+                log(&PlayEvent::CalibrationWayAbsent { way: self.way });
                 (self.way, self.from_calibration) = (0, false);
                 game.actions(frame, reading, mv, 0)?
                     .with_context(|| format!("move {number}: {mv} has no usual way to be made"))?
@@ -165,10 +162,7 @@ impl Ways {
             // This way has nothing for this move (no control of this colour left): a later way that has.
             None => match self.later_way(game, frame, reading, mv)? {
                 Some((way, events)) => {
-                    log(PlayEvent::Note(&format!(
-                        "way {} offers nothing to make move {number} ({mv}) with; making moves way {way}",
-                        self.way
-                    )));
+                    log(&PlayEvent::WayOffersNothing { number, mv: mv.to_string(), way: self.way, next: way });
                     (self.way, self.worked, self.from_calibration) = (way, false, false);
                     events
                 }
@@ -249,14 +243,11 @@ impl Ways {
 
     /// What the first click-then-keys move's click did: showed in the window at all, and entered a symbol by
     /// itself or not.
-    pub fn click_probed(&mut self, entered: bool, shows: bool, number: usize, log: &mut dyn FnMut(PlayEvent<'_>)) {
+    pub fn click_probed(&mut self, entered: bool, shows: bool, number: usize, log: &mut dyn FnMut(&PlayEvent)) {
         self.click_shows = shows;
         self.choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
         if entered {
-            log(PlayEvent::Note(&format!(
-                "the click of move {number} entered a symbol by itself (the client enters its selected one on a click); \
-                 typing over it, and choosing cells by pointing from now on"
-            )));
+            log(&PlayEvent::ClickEntered { number });
         }
     }
 
@@ -275,7 +266,7 @@ impl Ways {
         before: &G::Board,
         expected: &G::Board,
         number: usize,
-        log: &mut dyn FnMut(PlayEvent<'_>),
+        log: &mut dyn FnMut(&PlayEvent),
     ) -> Result<()> {
         let not_taken = seen.board == *before && expected != before;
         if not_taken && !input.pointed() {
@@ -283,7 +274,7 @@ impl Ways {
         }
         if let Some(control) = input.trial {
             if let Some(learned) = game.learn_control(control, before, mv, &seen.board) {
-                log(PlayEvent::Note(&format!("move {number} ({}) showed {learned}", input.how)));
+                log(&PlayEvent::Learned { number, how: Some(input.how.clone()), what: learned });
             }
             // A control that did nothing is dropped by the game; the way is tried again with its next one.
             if not_taken && game.actions(frame, seen, mv, self.way)?.is_some() {
@@ -296,10 +287,7 @@ impl Ways {
             if let Some(another) = another {
                 (self.way, self.from_calibration) = (another, false);
                 self.worked = false;
-                log(PlayEvent::Note(&format!(
-                    "move {number} ({}) left the board as it was; making moves another way",
-                    input.how
-                )));
+                log(&PlayEvent::WayLeftBoard { number, how: input.how.clone() });
             } else {
                 let tried: Vec<String> = self.ignored.iter().map(|(n, how)| format!("{n} ({how})")).collect();
                 bail!(
@@ -314,20 +302,17 @@ impl Ways {
             if self.way != 0 && self.worked && !self.kept {
                 self.kept = true;
                 match game.remember_way(seen, self.way, self.keep_ways) {
-                    Ok(Some(note)) => log(PlayEvent::Note(&note)),
+                    Ok(Some(note)) => log(&PlayEvent::WayKept { note }),
                     Ok(None) => {}
                     Err(e) => {
-                        log(PlayEvent::Note(&format!("warning: the way moves are made could not be kept: {e:#}")))
+                        log(&PlayEvent::WayNotKept { error: format!("{e:#}") })
                     }
                 }
             }
         }
         if seen.board != *expected && input.pointed() && self.choosing == Choosing::ByPointing {
             self.choosing = Choosing::ByClick;
-            log(PlayEvent::Note(&format!(
-                "move {number} ({}) did not go as expected; choosing cells by clicking again",
-                input.how
-            )));
+            log(&PlayEvent::PointingDropped { number, how: input.how.clone() });
         }
         Ok(())
     }

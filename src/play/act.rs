@@ -1,0 +1,104 @@
+//! Act: a move's events sent the way the client takes them, the pointer kept off the board where the client
+//! previews moves under it.
+
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::ways::{describe_actions, Ways};
+use super::{watch, Attempt, PlayEvent, Player};
+use crate::capture::Frame;
+use crate::game::{Action, Layout, ScreenGame};
+
+impl<'a, G: ScreenGame> Player<'a, G> {
+    /// Act: sends the move's events; false where they were not all sent. Where the window shows where keys go (a
+    /// keyboard cursor) and the way's events that choose a move's place have not yet been seen to move it, the
+    /// window is read between those and the rest, which are not sent unless the move's place shows chosen (a
+    /// terminal takes no clicks: the digit would go wherever its cursor is). The first move made of a click and
+    /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
+    /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
+    /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
+    pub(super) fn act(&mut self, ways: &mut Ways, attempt: &Attempt<'_, G>) -> Result<bool> {
+        let (frame, reading, mv, settle, number) =
+            (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
+        let move_input = attempt.input;
+        self.sent = 1;
+        let probing = ways.probes_click(move_input);
+        if ways.checks_choice(move_input) && self.game.selected(&reading.layout, mv).is_some() {
+            // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
+            // move it: those that choose the move's place first, then the rest only where the window shows that
+            // place chosen. (Keys that move a cursor are never sent twice, so the wait for them to show is the
+            // whole patience.)
+            let (choose, rest) = move_input.actions.split_at(move_input.selects.min(move_input.actions.len()));
+            self.perform(choose, frame, settle.after_click)?;
+            let (start, bound) = (self.source.now(), self.patience()?);
+            let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
+            let shown = match change {
+                Some(_) => self.read_when_still(settle, &reading.layout)?.map(|seen| seen.layout),
+                None => None,
+            };
+            let layout = shown.as_ref().unwrap_or(&reading.layout);
+            match self.game.selected(layout, mv) {
+                Some(false) => {
+                    let events = describe_actions(choose, frame);
+                    self.report(PlayEvent::OtherPlaceChosen { number, events });
+                    return Ok(false);
+                }
+                // Chosen by these events (not where the cursor already was): the way chooses places.
+                Some(true) if shown.is_some() => ways.choice_seen(),
+                _ => {}
+            }
+            self.perform(rest, frame, settle.after_click)?;
+        } else if probing || ways.waits_for_click(move_input) {
+            // The click first, then the keys once it shows: the first such move to learn what a click does, later
+            // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
+            // one selected before (a page that handles the click late).
+            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
+            let (start, bound) = (self.source.now(), self.pace.first_look(!probing));
+            let shows =
+                watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
+            if probing {
+                let entered = shows
+                    && self
+                        .read_when_still(settle, &reading.layout)?
+                        .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
+                ways.click_probed(entered, shows, number, &mut *self.log);
+            } else if !shows {
+                self.report(PlayEvent::ClickNotShown { number, waited_secs: bound.as_secs_f64() });
+            }
+            self.perform(&move_input.actions[1..], frame, settle.after_click)?;
+        } else {
+            self.perform(&move_input.actions, frame, settle.after_click)?;
+        }
+        if self.hands.parks_pointer {
+            self.park_pointer(frame, &reading.layout)?;
+        }
+        Ok(true)
+    }
+
+    /// Sends events with the bot's hands ([`hands`]).
+    pub(super) fn perform(&mut self, actions: &[Action], frame: &Frame, after_click: Duration) -> Result<()> {
+        let focus_bound = self.pace.focus_bound();
+        self.hands.perform(&mut *self.source, actions, frame, after_click, focus_bound, &mut *self.log)
+    }
+
+    /// Moves the pointer off the board after a move, where the client previews moves under it.
+    pub(super) fn park_pointer(&mut self, frame: &Frame, layout: &G::Layout) -> Result<bool> {
+        self.hands.park(&mut *self.source, frame, layout.region())
+    }
+
+    /// The board does not read as expected, and the pointer is over it: a client that previews the move under
+    /// the pointer shows something else there. Moves the pointer off the board, once in a game; from then on
+    /// it is moved off after every move.
+    pub(super) fn try_parking(&mut self, frame: &Frame, layout: &G::Layout, number: usize) -> Result<bool> {
+        if self.hands.parks_pointer
+            || !self.hands.over_board(frame, layout.region())
+            || !self.hands.park(&mut *self.source, frame, layout.region())?
+        {
+            return Ok(false);
+        }
+        self.hands.parks_pointer = true;
+        self.report(PlayEvent::PointerParked { number });
+        Ok(true)
+    }
+}

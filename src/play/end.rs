@@ -1,0 +1,39 @@
+//! The end of a game: after the winning move, a board the game hides behind its report of the win (a box or
+//! banner over it, a dialog of its own) is that report, where the board before the move was the expected one.
+
+use anyhow::{bail, Result};
+
+use super::{PlayEvent, Player};
+use crate::game::ScreenGame;
+
+impl<'a, G: ScreenGame> Player<'a, G> {
+    /// After the winning move, no board can be read: the game has hidden it behind its report of the end (a box
+    /// or banner in its window, or a window of its own). The board before the move was the expected one.
+    pub(super) fn end_screen(&mut self, number: usize, error: &anyhow::Error) -> Result<()> {
+        let opened = self.source.windows_opened()?;
+        let how =
+            if opened.is_empty() { "covered its board".to_string() } else { format!("opened {}", opened.join(", ")) };
+        self.report(PlayEvent::EndScreen { number, error: format!("{error:#}"), how });
+        Ok(())
+    }
+
+    /// After the winning move the board reads otherwise: where the game has opened a window over part of it
+    /// (KSudoku's "Information" box), the cells under that read as anything. That is the win when the move's own
+    /// change does not read otherwise; no further move is made into that window.
+    pub(super) fn end_window(&mut self, before: &G::Board, mv: &G::Move, seen: &G::Board) -> Result<bool> {
+        let opened = self.source.windows_opened()?;
+        if opened.is_empty() {
+            return Ok(false);
+        }
+        if seen == before {
+            bail!(
+                "after the last move the game has opened {} over its board, and the board reads as it did before \
+                 the move: whether the move was taken cannot be told; stopped rather than act into that window",
+                opened.join(", ")
+            );
+        }
+        self.game.check_move(before, mv, seen)?;
+        self.report(PlayEvent::EndWindow { opened: opened.join(", ") });
+        Ok(true)
+    }
+}

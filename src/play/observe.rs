@@ -1,0 +1,70 @@
+//! Observe: the board read once its part of the window holds still, the first time and after each move; a game
+//! window covered by others brought to the front.
+
+use anyhow::Result;
+
+use super::watch::{self, Seen};
+use super::{pace, reading_event, PlayEvent, Player};
+use crate::capture::Settle;
+use crate::game::{Reading, ScreenGame};
+
+impl<'a, G: ScreenGame> Player<'a, G> {
+    /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
+    pub(super) fn observe_first(&mut self) -> Result<Seen<G>> {
+        let settle = self.options.settle.clone();
+        let (frame, read) =
+            watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, reading) = match read {
+            Ok(reading) => (frame, reading),
+            Err(error) => self.uncover(error, None)?,
+        };
+        let source = self.source.describe();
+        self.report(PlayEvent::FirstRead {
+            theme: reading.theme.to_string(),
+            source,
+            board: reading.board.to_string(),
+        });
+        self.report(reading_event(&reading));
+        self.game.check_playable(&reading)?;
+        Ok((frame, reading))
+    }
+
+    /// Where a board cannot be read and other windows cover the game's: brings it to the front, names them, and
+    /// reads it once it holds still. Otherwise the reader's error stands.
+    pub(super) fn uncover(&mut self, error: anyhow::Error, hint: Option<&G::Layout>) -> Result<Seen<G>> {
+        let covering = self.source.uncover()?;
+        if covering.is_empty() {
+            return Err(error);
+        }
+        let covering = covering.join(", ");
+        self.report(PlayEvent::Uncovered { covering: covering.clone() });
+        let settle = self.game.settle();
+        let (frame, read) =
+            watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        match read {
+            Ok(reading) => Ok((frame, reading)),
+            Err(e) => Err(e.context(format!(
+                "the game's window was covered by {covering}, and cannot be read after it was brought to the front"
+            ))),
+        }
+    }
+
+    /// Observe, between moves: the board once it holds still (with `hint`, the layout of the last reading),
+    /// brought to the front if another window covers it.
+    pub(super) fn observe(&mut self, hint: &G::Layout) -> Result<Seen<G>> {
+        let settle = self.game.settle();
+        let (frame, read) =
+            watch::observe(self.game, &mut *self.source, &settle, Some(hint), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        match read {
+            Ok(reading) => Ok((frame, reading)),
+            Err(error) => self.uncover(error, Some(hint)),
+        }
+    }
+
+    /// The window's reading once it holds still (None where it does not read), after an event that showed.
+    pub(super) fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<Reading<G::Board, G::Layout>>> {
+        let (_, read) =
+            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        Ok(read.ok())
+    }
+}
