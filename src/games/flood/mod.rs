@@ -6,7 +6,6 @@
 
 pub mod bench;
 pub mod board;
-pub mod cli;
 pub mod rules;
 pub mod screen;
 pub mod sgt_id;

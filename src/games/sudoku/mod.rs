@@ -4,7 +4,6 @@
 //! `bench sudoku` commands.
 
 mod board;
-pub mod cli;
 mod commands;
 pub mod position;
 pub mod screen;

@@ -21,7 +21,6 @@
 
 mod bench;
 mod bot;
-pub mod cli;
 mod endgame;
 mod game;
 mod referee;
