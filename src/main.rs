@@ -1,5 +1,5 @@
 //! The `autoplay` command line: routes each (command, game) pair to the game's own arguments and command in
-//! `games/<game>/cli.rs`, or to the generic screen-game commands (`autoplay::cli`). It knows no game's flags.
+//! `cli/<game>.rs`, or to the generic screen-game commands (`autoplay::cli`). It knows no game's flags.
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -7,9 +7,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 use autoplay::cli::{self, screen};
-use autoplay::games::{
-    cribbage, cribbage::Cribbage, dandelions, flood, flood::Flood, lunar, sudoku, sudoku::Sudoku, sudoku_duel,
-};
+use autoplay::games::{cribbage::Cribbage, flood::Flood, sudoku::Sudoku};
 
 #[global_allocator] // mimalloc: with glibc's, the two-player Sudoku endgame's threads waited on each other.
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -61,58 +59,58 @@ enum Command {
 /// The games each command takes, each with its own arguments.
 #[derive(Subcommand)]
 enum Read {
-    Flood(flood::cli::ReadArgs),
+    Flood(cli::flood::ReadArgs),
     Sudoku(screen::ReadArgs),
     Cribbage(screen::ReadArgs),
 }
 #[derive(Subcommand)]
 enum Calibrate {
-    Flood(flood::cli::CalibrateArgs),
-    Sudoku(sudoku::cli::CalibrateArgs),
-    Cribbage(cribbage::cli::CalibrateArgs),
+    Flood(cli::flood::CalibrateArgs),
+    Sudoku(cli::sudoku::CalibrateArgs),
+    Cribbage(cli::cribbage::CalibrateArgs),
 }
 #[derive(Subcommand)]
 enum Solve {
-    Flood(flood::cli::SolveArgs),
-    Lunar(lunar::cli::SolveArgs),
-    Dandelions(dandelions::cli::SolveArgs),
-    Sudoku(sudoku::cli::SolveArgs),
-    Cribbage(cribbage::cli::SolveArgs),
+    Flood(cli::flood::SolveArgs),
+    Lunar(cli::lunar::SolveArgs),
+    Dandelions(cli::dandelions::SolveArgs),
+    Sudoku(cli::sudoku::SolveArgs),
+    Cribbage(cli::cribbage::SolveArgs),
 }
 #[derive(Subcommand)]
 enum Play {
     Flood(screen::PlayArgs),
     Sudoku(screen::PlayArgs),
     Cribbage(screen::PlayArgs),
-    Dandelions(dandelions::cli::PlayArgs),
+    Dandelions(cli::dandelions::PlayArgs),
 }
 #[derive(Subcommand)]
 enum Bench {
-    Flood(flood::cli::BenchArgs),
+    Flood(cli::flood::BenchArgs),
     #[command(about = "Card 39 (13 slides) and the enumerations for 1 to 5 helpers")]
     Lunar,
     #[command(about = "Time and peak memory to prove the 5×5 start and to check all 25 first moves")]
     Dandelions,
-    Sudoku(sudoku::cli::BenchArgs),
+    Sudoku(cli::sudoku::BenchArgs),
     #[command(about = "Win rate against random play, self-play faults, and endgame solve times")]
     SudokuDuel,
-    Cribbage(cribbage::cli::BenchArgs),
+    Cribbage(cli::cribbage::BenchArgs),
 }
 #[derive(Subcommand)]
 enum Duel {
-    Sudoku(sudoku_duel::cli::DuelArgs),
+    Sudoku(cli::sudoku_duel::DuelArgs),
 }
 #[derive(Subcommand)]
 enum Referee {
-    Sudoku(sudoku_duel::cli::RefereeArgs),
+    Sudoku(cli::sudoku_duel::RefereeArgs),
 }
 #[derive(Subcommand)]
 enum Deal {
-    Cribbage(cribbage::cli::DealArgs),
+    Cribbage(cli::cribbage::DealArgs),
 }
 #[derive(Subcommand)]
 enum Enumerate {
-    Lunar(lunar::cli::EnumerateArgs),
+    Lunar(cli::lunar::EnumerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -139,31 +137,31 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Windows(args) => cli::windows(&args),
         Command::Capture(args) => cli::capture(&args),
-        Command::Read(Read::Flood(args)) => flood::cli::read(root, &args),
+        Command::Read(Read::Flood(args)) => cli::flood::read(root, &args),
         Command::Read(Read::Sudoku(args)) => screen::read::<Sudoku>(root, &args),
         Command::Read(Read::Cribbage(args)) => screen::read::<Cribbage>(root, &args),
-        Command::Calibrate(Calibrate::Flood(args)) => flood::cli::calibrate(root, &args),
-        Command::Calibrate(Calibrate::Sudoku(args)) => sudoku::cli::calibrate(root, &args),
-        Command::Calibrate(Calibrate::Cribbage(args)) => cribbage::cli::calibrate(root, &args),
-        Command::Solve(Solve::Flood(args)) => flood::cli::solve(&args),
-        Command::Solve(Solve::Lunar(args)) => lunar::cli::solve(&args),
-        Command::Solve(Solve::Dandelions(args)) => dandelions::cli::solve(&args),
-        Command::Solve(Solve::Sudoku(args)) => sudoku::cli::solve(&args),
-        Command::Solve(Solve::Cribbage(args)) => cribbage::cli::solve(&args),
+        Command::Calibrate(Calibrate::Flood(args)) => cli::flood::calibrate(root, &args),
+        Command::Calibrate(Calibrate::Sudoku(args)) => cli::sudoku::calibrate(root, &args),
+        Command::Calibrate(Calibrate::Cribbage(args)) => cli::cribbage::calibrate(root, &args),
+        Command::Solve(Solve::Flood(args)) => cli::flood::solve(&args),
+        Command::Solve(Solve::Lunar(args)) => cli::lunar::solve(&args),
+        Command::Solve(Solve::Dandelions(args)) => cli::dandelions::solve(&args),
+        Command::Solve(Solve::Sudoku(args)) => cli::sudoku::solve(&args),
+        Command::Solve(Solve::Cribbage(args)) => cli::cribbage::solve(&args),
         Command::Play(Play::Flood(args)) => screen::play::<Flood>(root, &args),
         Command::Play(Play::Sudoku(args)) => screen::play::<Sudoku>(root, &args),
         Command::Play(Play::Cribbage(args)) => screen::play::<Cribbage>(root, &args),
-        Command::Play(Play::Dandelions(args)) => dandelions::cli::play(&args),
-        Command::Replay(args) => autoplay::games::replay(root, &args.dir),
-        Command::Bench(Bench::Flood(args)) => flood::cli::bench(root, &args),
-        Command::Bench(Bench::Lunar) => lunar::cli::bench(),
-        Command::Bench(Bench::Dandelions) => dandelions::cli::bench(),
-        Command::Bench(Bench::Sudoku(args)) => sudoku::cli::bench(root, &args),
-        Command::Bench(Bench::SudokuDuel) => sudoku_duel::cli::bench(),
-        Command::Bench(Bench::Cribbage(args)) => cribbage::cli::bench(root, &args),
-        Command::Duel(Duel::Sudoku(args)) => sudoku_duel::cli::duel(&args),
-        Command::Referee(Referee::Sudoku(args)) => sudoku_duel::cli::referee(&args),
-        Command::Deal(Deal::Cribbage(args)) => cribbage::cli::deal_cmd(&args),
-        Command::Enumerate(Enumerate::Lunar(args)) => lunar::cli::enumerate(&args),
+        Command::Play(Play::Dandelions(args)) => cli::dandelions::play(&args),
+        Command::Replay(args) => cli::session::replay(root, &args.dir),
+        Command::Bench(Bench::Flood(args)) => cli::flood::bench(root, &args),
+        Command::Bench(Bench::Lunar) => cli::lunar::bench(),
+        Command::Bench(Bench::Dandelions) => cli::dandelions::bench(),
+        Command::Bench(Bench::Sudoku(args)) => cli::sudoku::bench(root, &args),
+        Command::Bench(Bench::SudokuDuel) => cli::sudoku_duel::bench(),
+        Command::Bench(Bench::Cribbage(args)) => cli::cribbage::bench(root, &args),
+        Command::Duel(Duel::Sudoku(args)) => cli::sudoku_duel::duel(&args),
+        Command::Referee(Referee::Sudoku(args)) => cli::sudoku_duel::referee(&args),
+        Command::Deal(Deal::Cribbage(args)) => cli::cribbage::deal_cmd(&args),
+        Command::Enumerate(Enumerate::Lunar(args)) => cli::lunar::enumerate(&args),
     }
 }

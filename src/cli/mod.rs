@@ -1,11 +1,18 @@
 //! What the command line shares across games: printing results, parsing common values, the game-free commands
 //! (`windows`, `capture`), and the generic `read`, `calibrate` and `play` of screen games ([`screen`]).
 //!
-//! Each game owns its own arguments and commands in `games/<game>/cli.rs`; the binary's `main.rs` only routes a
-//! (command, game) pair to them, so a flag one game does not take is a usage error for it.
+//! Each game's own arguments and commands are in `cli/<game>.rs` (clap is used nowhere else in the library); the
+//! binary's `main.rs` only routes a (command, game) pair to them, so a flag one game does not take is a usage
+//! error for it.
 
+pub mod cribbage;
+pub mod dandelions;
+pub mod flood;
+pub mod lunar;
 pub mod screen;
 pub mod session;
+pub mod sudoku;
+pub mod sudoku_duel;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! `read`, `calibrate` and `play` for any [`ScreenGame`]: the arguments every screen game takes, and the
 //! commands, which know nothing of any game. A game adds its own flags by flattening these into its own
-//! argument structs (`games/<game>/cli.rs`).
+//! argument structs (`cli/<game>.rs`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! `autoplay replay DIR`: a recorded session run again offline, for any screen game (see [`crate::session`]);
-//! the game is chosen by its name in the recording ([`crate::games::replay`]).
+//! the game is chosen by its name in the recording ([`replay`]).
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -11,6 +11,7 @@ use clap::Args;
 
 use super::{print, seconds};
 use crate::game::ScreenGame;
+use crate::games::{cribbage::Cribbage, flood::Flood, sudoku::Sudoku};
 use crate::play::{play, PlayOptions};
 use crate::session::{Manifest, Replay, ReplayInput, ReplaySource};
 
@@ -20,6 +21,17 @@ use crate::session::{Manifest, Replay, ReplayInput, ReplaySource};
 pub struct ReplayArgs {
     /// The session's folder (holding session.json).
     pub dir: PathBuf,
+}
+
+/// Replays the recorded session in `dir` with the screen game it names (see [`crate::session`]).
+pub fn replay(root: &Path, dir: &Path) -> Result<()> {
+    let manifest = Manifest::load(dir)?;
+    match manifest.game.as_str() {
+        "flood" => replay_game::<Flood>(root, dir, &manifest),
+        "sudoku" => replay_game::<Sudoku>(root, dir, &manifest),
+        "cribbage" => replay_game::<Cribbage>(root, dir, &manifest),
+        other => bail!("{}: '{other}' is not a game played in a window", dir.display()),
+    }
 }
 
 /// Runs the play loop on the recording and compares how it ends with how the recording ended.

@@ -2,7 +2,6 @@
 //! position as the bot plays it ([`table`]), and the table on the screen ([`screen`]).
 
 pub mod cards;
-pub mod cli;
 pub mod commands;
 pub mod deal;
 pub mod error;

@@ -21,7 +21,6 @@
 //! [`bench_command`].
 
 pub mod board;
-pub mod cli;
 pub mod play;
 pub mod solver;
 

@@ -4,9 +4,7 @@
 //! `board` is the board and its text form, `rules` what a move does, `solver` the optimal solver, `screen` the
 //! reader, calibration themes and actions for playing it in a window, `cli` its commands.
 
-pub mod bench;
 pub mod board;
-pub mod cli;
 pub mod rules;
 pub mod screen;
 pub mod sgt_id;

@@ -36,7 +36,6 @@
 
 mod bitboard;
 mod board;
-pub mod cli;
 mod commands;
 mod error;
 #[cfg(test)]

@@ -3,13 +3,11 @@
 //! reader and actions for sgt-solo, GNOME Sudoku and other clients ([`screen`]), and the `solve sudoku` /
 //! `bench sudoku` commands.
 
-mod board;
-pub mod cli;
+pub(crate) mod board;
 mod commands;
 pub mod position;
 pub mod screen;
 pub mod solver;
-pub mod speed;
 #[cfg(test)]
 mod tests;
 

@@ -542,7 +542,7 @@ fn every_engine_agrees_with_the_scalar_one() {
 
 #[test]
 fn fast_solver_agrees_with_the_reference_solver() {
-    use super::speed::{compare_with_reference, generated_puzzle};
+    use crate::bench::sudoku::{compare_with_reference, generated_puzzle};
     let hard = HARD_PUZZLES.iter().flat_map(|(_, p)| {
         let g = grid(p);
         (0..20).map(move |i| {
@@ -560,7 +560,7 @@ fn fast_solver_agrees_with_the_reference_solver() {
 
 #[test]
 fn speed_bench_parses_files_and_reports_a_rate() {
-    use super::speed::{bench_file_command, parse_puzzles};
+    use crate::bench::sudoku::{bench_file_command, parse_puzzles};
     let text = format!("# a comment\n\n{}\n{}\n", HARD_PUZZLES[0].1, ".".repeat(81));
     let puzzles = parse_puzzles(&text).unwrap();
     assert_eq!(puzzles.len(), 2);

@@ -19,18 +19,15 @@
 //! written; a search stops at its deadline and the move falls back on what is known. So the time goes where the
 //! game is decided, the first exact moves, and each move after them is quicker.
 
-mod bench;
-mod bot;
-pub mod cli;
+pub(crate) mod bot;
 mod endgame;
 mod game;
-mod referee;
+pub(crate) mod referee;
 #[cfg(test)]
 mod tests;
 
 use super::sudoku;
 
-pub use bench::{bench_command, benchmark_endgames, endgame_positions, EndgameSet};
 pub use bot::{duel_command, DuelOptions, SEED_VAR};
 pub use endgame::{solve_endgame, EndgameResult};
 pub use game::{judge, judge_turn, possible_digits, Board, Candidates, Move, MoveError, Reason, Ruling, Turn, CELLS};

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::bench::{in_process_match, position_with_solutions};
+use crate::bench::sudoku_duel::{in_process_match, position_with_solutions};
 use super::bot::DuelOptions;
 use super::game::PEERS;
 use super::referee::{play_game, run_match, Answer, InProcess, Process, Side};

@@ -8,7 +8,6 @@
 //! h/j/k/l, then the digit typed.
 
 pub mod actions;
-pub mod bench;
 pub mod discover;
 pub mod naming;
 pub mod number_pad;

@@ -31,7 +31,7 @@ fn kept_table_is_cleared() {
 /// verdicts, and their winning moves win. (Needs two processors to test anything.)
 #[test]
 fn joining_at_once_agrees() {
-    let positions = crate::games::sudoku_duel::endgame_positions(300, 2000, 40, 21);
+    let positions = crate::bench::sudoku_duel::endgame_positions(300, 2000, 40, 21);
     let mut wins = 0;
     for sols in &positions {
         let usual = solve_endgame(sols, None).unwrap();
@@ -119,7 +119,7 @@ fn packing_agrees_with_bit_by_bit() {
 /// standing after a settled move, and the next move's search then gave no verdict.
 #[test]
 fn first_move_leaves_no_stop_standing() {
-    let positions = crate::games::sudoku_duel::endgame_positions(200, 500, 3, 9);
+    let positions = crate::bench::sudoku_duel::endgame_positions(200, 500, 3, 9);
     let raised = AtomicBool::new(true);
     let claims = Mutex::new(HashSet::new());
     let mut read = 0;
@@ -203,7 +203,7 @@ fn endgame_stops_at_its_deadline() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut checked = 0;
     for _ in 0..40 {
-        let (_, sols) = crate::games::sudoku_duel::bench::position_with_solutions(4_000, 6_500, &mut rng).unwrap();
+        let (_, sols) = crate::bench::sudoku_duel::position_with_solutions(4_000, 6_500, &mut rng).unwrap();
         let whole = solve_joining_after(&sols, None, JOIN_AFTER).unwrap();
         if whole.nodes < 50_000.max(4 * first_looks) {
             continue;

@@ -7,7 +7,8 @@ use std::time::Duration;
 use anyhow::{ensure, Result};
 use clap::Args;
 
-use super::{bench_command, duel_command, referee_command, DuelOptions, MatchOptions};
+use crate::bench::sudoku_duel::bench_command;
+use crate::games::sudoku_duel::{duel_command, referee_command, DuelOptions, MatchOptions};
 use crate::cli::{print, progress};
 
 /// A two-player Sudoku player speaking the referee protocol on standard input and output.

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::{batch_command, bench_command, parse_box_shape, screen, solve_command, speed, Sudoku, SudokuGrid};
+use crate::bench::sudoku as speed;
+use crate::games::sudoku::{batch_command, bench_command, parse_box_shape, solve_command, Sudoku, SudokuGrid};
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
 use crate::imageio::{load_image, read_text};
@@ -116,7 +117,7 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
         return print(&bench_command(&cache)?);
     };
     let image = load_image(shot)?;
-    let game = <super::Sudoku as crate::game::ScreenGame>::load(root, None)?;
-    let time = screen::bench::bench_read(&image, &game, 200)?;
+    let game = <crate::games::sudoku::Sudoku as crate::game::ScreenGame>::load(root, None)?;
+    let time = speed::bench_read(&image, &game, 200)?;
     print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 
-use super::{bench_command, play_command, solve_command, Side};
+use crate::games::dandelions::{bench_command, play_command, solve_command, Side};
 use crate::cli::print;
 use crate::imageio::read_text;
 

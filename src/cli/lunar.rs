@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use super::{bench_command, enumerate_command, solve_command_with_status};
+use crate::games::lunar::{bench_command, enumerate_command, solve_command_with_status};
 use crate::cli::{input_text, print, progress};
 
 /// Parses `R,C` (0-based row and column).

@@ -1,4 +1,10 @@
-//! Small helpers shared by the benchmarks: summary statistics and peak memory.
+//! The benchmarks, one file per game (`autoplay bench GAME`), and the helpers they share: summary statistics,
+//! reading times and peak memory. (Cribbage's, Lunar Lockout's and Dandelions' benchmarks are their solvers run
+//! over a fixed set, in their `commands.rs`.)
+
+pub mod flood;
+pub mod sudoku;
+pub mod sudoku_duel;
 
 use std::time::Duration;
 

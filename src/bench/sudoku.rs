@@ -1,5 +1,6 @@
-//! The 9×9 solver's speed on a puzzle file (`autoplay bench sudoku FILE`) and its answers compared with the
-//! reference solver (`autoplay bench sudoku --compare N`).
+//! Sudoku's benchmarks: the 9×9 solver's speed on a puzzle file (`autoplay bench sudoku FILE`), its answers
+//! compared with the reference solver (`autoplay bench sudoku --compare N`), and a screenshot's reading time
+//! (`autoplay bench sudoku --shot FILE`).
 //!
 //! The timed loop is the solver alone: the file is read and parsed into 81-value arrays first, and each
 //! puzzle is then solved with the uniqueness check (the first solution written out, counting stopped at 2),
@@ -13,8 +14,8 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 
-use super::board::{check_solution, Grid};
-use super::solver::{reference, solver9};
+use crate::games::sudoku::board::{check_solution, Grid};
+use crate::games::sudoku::solver::{reference, solver9};
 
 /// A 9×9 puzzle: 81 values, 0 = empty.
 pub type Cells = [u8; 81];
@@ -302,4 +303,12 @@ pub fn compare_command(n: usize, files: &[(String, String)]) -> Result<String> {
         bail!("{out}the fast solver and the reference disagree");
     }
     Ok(out)
+}
+
+/// Times reading a screenshot `repeats` times as the game reads it (themes, else with no calibration), after one
+/// untimed read that must succeed (`autoplay bench sudoku --shot FILE`).
+pub fn bench_read(image: &image::RgbaImage, game: &crate::games::sudoku::Sudoku, repeats: usize) -> Result<super::Summary> {
+    super::time_reads(repeats, || {
+        crate::games::sudoku::screen::read_any(image, &game.themes, game.digit_shapes.as_ref())
+    })
 }

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::screen::theme::PaletteTheme;
-use super::screen::{self, buttons};
-use super::solver;
+use crate::games::flood::screen::theme::PaletteTheme;
+use crate::games::flood::screen::{self, buttons};
+use crate::games::flood::solver;
 use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
 
 #[derive(Clone, Debug)]

@@ -7,8 +7,9 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use super::screen::{reader, theme, FloodTruth};
-use super::{bench, solve_board, Flood, FloodBoard};
+use crate::games::flood::screen::{reader, theme, FloodTruth};
+use crate::bench::flood as bench;
+use crate::games::flood::{solve_board, Flood, FloodBoard};
 use crate::cli::screen::{self as screen_cli, print_reading};
 use crate::cli::{input_text, print, seconds};
 use crate::game::SolveLimits;
