@@ -3,7 +3,7 @@
 # each case, the exit status, the wall time, the peak memory and the first line of the error; then a summary:
 # how many cases, how many panicked (exit 101 or "panicked" on standard error), how many that should fail
 # exited 0, and the worst time and memory. Every case runs under a 120 s guard, so a run past 20 s shows.
-# Usage: bash scripts/hostile-inputs.sh   (after a release build; see README)
+# Usage: bash scripts/hostile-inputs.sh   (after a release build; see docs/commands.md)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh

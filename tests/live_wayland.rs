@@ -1,5 +1,5 @@
 //! Live test of a Wayland session: a real Wayland compositor (sway, headless, with its own XWayland) run by an
-//! unprivileged user (sway refuses root), a GTK game started under XWayland as the README says
+//! unprivileged user (sway refuses root), a GTK game started under XWayland as docs/desktops.md says
 //! (`GDK_BACKEND=x11`), and the bot run inside that session, as a user there would run it. The bot must say it
 //! is on Wayland, list the game's window, and win it through XTEST; the window's pixels, captured with xwd inside
 //! the session, show one colour at the end.
