@@ -104,7 +104,7 @@
 //! `engine.rs` the engines and the detection of their CPU features; `bits.rs` the band word's layout and the
 //! scalar operations on it; `tables.rs` the tables built at compile time; `lanes/` `V4`, `V8`, the `Lanes` trait
 //! and the bit-sliced counters, per instruction set; `isa.rs` the `Isa` trait; `census.rs` the census;
-//! `state.rs` the state and the start state; `propagate.rs` the propagation; `triads.rs` the triads;
+//! `state.rs` the state; `start.rs` the start state; `propagate.rs` the propagation; `triads.rs` the triads;
 //! `search.rs` the branching, the search and the entry points.
 
 // Bands index several parallel arrays at once; index loops read more plainly here.
@@ -117,6 +117,7 @@ mod isa;
 mod lanes;
 mod propagate;
 mod search;
+mod start;
 mod state;
 mod tables;
 mod triads;
