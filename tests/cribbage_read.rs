@@ -1,29 +1,36 @@
-//! Reading and playing the Cribbage Solitaire table: every captured table screenshot (several deals, start,
-//! mid-game and finished, three window sizes and the whole screen) reads exactly as the rules engine says it should; calibration from
-//! one screenshot of a known deal reads them all; other pictures are refused clearly; and live, in a real
-//! Chromium window on Xvfb, the bot plays whole deals to the score the solver proves optimal: also on a busy
-//! desktop with a table that shows each card seconds late (never a card twice), and a card click the table loses
-//! is named, not made again.
+//! Reading Cribbage Solitaire screenshots. With the shipped calibration: every captured screenshot of the project's
+//! first table (several deals, start, mid-game and finished, three window sizes and the whole screen) reads exactly
+//! as the rules engine says it should, a rank with no template named by what the deal must be; calibration from one
+//! screenshot of a known deal reads them all; the `read` command feeds the solver; other pictures are refused
+//! clearly. With no calibration (issue 29): the three tables' fixtures (the project's first table, the parlour page
+//! and the Tk desktop table, each drawn by other hands and toolkits, at two window sizes or more) read exactly by
+//! card shapes and the common fonts' rank marks, named by what a deal must be; the stack is read wherever a table
+//! shows it; the columns keep their numbers from the previous picture when one is emptied; fans that run up and left
+//! are read by the index they show; the `read` command does it with a calibration folder that holds nothing but the
+//! font lists; the control that ends a stack is found by its label (and an icon or a button labelled otherwise is not
+//! taken for it).
 
 mod common;
 
 use std::path::Path;
 use std::process::Command;
 
+use autoplay::games::cribbage::cli::parse_truth;
+use autoplay::games::cribbage::screen::by_shape::{self, RankShapes};
 use autoplay::games::cribbage::screen::{self, load_themes};
-use autoplay::games::cribbage::{deal, replay, solve, State};
+use autoplay::games::cribbage::{deal, replay, solve, Deal, State};
 use autoplay::imageio::load_image;
-use common::desktop::{wait_until, Desktop};
-use common::{fixture_shots, repo, Busy};
+use common::cribbage::calibration_of_fonts_only;
+use common::{autoplay, fixture_shots, repo};
+use image::RgbaImage;
 
-fn autoplay() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_autoplay"));
-    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
-    command
-}
-
-/// The truth of a shot from NAME.params: deal N after line L, replayed by the rules engine.
+/// The truth of a fixture: its `.truth` file (the table's own state), or its `.params` (deal N after line L,
+/// replayed by the rules engine).
 fn truth_of(png: &Path) -> State {
+    let truth = png.with_extension("truth");
+    if truth.exists() {
+        return parse_truth(&std::fs::read_to_string(truth).unwrap()).unwrap().state;
+    }
     let params = std::fs::read_to_string(png.with_extension("params")).unwrap();
     let field = |key: &str| {
         params
@@ -182,102 +189,168 @@ fn pictures_that_are_not_a_table_are_refused_clearly() {
     assert!(error.contains("no card pile"), "{error}");
 }
 
-/// Live: the table in Chromium under Xvfb, two deals at three window sizes, played to the end by `autoplay play
-/// cribbage`; the page's own title (read with xdotool) must show the solver's proven optimum and "complete". In one
-/// game the player has already played a scoring card (a jack first): the bot takes the score so far from the
-/// title, which the picture does not show, and finishes at the optimum from there.
+fn shapes() -> RankShapes {
+    RankShapes::load(&repo().join("calibration")).unwrap()
+}
+
+fn notation(state: &State) -> String {
+    Deal { columns: state.columns.clone() }.notation()
+}
+
 #[test]
-fn plays_whole_deals_in_chromium_to_the_proven_optimum() {
-    for (n, size, played) in [(30u64, "1000,700", ""), (1031, "800,600", ""), (30, "900,640", "2")] {
-        let game = play_the_table(n, size, played, "");
-        game.assert_won_at_the_optimum(&format!("deal {n} at {size}"));
+fn every_fixture_of_the_three_tables_reads_exactly_with_no_calibration() {
+    let shapes = shapes();
+    let mut read = 0;
+    let mut failures = Vec::new();
+    for table in ["cribbage", "cribbage-parlour", "cribbage-tk"] {
+        let shots = fixture_shots(table);
+        assert!(shots.len() >= 5, "{table}: {} fixtures", shots.len());
+        for (name, png) in shots {
+            let truth = truth_of(&png);
+            match by_shape::read(&load_image(&png).unwrap(), &shapes, None) {
+                Ok(reading) => {
+                    let stack_right = !reading.stack_shown || reading.state.stack == truth.stack;
+                    if reading.state.columns != truth.columns || !stack_right {
+                        failures.push(format!(
+                            "{table}/{name}: read {} (stack {:?}), truth {} (stack {:?})",
+                            notation(&reading.state),
+                            reading.state.stack,
+                            notation(&truth),
+                            truth.stack
+                        ));
+                    }
+                    for (c, points) in reading.points.cards.iter().enumerate() {
+                        assert_eq!(points.len(), truth.columns[c].len(), "{table}/{name}: column {} points", c + 1);
+                    }
+                    read += 1;
+                }
+                Err(e) => failures.push(format!("{table}/{name}: {e:#}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} fixtures misread:\n{}", failures.len(), read, failures.join("\n"));
+}
+
+/// Every table shows its stack (a pile, a row of small cards, or an outlined place) in the fixtures that have
+/// one, except where it shows none: the parlour's opening and its picture just after a stack ended.
+#[test]
+fn the_stack_is_read_wherever_a_table_shows_it() {
+    let shapes = shapes();
+    for (name, png) in fixture_shots("cribbage-tk").into_iter().chain(fixture_shots("cribbage")) {
+        let reading = by_shape::read(&load_image(&png).unwrap(), &shapes, None).unwrap();
+        assert!(reading.stack_shown, "{name}: the stack's place (a pile or an outline) is on show");
+        assert_eq!(reading.state.stack, truth_of(&png).stack, "{name}");
+    }
+    let row = repo().join("fixtures/cribbage-parlour/deal30-mid.png");
+    let reading = by_shape::read(&load_image(&row).unwrap(), &shapes, None).unwrap();
+    assert!(reading.stack_shown && reading.state.stack == truth_of(&row).stack, "the parlour's row of small cards");
+}
+
+/// The rows of the Tk table are numbered top to bottom; with its first row emptied (painted over with the
+/// background beside it), a picture alone numbers the three left 1 to 3, but the previous picture's places keep
+/// them 2 to 4.
+#[test]
+fn an_emptied_column_keeps_the_numbers_the_previous_picture_gave() {
+    let shapes = shapes();
+    let png = repo().join("fixtures/cribbage-tk/deal1031-late-1100x760.png");
+    let image = load_image(&png).unwrap();
+    let before = by_shape::read(&image, &shapes, None).unwrap();
+    assert_eq!(notation(&before.state), "49Q6Q_A_6_6K");
+    // The first row's cards: their points' rows, a card's height around them, up to the divider.
+    let row_y = before.points.cards[0][0].1 as u32;
+    let mut emptied: RgbaImage = image.clone();
+    let card_height = (before.points.card_width as f64 * 1.4) as u32;
+    for y in row_y.saturating_sub(card_height / 2)..(row_y + card_height).min(image.height()) {
+        let background = *image.get_pixel(650, y);
+        for x in 0..640 {
+            emptied.put_pixel(x, y, background);
+        }
+    }
+    let alone = by_shape::read(&emptied, &shapes, None).unwrap();
+    assert_eq!(notation(&alone.state), "A_6_6K_", "a picture alone numbers the rows it shows from the top");
+    let kept = by_shape::read(&emptied, &shapes, Some(&before.points)).unwrap();
+    assert_eq!(notation(&kept.state), "_A_6_6K");
+    assert_eq!(kept.points.columns, before.points.columns, "the places are carried on");
+}
+
+/// Fans that run up and left: the Tk table turned upside down (its rows now fanned leftwards, buried card right,
+/// its stack fanned upwards). Its cards, like most, print their index in the bottom right corner too, upside down,
+/// which is what a buried card of such a fan shows; the rows read from the top are the table's from the bottom.
+#[test]
+fn fans_that_run_up_and_left_are_read_by_the_index_they_show() {
+    let shapes = shapes();
+    for shot in ["cribbage-tk/deal969-early-1100x760.png", "cribbage-tk/deal1031-late-820x600.png"] {
+        let png = repo().join("fixtures").join(shot);
+        let turned = image::imageops::rotate180(&load_image(&png).unwrap());
+        let reading = by_shape::read(&turned, &shapes, None).unwrap_or_else(|e| panic!("{shot}: {e:#}"));
+        let truth = truth_of(&png);
+        let mut rows = truth.columns.clone();
+        rows.reverse();
+        assert_eq!(notation(&reading.state), Deal { columns: rows }.notation(), "{shot}");
+        assert!(reading.stack_shown && reading.state.stack == truth.stack, "{shot}: {:?}", reading.state.stack);
     }
 }
 
-/// Live, on a busy desktop (`scripts/busy.sh 3`): the table takes each click at once but shows it 1 to 3 s later
-/// (`lag=3000`, varying per move), so that a click made again on the card still shown would play the next card of
-/// its column. The bot waits for every move, makes none twice, and the page's own title shows the optimum.
+/// `autoplay read cribbage` with a calibration folder holding only the font lists reads each table, and the
+/// solver takes what it prints.
 #[test]
-fn a_table_showing_each_move_late_on_a_busy_desktop_is_won_with_no_card_played_twice() {
-    let _busy = Busy::start(3);
-    let game = play_the_table(30, "1000,700", "", "&lag=3000");
-    game.assert_won_at_the_optimum("lag 3000 under load");
-    assert!(!game.stderr.contains("making it again"), "{}", game.stderr);
-}
-
-/// Live: the table loses the third click that plays a card. Nothing shows that it never got it, and a card clicked
-/// again plays the column's next one, so the bot waits the whole patience and stops, naming the move; the table,
-/// read once it has stopped, holds 50 cards (two played, none twice).
-#[test]
-fn a_card_click_the_table_loses_is_named_and_never_made_again() {
-    let game = play_the_table(30, "1000,700", "", "&drop=3");
-    assert!(!game.succeeded, "{}", game.stderr);
-    let error = game.stderr.lines().find(|l| l.starts_with("autoplay: error:")).unwrap_or_default();
-    assert!(error.contains("move 3 (") && error.contains("has not shown"), "{}", game.stderr);
-    assert!(error.contains("a second copy of it makes another move"), "{}", game.stderr);
-    assert_eq!(game.stderr.matches("move 3: ").count(), 1, "{}", game.stderr);
-    let bin = env!("CARGO_BIN_EXE_autoplay");
-    let pipeline = format!("{bin} capture --window id:{} | {bin} read cribbage - --json", game.window);
-    let read = game.desktop.run("sh", &["-c", &pipeline]);
-    let reading: serde_json::Value = serde_json::from_slice(&read.stdout)
-        .unwrap_or_else(|_| panic!("the table reads: {}", String::from_utf8_lossy(&read.stderr)));
-    let columns = reading["columns"].as_str().unwrap();
-    assert_eq!(columns.chars().filter(|c| *c != '_').count(), 50, "{columns}\n{}", game.stderr);
-}
-
-/// What a live game of the table came to: the desktop and window (still open), whether the bot succeeded, its
-/// standard error and report, the page's title once its picture has settled, and the optimum from the start.
-struct TableGame {
-    desktop: Desktop,
-    window: String,
-    succeeded: bool,
-    stderr: String,
-    report: serde_json::Value,
-    title: String,
-    n: u64,
-    optimum: u32,
-}
-
-/// Opens the table on deal `n` at `size` after `played` (a line already played), with `query` added to its page
-/// address (`&lag=MS`, `&drop=K`), and runs `autoplay play cribbage --json` with the shipped calibration.
-fn play_the_table(n: u64, size: &str, played: &str, query: &str) -> TableGame {
-    let start = replay(&State::from(deal(n)), played).unwrap();
-    let mut desktop = Desktop::start();
-    let page =
-        format!("file://{}?deal={n}&line={played}{query}", repo().join("fixtures/tables/cribbage.html").display());
-    desktop.open_chromium_app(&page, size, &["--window-position=60,40"]);
-    let window =
-        desktop.wait_for_window(&format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {}", start.score));
-    let out = autoplay().args(["play", "cribbage", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    // A late picture settles within the lag.
-    desktop.wait_for_still_picture(&window);
-    let title_of = |desktop: &Desktop| {
-        String::from_utf8(desktop.run("xdotool", &["getwindowname", &window]).stdout).unwrap().trim().to_owned()
-    };
-    let complete = out.status.success();
-    if complete {
-        wait_until("the title to say the deal is complete", std::time::Duration::from_secs(20), || {
-            title_of(&desktop).ends_with("complete")
-        });
+fn the_read_command_needs_no_calibration() {
+    let dir = calibration_of_fonts_only();
+    for shot in ["cribbage/deal969-mid.png", "cribbage-parlour/deal30-mid.png", "cribbage-tk/deal969-early-820x600.png"]
+    {
+        let png = repo().join("fixtures").join(shot);
+        let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+            .args(["read", "cribbage", "--calibration"])
+            .arg(dir.path())
+            .arg(&png)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{shot}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let truth = truth_of(&png);
+        assert_eq!(text.lines().next(), Some(notation(&truth).as_str()), "{shot}:\n{text}");
     }
-    let title = title_of(&desktop);
-    TableGame { desktop, window, succeeded: complete, stderr, report, title, n, optimum: solve(&start).score }
+    // A picture of something else: a clear error naming what is missing, and no panic.
+    let flood = std::fs::read_dir(repo().join("fixtures/flood"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "png"))
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_autoplay"))
+        .args(["read", "cribbage", "--calibration"])
+        .arg(dir.path())
+        .arg(&flood)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(error.contains("reading the table with no calibration") && error.contains("no card"), "{error}");
 }
 
-impl TableGame {
-    /// The bot exited 0 saying it won, planning no move again, and the page's own title shows the optimum.
-    fn assert_won_at_the_optimum(&self, what: &str) {
-        let stderr = &self.stderr;
-        assert!(self.succeeded, "{what}: {stderr}");
-        assert_eq!(self.report["won"], true, "{what}: {stderr}");
-        assert_eq!(self.report["replans"], 0, "{what}: {stderr}");
-        let (n, optimum) = (self.n, self.optimum);
+/// The first table's NEXT STACK button is found by its label, greyed or lit; the parlour's control is an icon
+/// and its other buttons say other things (New Game, Undo), and the Tk table has none: no control is taken there.
+#[test]
+fn the_control_that_ends_a_stack_is_found_by_its_label_and_only_so() {
+    let shapes = shapes();
+    for (shot, labelled) in [
+        ("cribbage/deal30-mid.png", true),
+        ("cribbage/deal30-late.png", true),
+        ("cribbage/deal969-early-screen.png", true),
+        ("cribbage-parlour/deal30-mid.png", false),
+        ("cribbage-parlour/deal969-early.png", false),
+        ("cribbage-tk/deal30-mid-1100x760.png", false),
+    ] {
+        let image = load_image(&repo().join("fixtures").join(shot)).unwrap();
+        let reading = by_shape::read(&image, &shapes, None).unwrap();
+        assert_eq!(reading.points.next_stack.is_some(), labelled, "{shot}: {:?}", reading.points.next_stack);
         assert_eq!(
-            self.title,
-            format!("Cribbage Solitaire \u{2014} deal {n} \u{2014} score {optimum} \u{2014} complete"),
-            "{what}: {stderr}"
+            reading.ends_stacks_itself, !labelled,
+            "{shot}: with no control, a stack ends by itself or not at all"
         );
+        if let Some((x, y)) = reading.points.next_stack {
+            // On the button: its colour, not the felt's, under the point.
+            let felt = *image.get_pixel(5, image.height() - 5);
+            assert_ne!(*image.get_pixel(x as u32, y as u32), felt, "{shot}: ({x}, {y}) is on the felt");
+        }
     }
 }

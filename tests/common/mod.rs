@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod cribbage;
 pub mod desktop;
 pub mod sgt_flood;
 
