@@ -4,6 +4,7 @@
 pub mod cribbage;
 pub mod desktop;
 pub mod sgt_flood;
+pub mod sudoku;
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
