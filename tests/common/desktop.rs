@@ -249,3 +249,8 @@ pub fn parse_ppm(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
     };
     (w, h, data)
 }
+
+/// `autoplay ARGS` run to its end on the desktop's display.
+pub fn autoplay(desktop: &Desktop, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_autoplay")).args(args).env("DISPLAY", &desktop.display).output().unwrap()
+}

@@ -1,7 +1,10 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod cribbage;
 pub mod desktop;
+pub mod sgt_flood;
+pub mod sudoku;
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -11,6 +14,13 @@ use autoplay::games::flood::{sgt_id::SgtFloodId, solver, FloodBoard};
 
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The bot's binary as a command, with the repository's calibration (`AUTOPLAY_CALIBRATION`).
+pub fn autoplay() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_autoplay"));
+    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
+    command
 }
 
 pub fn flood_themes() -> Vec<PaletteTheme> {

@@ -1,74 +1,22 @@
-//! Live tests: a real Xvfb, a real window manager and the real sgt-flood window; the bot plays to the end,
-//! and the outcome is checked independently of the bot's own word (an xwd capture, counted against
-//! sgt-flood's published palette).
+//! Playing Flood-It live: a real Xvfb, a real window manager and real game windows (sgt-flood, also recoloured or
+//! played by its cursor keys; the project's web clients in Chromium: one that takes moves only from its colour buttons,
+//! one whose cells fade and which shows moves late or loses one, one in many styles of buttons or moved by keys
+//! alone), played to the end by the bot, and the outcome checked independently of the bot's own word (an xwd capture
+//! counted against sgt-flood's published palette, or the page's own title). What a user or the desktop does meanwhile
+//! (the mouse taken, the board changed behind the bot's back, the window moved, resized, covered, minimised, closed or
+//! partly off the screen, two windows of one title) is survived or named.
 
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use autoplay::game::SolveLimits;
-use autoplay::games::flood::{sgt_id::SgtFloodId, solve_board, solver, FloodBoard};
+use autoplay::games::flood::{solve_board, solver, FloodBoard};
 use common::desktop::{wait_until, Desktop};
+use common::sgt_flood::{colours_shown, open_game, palette_counts, SGT_FLOOD};
 use common::*;
-
-const SGT_FLOOD: &str = "/usr/games/sgt-flood";
-
-/// sgt-flood's cell colours 0–9 as published (desktop.md); 6 (brown) is never drawn as brown by this version.
-const SGT_PALETTE: [[u8; 3]; 10] = [
-    [0xff, 0x00, 0x00],
-    [0xff, 0xff, 0x00],
-    [0x00, 0xff, 0x00],
-    [0x33, 0x4c, 0xff],
-    [0xff, 0x80, 0x00],
-    [0x80, 0x00, 0xb3],
-    [0x80, 0x4c, 0x4c],
-    [0x66, 0xcc, 0xff],
-    [0xb3, 0xff, 0xb3],
-    [0xff, 0x99, 0xff],
-];
-
-fn autoplay() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_autoplay"));
-    command.env("AUTOPLAY_CALIBRATION", repo().join("calibration"));
-    command
-}
-
-/// The game ID for parameters and seed, from sgt-flood itself.
-fn generate(params_and_seed: &str) -> SgtFloodId {
-    let out = Command::new(SGT_FLOOD)
-        .args(["--generate", "1", params_and_seed])
-        .output()
-        .expect("sgt-flood must be installed");
-    assert!(out.status.success());
-    SgtFloodId::parse(&String::from_utf8_lossy(&out.stdout)).unwrap()
-}
-
-fn board_of(id: &SgtFloodId) -> FloodBoard {
-    let theme = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
-    id.to_board(&theme).unwrap()
-}
-
-/// How many pixels of each sgt-flood colour the window shows.
-fn palette_counts(desktop: &Desktop, window: &str) -> [usize; 10] {
-    let (_, _, rgb) = desktop.window_pixels(window);
-    let mut counts = [0; 10];
-    for p in rgb.chunks(3) {
-        if let Some(i) = SGT_PALETTE.iter().position(|c| c == p) {
-            counts[i] += 1;
-        }
-    }
-    counts
-}
-
-/// Starts sgt-flood on a desktop with the given parameters and seed, returning the window id and the truth.
-fn open_game(desktop: &mut Desktop, params_and_seed: &str, env: &[(&str, &str)]) -> (String, FloodBoard) {
-    let id = generate(params_and_seed);
-    desktop.spawn(SGT_FLOOD, &[params_and_seed], env);
-    let window = desktop.wait_for_window("Flood");
-    (window, board_of(&id))
-}
 
 fn proven_optimal_length(board: &FloodBoard) -> usize {
     let plan = solve_board(board, &SolveLimits::default());
@@ -141,40 +89,6 @@ fn refuses_to_play_a_board_the_game_would_crash_on_and_leaves_it_alone() {
     // Whatever the bot did has been drawn once the picture stops changing.
     let (_, _, after) = desktop.wait_for_still_picture(&window);
     assert!(before == after, "the game window changed");
-}
-
-#[test]
-fn captures_windows_and_screens_that_read_back_as_the_truth() {
-    let mut desktop = Desktop::start();
-    let (window, truth) = open_game(&mut desktop, "9x7c5m0#pipeline", &[("FLOOD_TILESIZE", "24")]);
-    let listed = autoplay().args(["windows", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-    let windows: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
-    assert!(windows.as_array().unwrap().iter().any(|w| w["title"] == "Flood"), "{windows}");
-    desktop.move_window(&window, 611, 333);
-    for source in [&["--window", "Flood"][..], &["--screen"][..]] {
-        let capture = autoplay().arg("capture").args(source).env("DISPLAY", &desktop.display).output().unwrap();
-        assert!(capture.status.success());
-        let mut read =
-            autoplay().args(["read", "flood", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-        use std::io::Write;
-        read.stdin.take().unwrap().write_all(&capture.stdout).unwrap();
-        let out = read.wait_with_output().unwrap();
-        assert!(out.status.success(), "{source:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stdout), truth.to_string(), "{source:?}");
-    }
-    // PNM by the file name's extension.
-    let dir = tempfile::tempdir().unwrap();
-    let pnm = dir.path().join("flood.pnm");
-    let capture = autoplay()
-        .args(["capture", "--window", "Flood", "-o"])
-        .arg(&pnm)
-        .env("DISPLAY", &desktop.display)
-        .output()
-        .unwrap();
-    assert!(capture.status.success());
-    assert!(std::fs::read(&pnm).unwrap().starts_with(b"P6"), "a binary PPM");
-    let out = autoplay().args(["read", "flood"]).arg(&pnm).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stdout), truth.to_string());
 }
 
 #[test]
@@ -306,52 +220,6 @@ fn plans_again_when_the_game_changes_behind_its_back() {
     assert_eq!(after.iter().filter(|&&n| n > 0).count(), 1, "not won:\n{log}");
 }
 
-/// A live game recorded with `--record` replays offline, with no display, and a game that fails leaves its
-/// recording where the bot says, which replays to the same failure.
-#[test]
-fn a_recorded_game_replays_without_a_display_and_a_failed_game_keeps_its_recording() {
-    let mut desktop = Desktop::start();
-    let (window, _) = open_game(&mut desktop, "7x7c4m0#live-record", &[]);
-    let recording = tempfile::tempdir().unwrap();
-    let dir = recording.path().join("session");
-    let out =
-        autoplay().args(["play", "flood", "--record"]).arg(&dir).env("DISPLAY", &desktop.display).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    wait_until("the window to show one colour", Duration::from_secs(20), || colours_shown(&desktop, &window) == 1);
-    assert_eq!(palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count(), 1, "the game is won");
-    let replay = autoplay().arg("replay").arg(&dir).env_remove("DISPLAY").output().unwrap();
-    assert!(replay.status.success(), "{}", String::from_utf8_lossy(&replay.stderr));
-
-    // A second game stopped by its move limit: the recording is kept in the cache and named.
-    desktop.run("xdotool", &["windowkill", &window]);
-    wait_until("the first game's window to close", Duration::from_secs(20), || {
-        !desktop.visible_windows("Flood").contains(&window)
-    });
-    let (_, _) = open_game(&mut desktop, "7x7c4m0#live-record-fail", &[]);
-    let cache = tempfile::tempdir().unwrap();
-    let out = autoplay()
-        .args(["play", "flood", "--max-moves", "2"])
-        .env("DISPLAY", &desktop.display)
-        .env("XDG_CACHE_HOME", cache.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("move limit"), "{stderr}");
-    let kept = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("the recording of this game is in "))
-        .expect("where the recording is");
-    let kept = kept.split(" (replay it").next().unwrap();
-    assert!(kept.starts_with(&cache.path().display().to_string()), "{kept}");
-    let replay = autoplay().arg("replay").arg(kept).env_remove("DISPLAY").output().unwrap();
-    let replayed = String::from_utf8_lossy(&replay.stdout);
-    assert!(
-        replay.status.success() && replayed.contains("move limit"),
-        "{replayed}{}",
-        String::from_utf8_lossy(&replay.stderr)
-    );
-}
-
 /// Two windows with the game's title: the bot names both (with their ids) instead of picking one, and plays the
 /// one named with `--window id:N`, leaving the other alone.
 #[test]
@@ -446,11 +314,6 @@ fn a_window_partly_off_the_screen_is_named_as_such() {
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("is partly off the screen") && stderr.contains("move it back"), "{stderr}");
     assert!(!stderr.contains("is gone"), "{stderr}");
-}
-
-/// The number of sgt-flood colours the window shows (1 when the game is won).
-fn colours_shown(desktop: &Desktop, window: &str) -> usize {
-    palette_counts(desktop, window).iter().filter(|&&n| n > 0).count()
 }
 
 /// Faults the bot survives: a user moves or resizes the window, undoes a move, or starts a new game (all keys
@@ -922,4 +785,105 @@ fn sgt_flood_is_won_by_its_cursor_keys_at_the_optimum() {
     wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
         palette_counts(&desktop, &window).iter().filter(|&&n| n > 0).count() == 1
     });
+}
+
+const TITLE: &str = "Flood-It (styles)";
+
+/// What a game of the page came to.
+struct StyleGame {
+    stderr: String,
+    report: serde_json::Value,
+    optimal: usize,
+    colours: usize,
+    /// The moves the page's title says it was solved in.
+    solved_in: Option<usize>,
+}
+
+impl StyleGame {
+    fn assert_won_at_the_optimum(&self, query: &str) {
+        assert_eq!(self.report["won"], true, "{query}: {}\n{}", self.report, self.stderr);
+        assert_eq!(self.solved_in, Some(self.optimal), "{query}: the optimum is {}\n{}", self.optimal, self.stderr);
+    }
+}
+
+/// Plays the page with `query` in a Chromium window with no calibration at all.
+fn play_style(query: &str) -> StyleGame {
+    let (page, truth) = page_and_board_text("flood-styles.html", query);
+    let board = FloodBoard::parse(&truth).unwrap_or_else(|e| panic!("{query}: the page's board:\n{truth}\n{e:?}"));
+    let plan = solve_board(&board, &SolveLimits::default());
+    assert!(plan.optimal, "{query}");
+    let mut desktop = Desktop::start();
+    desktop.open_chromium_app(&page, "600,720", &[]);
+    let window = desktop.wait_for_window(r"Flood-It \(styles\)");
+    let (succeeded, stderr, report) = play_uncalibrated(&desktop.display, "flood", &window);
+    assert!(succeeded, "{query}: play failed:\n{stderr}");
+    let title = |desktop: &Desktop| {
+        String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned()
+    };
+    wait_until(
+        &format!("{query}: the page's title to say it is solved; the bot said:\n{stderr}"),
+        Duration::from_secs(30),
+        || title(&desktop) != TITLE,
+    );
+    let solved_in = title(&desktop)
+        .strip_prefix(&format!("{TITLE} — solved in "))
+        .and_then(|t| t.strip_suffix(" moves"))
+        .and_then(|n| n.parse().ok());
+    StyleGame { stderr, report, optimal: plan.moves.len(), colours: board.colours().len(), solved_in }
+}
+
+/// Each button style, found by its shape, proved by its effect, and played at the optimum.
+#[test]
+fn every_style_of_colour_button_is_found_and_won_at_the_optimum() {
+    for query in [
+        "style=discs&seed=2",
+        "style=ellipse&seed=4",
+        "style=tiles&seed=5",
+        "style=flat&seed=6",
+        "style=gradient&seed=8",
+    ] {
+        let game = play_style(query);
+        game.assert_won_at_the_optimum(query);
+        assert!(game.stderr.contains("making moves another way"), "{query}:\n{}", game.stderr);
+        assert!(game.stderr.contains("a click on the colour's button"), "{query}:\n{}", game.stderr);
+        assert!(game.stderr.contains("floods with"), "{query}:\n{}", game.stderr);
+    }
+}
+
+/// The orange of the ellipse page's own background, and the pale colour of the flat page's, are board colours:
+/// their buttons, told from the page only by an outline or a step of about fifteen units, are found and used.
+#[test]
+fn a_button_the_colour_of_the_page_around_it_is_found() {
+    for (query, colour) in
+        [("style=ellipse&seed=11&colours=8&size=14", "#f08c2e"), ("style=flat&seed=12&scale=0.8", "#cfd8e3")]
+    {
+        let game = play_style(query);
+        game.assert_won_at_the_optimum(query);
+        let proved =
+            game.stderr.lines().any(|l| l.contains(&format!("patch of {colour} at")) && l.contains("floods with"));
+        assert!(proved, "{query}: the button of {colour} was not clicked:\n{}", game.stderr);
+    }
+}
+
+/// No buttons, and cells that take no click: the bot turns to the keyboard cursor and Enter (the page's first
+/// arrow key only shows its cursor, and the cursor starts wherever the page left it) and wins at the optimum.
+#[test]
+fn a_client_moved_by_its_cursor_keys_is_won_at_the_optimum() {
+    let game = play_style("style=cursor&seed=13");
+    game.assert_won_at_the_optimum("cursor");
+    assert!(game.stderr.contains("the cursor keys to a cell of the colour, and Enter"), "{}", game.stderr);
+}
+
+/// No buttons, no cursor: number keys whose colours the page shows only in words. Each key is learned from the
+/// colour its first press floods with (a press that floods another colour than planned costs a move and a new
+/// plan), and none is pressed for a colour it was seen not to play; the game is won within a move per colour
+/// of the optimum.
+#[test]
+fn a_client_moved_by_number_keys_is_won_once_its_keys_are_learned() {
+    let game = play_style("style=keys&seed=14");
+    assert_eq!(game.report["won"], true, "{}\n{}", game.report, game.stderr);
+    let solved_in = game.solved_in.unwrap_or_else(|| panic!("not solved:\n{}", game.stderr));
+    assert!(solved_in < game.optimal + game.colours, "{solved_in} moves, optimum {}:\n{}", game.optimal, game.stderr);
+    let learned = game.stderr.matches("that the key").count();
+    assert!(learned <= game.colours + 1, "{learned} keys learned for {} colours:\n{}", game.colours, game.stderr);
 }

@@ -4,8 +4,8 @@
 //! splices) and checks that nothing panics and that every input is answered within a time bound.
 //!
 //! Each target runs for `FUZZ_SECONDS` (default 2, so that the test suite stays quick); for a long run:
-//! `FUZZ_SECONDS=600 cargo test --release --test fuzz -- --nocapture --test-threads 2`. Inputs that once failed
-//! stay in `regressions()` below and run first.
+//! `FUZZ_SECONDS=600 cargo test --release --test all_hostile_inputs -- --nocapture --test-threads 2`. Inputs that
+//! once failed stay in `regressions()` below and run first.
 
 mod common;
 

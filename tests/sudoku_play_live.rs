@@ -1,6 +1,9 @@
-//! Live Sudoku: a real Xvfb, openbox and sgt-solo window; the bot fills the grid, correcting a wrong digit the
-//! "player" typed first, and the final window (captured independently with xwd) shows the unique solution of
-//! the game's givens with no clash.
+//! Playing Sudoku live: on Xvfb with a window manager, real game windows (sgt-solo, GNOME Sudoku, KSudoku, the
+//! project's web Sudoku in Chromium, Debian's curses `sudoku` in xterm) played to the win by the bot, with the shipped
+//! calibration, with none, or with a theme learned from one labelled shot. The bot corrects a wrong digit the "player"
+//! typed first, waits for a page that shows each digit late on a busy desktop, turns to a number pad where the cells
+//! take no keys, and to the arrow keys in a terminal; the outcome is checked independently of the bot's word (the
+//! window captured with xwd and read, the game's own dialog, title or saved game).
 
 mod common;
 
@@ -568,4 +571,48 @@ fn a_web_sudoku_calibrated_from_one_labelled_shot_is_won_with_that_theme() {
     assert_eq!((report["won"].as_bool(), report["replans"].as_u64()), (Some(true), Some(0)), "{stderr}");
     assert!(stderr.contains("(theme 'web')"), "{stderr}");
     assert_eq!(page_title(&desktop, &window), "Sudoku — solved", "{stderr}");
+}
+
+/// Debian's `sudoku` (curses) in xterm, in DejaVu Sans Mono, played with no calibration for it: the grid is read
+/// from its lines of characters, a click does not choose a cell there (the digit is not typed: the cursor shows
+/// elsewhere), and the moves are made with the arrow keys from where the reverse-video cursor is, to the win.
+#[test]
+fn a_terminal_sudoku_is_won_by_its_keys() {
+    a_terminal_sudoku_is_won(&["-fa", "DejaVu Sans Mono", "-fs", "12"]);
+}
+
+/// The same in xterm's own default font (the 6×13 bitmap `fixed`), where a plain digit the player typed is as
+/// near to other digits of the fonts as to its own: the board names it.
+#[test]
+fn a_terminal_sudoku_in_the_default_bitmap_font_is_won() {
+    a_terminal_sudoku_is_won(&[]);
+}
+
+fn a_terminal_sudoku_is_won(font: &[&str]) {
+    let mut desktop = Desktop::start();
+    let board = common::repo().join("fixtures/sudoku-terminal/board.txt");
+    let board = board.to_str().unwrap();
+    let args: Vec<&str> =
+        font.iter().copied().chain(["-geometry", "80x30", "-e", "/usr/games/sudoku", "-n", board]).collect();
+    desktop.spawn("xterm", &args, &[]);
+    desktop.wait_for_window("sudoku");
+    let out = common::desktop::autoplay(&desktop, &["play", "sudoku", "--window", "sudoku", "--json"]);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["won"], true, "{log}");
+    assert!(log.contains("the keyboard cursor moved with the arrow keys"), "{log}");
+    // The window shows the board full, every row a permutation of 1–9.
+    let shot = tempfile::NamedTempFile::with_suffix(".png").unwrap();
+    let path = shot.path().display().to_string();
+    assert!(common::desktop::autoplay(&desktop, &["capture", "--window", "sudoku", "-o", &path]).status.success());
+    let read = common::desktop::autoplay(&desktop, &["read", "sudoku", &path]);
+    let text = String::from_utf8_lossy(&read.stdout);
+    let rows: Vec<&str> = text.lines().filter(|l| l.len() == 9).take(9).collect();
+    assert_eq!(rows.len(), 9, "{text}");
+    for row in rows {
+        let mut digits: Vec<char> = row.chars().collect();
+        digits.sort_unstable();
+        assert_eq!(digits.iter().collect::<String>(), "123456789", "{text}");
+    }
 }

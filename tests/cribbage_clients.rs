@@ -1,13 +1,21 @@
-//! The Cribbage Solitaire tables (fixtures/tables/cribbage.html, and cribbage-parlour.html, drawn otherwise) in
-//! real headless Chromium agree with the Rust rules engine: the same numbered deals, and a solver line replayed
-//! on the page reaches the solver's score in the window title.
+//! The Cribbage Solitaire tables agree with the Rust rules engine. The two web tables (fixtures/tables/cribbage.html,
+//! and cribbage-parlour.html, drawn otherwise), in real headless Chromium: the same numbered deals, a solver line
+//! replayed on the page reaches the solver's score in the window title, and moves the rules forbid are refused. The
+//! third table, fixtures/tables/cribbage_tk.py (a Python Tk window written from a description of its look alone: KDE's
+//! standard SVG card deck, the four columns fanned sideways, the stack a fan downwards, no control that ends a stack),
+//! by its self-test: the same numbered deals; and each of its screenshots in fixtures/cribbage-tk/
+//! (scripts/fixtures/cribbage-tk.sh), whose truth is the table's own state file, shows the position the rules reach
+//! on its line.
 
 mod common;
 
 use std::process::Command;
 
-use autoplay::games::cribbage::{deal, solve, State};
-use common::repo;
+use autoplay::games::cribbage::commands::parse_state;
+use autoplay::games::cribbage::rules::parse_line;
+use autoplay::games::cribbage::{deal, solve, Move, State};
+use common::cribbage::python;
+use common::{fixture_shots, repo};
 
 /// Loads the first table with the given query and returns the DOM after its scripts ran.
 fn dump_dom(query: &str) -> String {
@@ -87,4 +95,40 @@ fn the_parlour_table_deals_plays_and_refuses_by_the_same_rules() {
     assert!(dom.contains("data-replay-stopped=\"step 1 '_'\""), "a stack ended before any card");
     let dom = dump_table_dom("cribbage-parlour.html", &format!("deal=30&line={}", "1".repeat(14)));
     assert!(dom.contains("data-replay-stopped=\""), "column 1 has only 13 cards");
+}
+
+#[test]
+fn the_tk_table_deals_the_project_s_numbered_deals() {
+    let out =
+        Command::new(python()).arg(repo().join("fixtures/tables/cribbage_tk.py")).arg("--self-test").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    for n in [30u64, 1] {
+        assert!(stdout.contains(&format!("deal {n}: {}\n", deal(n).notation())), "deal {n}:\n{stdout}");
+    }
+}
+
+/// Each fixture's header names its deal and line; played by the rules, and the stack ended at the end where
+/// nothing fits (the table has ended it by the time it is shown), the line reaches the truth's columns, stack and
+/// score.
+#[test]
+fn the_tk_fixtures_show_the_positions_their_lines_reach() {
+    let shots = fixture_shots("cribbage-tk");
+    assert_eq!(shots.len(), 8, "four positions at two window sizes");
+    for (name, png) in shots {
+        let text = std::fs::read_to_string(png.with_extension("truth")).unwrap();
+        let header = text.lines().next().unwrap();
+        let word_after = |key: &str| header.split_whitespace().skip_while(|w| *w != key).nth(1).map(str::to_owned);
+        let n: u64 = word_after("--deal").unwrap().parse().unwrap();
+        let line = word_after("--line").filter(|l| l != "at").unwrap_or_default();
+        let mut state = State::from(deal(n));
+        for mv in parse_line(&line).unwrap() {
+            state.play(mv).unwrap_or_else(|e| panic!("{name}: {mv}: {e}"));
+        }
+        if state.legal_moves() == [Move::NewStack] {
+            state.play(Move::NewStack).unwrap();
+        }
+        let truth = parse_state(&text).unwrap();
+        assert_eq!((&truth.columns, &truth.stack, truth.score), (&state.columns, &state.stack, state.score), "{name}");
+    }
 }
