@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
 use crate::games::flood::screen::theme::PaletteTheme;
 use crate::games::flood::screen::{self, buttons};
 use crate::games::flood::solver;
-use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
 
 #[derive(Clone, Debug)]
 pub struct BenchOptions {

@@ -307,7 +307,11 @@ pub fn compare_command(n: usize, files: &[(String, String)]) -> Result<String> {
 
 /// Times reading a screenshot `repeats` times as the game reads it (themes, else with no calibration), after one
 /// untimed read that must succeed (`autoplay bench sudoku --shot FILE`).
-pub fn bench_read(image: &image::RgbaImage, game: &crate::games::sudoku::Sudoku, repeats: usize) -> Result<super::Summary> {
+pub fn bench_read(
+    image: &image::RgbaImage,
+    game: &crate::games::sudoku::Sudoku,
+    repeats: usize,
+) -> Result<super::Summary> {
     super::time_reads(repeats, || {
         crate::games::sudoku::screen::read_any(image, &game.themes, game.digit_shapes.as_ref())
     })

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use crate::cli::screen as screen_cli;
+use crate::cli::{input_text, print, progress};
 use crate::games::cribbage::commands::parse_state;
 use crate::games::cribbage::screen::reader::TableTruth;
 use crate::games::cribbage::{bench_command, deal, deal_command, solve_command, Cribbage, SolveInput, State};
-use crate::cli::screen as screen_cli;
-use crate::cli::{input_text, print, progress};
 use crate::imageio::read_text;
 
 /// Parses `A-B` (an inclusive range of deal numbers).
@@ -158,7 +158,13 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
     let image = crate::imageio::load_image(shot)?;
     let game = <Cribbage as crate::game::ScreenGame>::load(root, None)?;
     let time = crate::bench::time_reads(200, || {
-        crate::games::cribbage::screen::read_any(&image, &game.themes, game.numbers.as_ref(), game.rank_shapes.as_ref(), None)
+        crate::games::cribbage::screen::read_any(
+            &image,
+            &game.themes,
+            game.numbers.as_ref(),
+            game.rank_shapes.as_ref(),
+            None,
+        )
     })?;
     print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }

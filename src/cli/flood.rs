@@ -7,12 +7,12 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::games::flood::screen::{reader, theme, FloodTruth};
 use crate::bench::flood as bench;
-use crate::games::flood::{solve_board, Flood, FloodBoard};
 use crate::cli::screen::{self as screen_cli, print_reading};
 use crate::cli::{input_text, print, seconds};
 use crate::game::SolveLimits;
+use crate::games::flood::screen::{reader, theme, FloodTruth};
+use crate::games::flood::{solve_board, Flood, FloodBoard};
 use crate::imageio::load_image;
 
 /// Read a Flood-It screenshot (a file, or standard input) into board text.

@@ -7,9 +7,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use crate::bench::sudoku as speed;
-use crate::games::sudoku::{batch_command, bench_command, parse_box_shape, solve_command, Sudoku, SudokuGrid};
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
+use crate::games::sudoku::{batch_command, bench_command, parse_box_shape, solve_command, Sudoku, SudokuGrid};
 use crate::imageio::{load_image, read_text};
 
 fn parse_box(text: &str) -> Result<(usize, usize), String> {

@@ -8,8 +8,8 @@ use anyhow::{ensure, Result};
 use clap::Args;
 
 use crate::bench::sudoku_duel::bench_command;
-use crate::games::sudoku_duel::{duel_command, referee_command, DuelOptions, MatchOptions};
 use crate::cli::{print, progress};
+use crate::games::sudoku_duel::{duel_command, referee_command, DuelOptions, MatchOptions};
 
 /// A two-player Sudoku player speaking the referee protocol on standard input and output.
 #[derive(Args)]

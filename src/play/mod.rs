@@ -41,15 +41,15 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use crate::capture::{Frame, FrameSource, Settle};
-use crate::game::{Action, Layout, Plan, Reading, ScreenGame, SolveLimits};
+use crate::game::{Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
 use copies::CopyProof;
-use hands::Hands;
 pub use events::{PlayEvent, Replan};
+use hands::Hands;
 pub use hands::PointerMoved;
 pub use pace::Pace;
 use watch::Seen;
-use ways::{describe_actions, MoveInput, Ways};
+use ways::{MoveInput, Ways};
 
 #[derive(Clone, Debug)]
 pub struct PlayOptions {

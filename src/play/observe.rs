@@ -62,7 +62,11 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     }
 
     /// The window's reading once it holds still (None where it does not read), after an event that showed.
-    pub(super) fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<Reading<G::Board, G::Layout>>> {
+    pub(super) fn read_when_still(
+        &mut self,
+        settle: &Settle,
+        layout: &G::Layout,
+    ) -> Result<Option<Reading<G::Board, G::Layout>>> {
         let (_, read) =
             watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
         Ok(read.ok())

@@ -304,9 +304,7 @@ impl Ways {
                 match game.remember_way(seen, self.way, self.keep_ways) {
                     Ok(Some(note)) => log(&PlayEvent::WayKept { note }),
                     Ok(None) => {}
-                    Err(e) => {
-                        log(&PlayEvent::WayNotKept { error: format!("{e:#}") })
-                    }
+                    Err(e) => log(&PlayEvent::WayNotKept { error: format!("{e:#}") }),
                 }
             }
         }

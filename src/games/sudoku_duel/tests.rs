@@ -5,11 +5,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::bench::sudoku_duel::{in_process_match, position_with_solutions};
 use super::bot::DuelOptions;
 use super::game::PEERS;
 use super::referee::{play_game, run_match, Answer, InProcess, Process, Side};
 use super::*;
+use crate::bench::sudoku_duel::{in_process_match, position_with_solutions};
 
 fn mv(text: &str) -> Move {
     text.parse().unwrap()
