@@ -186,6 +186,14 @@ impl fmt::Display for PlayEvent {
 }
 
 impl PlayEvent {
+    /// A reading the loop acts on (board text, and the layout as JSON).
+    pub fn reading<B: fmt::Display, L: Serialize>(reading: &crate::game::Reading<B, L>) -> PlayEvent {
+        PlayEvent::Reading {
+            board: reading.board.to_string(),
+            layout: serde_json::to_value(&reading.layout).unwrap_or_default(),
+        }
+    }
+
     /// Whether the event is a reading (a board the loop acts on), which is recorded for replays but not printed.
     pub fn is_reading(&self) -> bool {
         matches!(self, PlayEvent::Reading { .. })

@@ -1,7 +1,10 @@
 //! The closed loop, one move at a time, for any [`ScreenGame`]: **observe** (capture until the board holds
 //! still, and read it), **plan** (solve, when the plan is spent or the board was not as expected), **act**
 //! (send the move's events, the way this client takes them) and **verify** (watch until the expected board
-//! shows, or name what shows instead).
+//! shows, or name what shows instead). Each step is a file of its own ([`observe`], [`plan`], [`act`],
+//! [`verify`]; the end of a game in [`end`]); one move travels through them as one [`Attempt`]; every wait is a
+//! [`wait::Wait`]; the pointer, keys and focus are in [`hands`]; and what the loop does and sees it reports as
+//! typed [`PlayEvent`]s ([`events`]), which `play` prints, a recording stores and a replay compares.
 //!
 //! The loop never clicks blind: every move is made on a board just read, every click is clamped to the window,
 //! and before every event and after every wait it checks that the pointer is where it left it (if the user has
@@ -25,6 +28,8 @@ mod end;
 mod events;
 mod hands;
 mod observe;
+mod options;
+mod plan;
 mod pace;
 mod verify;
 mod wait;
@@ -35,77 +40,22 @@ mod ways;
 mod tests;
 
 use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Result};
-use serde::Serialize;
 
 use crate::capture::{Frame, FrameSource, Settle};
-use crate::game::{Plan, Reading, ScreenGame, SolveLimits};
+use crate::game::{Reading, ScreenGame};
 use crate::input::InputDevice;
 use copies::CopyProof;
 pub use events::{PlayEvent, Replan};
 use hands::Hands;
 pub use hands::PointerMoved;
+pub use options::{PlayOptions, PlayReport};
 pub use pace::Pace;
 use watch::Seen;
+use verify::Verdict;
 use ways::{MoveInput, Ways};
-
-#[derive(Clone, Debug)]
-pub struct PlayOptions {
-    /// Send the events to `input` without waiting for the window: the board is advanced by the game's rules,
-    /// not re-read. Use with a recording input device to print what would be done.
-    pub dry_run: bool,
-    /// Stop with an error after this many moves.
-    pub max_moves: usize,
-    /// Time allowed for each solve (the best plan found by then is used).
-    pub solve_time: Option<Duration>,
-    /// A pause after each move, for people watching.
-    pub move_delay: Duration,
-    /// How to settle before the first reading and after the winning move; between moves the game's own
-    /// [`ScreenGame::settle`] is used.
-    pub settle: Settle,
-    /// Keep what the game learns about the client (a way of making moves) in the calibration that read the board
-    /// (`play --learn`). Without it, play writes no calibration.
-    pub learn: bool,
-}
-
-impl Default for PlayOptions {
-    fn default() -> Self {
-        PlayOptions {
-            dry_run: false,
-            max_moves: 1000,
-            solve_time: None,
-            move_delay: Duration::ZERO,
-            settle: Settle::default(),
-            learn: false,
-        }
-    }
-}
-
-/// The reading the loop acts on, as a [`PlayEvent`].
-fn reading_event<B: std::fmt::Display, L: Serialize>(reading: &Reading<B, L>) -> PlayEvent {
-    PlayEvent::Reading {
-        board: reading.board.to_string(),
-        layout: serde_json::to_value(&reading.layout).unwrap_or_default(),
-    }
-}
-
-/// What a game of play came to.
-#[derive(Clone, Debug, Serialize)]
-pub struct PlayReport {
-    pub won: bool,
-    pub moves: usize,
-    /// How many times the board differed from the expected one, so that the loop planned again.
-    pub replans: usize,
-    /// Length of the first plan, and whether it was proven optimal.
-    pub planned_moves: usize,
-    pub plan_optimal: bool,
-    pub final_board: String,
-    /// From the start until the last move's input was sent, and until the win was confirmed.
-    pub last_move_millis: u128,
-    pub millis: u128,
-}
 
 /// One move as the loop makes it: its number, the move and its input events, the frame it was planned on and what
 /// that frame read as (the board before the move, and where it lies), the board the rules expect after it, how the
@@ -121,20 +71,6 @@ struct Attempt<'m, G: ScreenGame> {
     /// The way the move is made has changed the board in this game (and the move tries no control on trial): a
     /// move of which nothing shows is lost or late, not refused.
     proven: bool,
-}
-
-/// What the window showed after a move.
-enum Verdict<G: ScreenGame> {
-    /// A board: the expected one, or another; the board as before the move only where the way the move was made
-    /// has not worked yet, after the whole patience with nothing of the move shown.
-    Read(Seen<G>),
-    /// The move showed (the expected board was read), then the board went back to how it was before it.
-    TakenBack(Seen<G>),
-    /// No board can be read, and why: the frame and the reader's error.
-    Unreadable(Frame, anyhow::Error),
-    /// The board as before the move, but elsewhere in the window (resized, or its board moved in it) before the
-    /// move showed: the move's input, planned where the board was, is made again where it is.
-    Moved(Seen<G>),
 }
 
 /// The loop's hold on the game: its window, the input device, and what it has learned of the client's pace.
@@ -264,7 +200,7 @@ pub fn play<'a, G: ScreenGame>(
             }
             Verdict::TakenBack(seen) => {
                 player.report(PlayEvent::TakenBack { number });
-                player.report(reading_event(&seen.1));
+                player.report(PlayEvent::reading(&seen.1));
                 ways.taken();
                 report.replans += 1;
                 plan.clear();
@@ -314,7 +250,7 @@ pub fn play<'a, G: ScreenGame>(
                 reading.board = board;
             }
         }
-        player.report(reading_event(&reading));
+        player.report(PlayEvent::reading(&reading));
         ways.learn(game, &frame, &reading, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
         as_expected = reading.board == expected;
         if !as_expected {
@@ -355,24 +291,6 @@ impl<'a, G: ScreenGame> Player<'a, G> {
 
     fn check_pointer(&mut self) -> Result<()> {
         self.hands.check_pointer()
-    }
-
-    /// Plan: solves the board as read.
-    fn plan(&mut self, board: &G::Board) -> Result<Plan<G::Move>> {
-        let limits = SolveLimits { deadline: self.options.solve_time.map(|t| Instant::now() + t) };
-        let found = self.game.solve(board, &limits)?;
-        if found.moves.is_empty() {
-            bail!("the solver found no move on a board that is not won:\n{board}");
-        }
-        let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
-        self.report(PlayEvent::Planned { moves, optimal: found.optimal });
-        Ok(found)
-    }
-
-    /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
-    fn patience(&mut self) -> Result<Duration> {
-        let busy = self.source.busy()?;
-        Ok(self.pace.patience(busy))
     }
 
     /// The pause for people watching after a move (`--move-delay-ms`).

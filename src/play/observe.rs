@@ -4,7 +4,7 @@
 use anyhow::Result;
 
 use super::watch::{self, Seen};
-use super::{pace, reading_event, PlayEvent, Player};
+use super::{pace, PlayEvent, Player};
 use crate::capture::Settle;
 use crate::game::{Reading, ScreenGame};
 
@@ -24,7 +24,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             source,
             board: reading.board.to_string(),
         });
-        self.report(reading_event(&reading));
+        self.report(PlayEvent::reading(&reading));
         self.game.check_playable(&reading)?;
         Ok((frame, reading))
     }

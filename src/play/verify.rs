@@ -27,9 +27,24 @@ use anyhow::{bail, Result};
 use super::copies::{CopyProof, Restless, WATCH};
 use super::pace;
 use super::watch::{self, Seen};
-use super::{Attempt, PlayEvent, Player, Verdict};
+use super::{Attempt, PlayEvent, Player};
+use crate::capture::Frame;
 use crate::game::{Action, Layout, Repeat, ScreenGame};
 use crate::play::ways::MoveInput;
+
+/// What the window showed after a move.
+pub(super) enum Verdict<G: ScreenGame> {
+    /// A board: the expected one, or another; the board as before the move only where the way the move was made
+    /// has not worked yet, after the whole patience with nothing of the move shown.
+    Read(Seen<G>),
+    /// The move showed (the expected board was read), then the board went back to how it was before it.
+    TakenBack(Seen<G>),
+    /// No board can be read, and why: the frame and the reader's error.
+    Unreadable(Frame, anyhow::Error),
+    /// The board as before the move, but elsewhere in the window (resized, or its board moved in it) before the
+    /// move showed: the move's input, planned where the board was, is made again where it is.
+    Moved(Seen<G>),
+}
 
 /// What one look at the window after a move found.
 enum Look<G: ScreenGame> {
@@ -42,6 +57,12 @@ enum Look<G: ScreenGame> {
 }
 
 impl<G: ScreenGame> Player<'_, G> {
+    /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
+    pub(super) fn patience(&mut self) -> Result<Duration> {
+        let busy = self.source.busy()?;
+        Ok(self.pace.patience(busy))
+    }
+
     /// Verify: watches until the expected board shows; otherwise reads what the board shows once it holds still
     /// and decides what it means (see the module doc).
     pub(super) fn verify(&mut self, attempt: &Attempt<'_, G>) -> Result<Verdict<G>> {

@@ -1,0 +1,22 @@
+//! Plan: the board as read solved, again whenever a move did not show as expected.
+
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+
+use super::{PlayEvent, Player};
+use crate::game::{Plan, ScreenGame, SolveLimits};
+
+impl<'a, G: ScreenGame> Player<'a, G> {
+    /// Plan: solves the board as read.
+    pub(super) fn plan(&mut self, board: &G::Board) -> Result<Plan<G::Move>> {
+        let limits = SolveLimits { deadline: self.options.solve_time.map(|t| Instant::now() + t) };
+        let found = self.game.solve(board, &limits)?;
+        if found.moves.is_empty() {
+            bail!("the solver found no move on a board that is not won:\n{board}");
+        }
+        let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
+        self.report(PlayEvent::Planned { moves, optimal: found.optimal });
+        Ok(found)
+    }
+}
