@@ -187,7 +187,7 @@ pub fn play<'a, G: ScreenGame>(
             continue;
         }
         report.last_move_millis = player.source.now().saturating_sub(start).as_millis();
-        player.check_pointer()?;
+        player.hands.check_pointer()?;
         let verdict = player.verify(&attempt)?;
         let seen = match verdict {
             Verdict::Read(seen) => seen,
@@ -228,7 +228,7 @@ pub fn play<'a, G: ScreenGame>(
                 player.uncover(error, Some(&reading.layout))?
             }
         };
-        player.check_pointer()?;
+        player.hands.check_pointer()?;
         let seen = if seen.1.board == expected && !winning && player.copy_wanted(&move_input) {
             player.look_at_a_copy(&attempt, seen)?
         } else {
@@ -287,10 +287,6 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// Reports what the loop did or saw: printed for people, recorded, and compared in a replay.
     fn report(&mut self, event: PlayEvent) {
         (self.log)(&event);
-    }
-
-    fn check_pointer(&mut self) -> Result<()> {
-        self.hands.check_pointer()
     }
 
     /// The pause for people watching after a move (`--move-delay-ms`).

@@ -163,7 +163,7 @@ impl<G: ScreenGame> Player<'_, G> {
         if let Some(seen) = awaited.shown {
             return Ok(Look::Decided(Verdict::Read(self.shown(seen, acted_at, attempt.number))));
         }
-        self.check_pointer()?;
+        self.hands.check_pointer()?;
         let (shown, read) =
             watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
         let reading = match read {
