@@ -53,7 +53,7 @@ use hands::Hands;
 pub use hands::PointerMoved;
 pub use options::{PlayOptions, PlayReport};
 pub use pace::Pace;
-use watch::Seen;
+use watch::Observation;
 use verify::Verdict;
 use ways::{MoveInput, Ways};
 

@@ -3,14 +3,14 @@
 
 use anyhow::Result;
 
-use super::watch::{self, Seen};
+use super::watch::{self, Observation};
 use super::{pace, PlayEvent, Player};
 use crate::capture::Settle;
 use crate::game::{Reading, ScreenGame};
 
 impl<'a, G: ScreenGame> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
-    pub(super) fn observe_first(&mut self) -> Result<Seen<G>> {
+    pub(super) fn observe_first(&mut self) -> Result<Observation<G>> {
         let settle = self.options.settle.clone();
         let (frame, read) =
             watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
@@ -31,7 +31,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
 
     /// Where a board cannot be read and other windows cover the game's: brings it to the front, names them, and
     /// reads it once it holds still. Otherwise the reader's error stands.
-    pub(super) fn uncover(&mut self, error: anyhow::Error, hint: Option<&G::Layout>) -> Result<Seen<G>> {
+    pub(super) fn uncover(&mut self, error: anyhow::Error, hint: Option<&G::Layout>) -> Result<Observation<G>> {
         let covering = self.source.uncover()?;
         if covering.is_empty() {
             return Err(error);
@@ -51,7 +51,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
 
     /// Observe, between moves: the board once it holds still (with `hint`, the layout of the last reading),
     /// brought to the front if another window covers it.
-    pub(super) fn observe(&mut self, hint: &G::Layout) -> Result<Seen<G>> {
+    pub(super) fn observe(&mut self, hint: &G::Layout) -> Result<Observation<G>> {
         let settle = self.game.settle();
         let (frame, read) =
             watch::observe(self.game, &mut *self.source, &settle, Some(hint), settle.quiet, pace::HOLD_STILL_BOUND)?;

@@ -26,7 +26,7 @@ use anyhow::{bail, Result};
 
 use super::copies::{CopyProof, Restless, WATCH};
 use super::pace;
-use super::watch::{self, Seen};
+use super::watch::{self, Observation};
 use super::{Attempt, PlayEvent, Player};
 use crate::capture::Frame;
 use crate::game::{Action, Layout, Repeat, ScreenGame};
@@ -36,14 +36,14 @@ use crate::play::ways::MoveInput;
 pub(super) enum Verdict<G: ScreenGame> {
     /// A board: the expected one, or another; the board as before the move only where the way the move was made
     /// has not worked yet, after the whole patience with nothing of the move shown.
-    Read(Seen<G>),
+    Read(Observation<G>),
     /// The move showed (the expected board was read), then the board went back to how it was before it.
-    TakenBack(Seen<G>),
+    TakenBack(Observation<G>),
     /// No board can be read, and why: the frame and the reader's error.
     Unreadable(Frame, anyhow::Error),
     /// The board as before the move, but elsewhere in the window (resized, or its board moved in it) before the
     /// move showed: the move's input, planned where the board was, is made again where it is.
-    Moved(Seen<G>),
+    Moved(Observation<G>),
 }
 
 /// What one look at the window after a move found.
@@ -53,7 +53,7 @@ enum Look<G: ScreenGame> {
     /// The pointer was moved off the board (a client that shows something under it): look again.
     Again,
     /// The board reads as before the move, and nothing of the move has shown.
-    AsBefore(Seen<G>),
+    AsBefore(Observation<G>),
 }
 
 impl<G: ScreenGame> Player<'_, G> {
@@ -201,7 +201,7 @@ impl<G: ScreenGame> Player<'_, G> {
     }
 
     /// What shows, once a move has shown nothing in the whole patience, that the client never got its events.
-    fn never_received(&mut self, attempt: &Attempt<'_, G>, seen: &Seen<G>) -> Result<Evidence> {
+    fn never_received(&mut self, attempt: &Attempt<'_, G>, seen: &Observation<G>) -> Result<Evidence> {
         let (frame, reading) = seen;
         let moved = (frame.origin_x, frame.origin_y) != (attempt.frame.origin_x, attempt.frame.origin_y)
             || reading.layout.region() != attempt.reading.layout.region();
@@ -238,7 +238,7 @@ impl<G: ScreenGame> Player<'_, G> {
     }
 
     /// The expected board has shown: the pace learns how long it took, and a late move is named.
-    fn shown(&mut self, seen: Seen<G>, acted_at: Duration, number: usize) -> Seen<G> {
+    fn shown(&mut self, seen: Observation<G>, acted_at: Duration, number: usize) -> Observation<G> {
         self.remade_where_moved = 0;
         let elapsed = self.source.now().saturating_sub(acted_at);
         self.pace.showed_after(elapsed);
@@ -268,7 +268,7 @@ impl<G: ScreenGame> Player<'_, G> {
 
     /// Makes the move that has just shown (`seen`) once more and compares the window: whether the client ignores a
     /// copy ([`super::copies`]). Returns the window as it is after the copy, read.
-    pub(super) fn look_at_a_copy(&mut self, attempt: &Attempt<'_, G>, seen: Seen<G>) -> Result<Seen<G>> {
+    pub(super) fn look_at_a_copy(&mut self, attempt: &Attempt<'_, G>, seen: Observation<G>) -> Result<Observation<G>> {
         let (frame, reading) = seen;
         let number = attempt.number;
         // What the window changes by itself, watched for as long as the copy will be.

@@ -16,10 +16,10 @@ use crate::capture::{Frame, FrameSource, Region, Settle};
 use crate::game::{Layout, Reading, ScreenGame};
 
 /// A frame and what was read from it.
-pub type Seen<G> = (Frame, Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>);
+pub type Observation<G> = (Frame, Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>);
 
 /// A frame held still, and what was read from it or why it does not read.
-pub type Observed<G> = (Frame, Result<Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>>);
+pub type Watched<G> = (Frame, Result<Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>>);
 
 /// Captures until the board (within `region`, or the whole picture) has held still for `quiet` after `first`
 /// (captured at `first_at` on the source's clock), and at least until one more capture agrees; returns that
@@ -61,7 +61,7 @@ pub fn observe<G: ScreenGame>(
     hint: Option<&G::Layout>,
     quiet: Duration,
     bound: Duration,
-) -> Result<Observed<G>> {
+) -> Result<Watched<G>> {
     let mut region = hint.and_then(|layout| layout.region());
     let first = source.grab()?;
     let first_at = source.now();
@@ -120,7 +120,7 @@ pub fn next_change(
 /// What watching for a move's board came to: the expected board, once it held still; and whether any capture read
 /// as the expected board at all (the client took the move, even where the board went on to show something else).
 pub struct Awaited<G: ScreenGame> {
-    pub shown: Option<Seen<G>>,
+    pub shown: Option<Observation<G>>,
     pub expected_read: bool,
 }
 
@@ -145,7 +145,7 @@ pub fn await_expected<G: ScreenGame>(
             continue;
         }
         expected_read = true;
-        // Seen: it counts once the board holds still (at least one more capture agrees).
+        // Observation: it counts once the board holds still (at least one more capture agrees).
         let Some(confirmed) = hold_still(
             source,
             settle.interval,
