@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::ways::{describe_actions, Ways};
+use super::events::millis;
 use super::{watch, Attempt, PlayEvent, Player};
 use crate::capture::Frame;
 use crate::game::{Action, Layout, ScreenGame};
@@ -64,7 +65,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                         .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
                 ways.click_probed(entered, shows, number, &mut *self.log);
             } else if !shows {
-                self.report(PlayEvent::ClickNotShown { number, waited_secs: bound.as_secs_f64() });
+                self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(bound) });
             }
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
         } else {

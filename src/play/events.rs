@@ -3,6 +3,7 @@
 //! when the recording is replayed ([`crate::session`]).
 
 use std::fmt;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,15 +37,15 @@ pub enum PlayEvent {
     /// The events that choose the move's place showed another place chosen: the rest was not sent.
     OtherPlaceChosen { number: usize, events: String },
     /// The click of a click-then-keys move did not show in time; the keys were typed anyway.
-    ClickNotShown { number: usize, waited_secs: f64 },
+    ClickNotShown { number: usize, waited_ms: u64 },
     /// The click of the first click-then-keys move entered a symbol by itself: cells are chosen by pointing.
     ClickEntered { number: usize },
     /// Nothing of the move has shown by the first look: it is waited for.
-    Waiting { number: usize, after_secs: f64, patience_secs: f64 },
+    Waiting { number: usize, after_ms: u64, patience_ms: u64 },
     /// The move had not shown, and was made again, for the reason given.
     MadeAgain { number: usize, waits: String, why: String },
     /// The move showed, this long after its input (made this many times).
-    Shown { number: usize, after_secs: f64, sent: usize },
+    Shown { number: usize, after_ms: u64, sent: usize },
     /// The board moved in its window before the move showed: the move is made again where it is.
     BoardMoved { number: usize },
     /// The move showed, and the board went back to how it was before it.
@@ -101,25 +102,27 @@ impl fmt::Display for PlayEvent {
                 f,
                 "move {number}: after {events}, the window shows another place chosen than the move's; the rest is not made"
             ),
-            PlayEvent::ClickNotShown { number, waited_secs } => {
-                write!(f, "the click of move {number} did not show within {waited_secs:.1} s; typing anyway")
+            PlayEvent::ClickNotShown { number, waited_ms } => {
+                write!(f, "the click of move {number} did not show within {:.1} s; typing anyway", secs(*waited_ms))
             }
             PlayEvent::ClickEntered { number } => write!(
                 f,
                 "the click of move {number} entered a symbol by itself (the client enters its selected one on a click); \
                  typing over it, and choosing cells by pointing from now on"
             ),
-            PlayEvent::Waiting { number, after_secs, patience_secs } => write!(
+            PlayEvent::Waiting { number, after_ms, patience_ms } => write!(
                 f,
-                "move {number} has not shown after {after_secs:.1} s; waiting for it, up to {patience_secs:.1} s in all \
-                 (a move is never made twice)"
+                "move {number} has not shown after {:.1} s; waiting for it, up to {:.1} s in all \
+                 (a move is never made twice)",
+                secs(*after_ms),
+                secs(*patience_ms)
             ),
             PlayEvent::MadeAgain { number, waits, why } => {
                 write!(f, "move {number} has not shown after {waits}; {why}: making it again")
             }
-            PlayEvent::Shown { number, after_secs, sent } => {
+            PlayEvent::Shown { number, after_ms, sent } => {
                 let tries = if *sent > 1 { format!(" (made {sent} times)") } else { String::new() };
-                write!(f, "move {number} showed after {after_secs:.1} s{tries}")
+                write!(f, "move {number} showed after {:.1} s{tries}", secs(*after_ms))
             }
             PlayEvent::BoardMoved { number } => write!(
                 f,
@@ -198,4 +201,15 @@ impl PlayEvent {
     pub fn is_reading(&self) -> bool {
         matches!(self, PlayEvent::Reading { .. })
     }
+}
+
+/// A time as an event holds it: whole milliseconds (a value that survives a recording exactly; a float read back
+/// from JSON may differ in its last bit).
+pub fn millis(time: Duration) -> u64 {
+    time.as_millis().try_into().unwrap_or(u64::MAX)
+}
+
+/// Milliseconds as seconds, for people.
+fn secs(ms: u64) -> f64 {
+    ms as f64 / 1000.0
 }

@@ -25,6 +25,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 
 use super::copies::{CopyProof, Restless, WATCH};
+use super::events::millis;
 use super::pace;
 use super::watch::{self, Observation};
 use super::{Attempt, PlayEvent, Player};
@@ -81,8 +82,8 @@ impl<G: ScreenGame> Player<'_, G> {
             let since_sent = self.source.now().saturating_sub(sent_at);
             self.report(PlayEvent::Waiting {
                 number: attempt.number,
-                after_secs: since_sent.as_secs_f64(),
-                patience_secs: patience.as_secs_f64(),
+                after_ms: millis(since_sent),
+                patience_ms: millis(patience),
             });
             let seen = match self.look(attempt, patience.saturating_sub(since_sent), acted_at, &mut expected_read)? {
                 Look::Decided(verdict) => return Ok(verdict),
@@ -243,7 +244,7 @@ impl<G: ScreenGame> Player<'_, G> {
         let elapsed = self.source.now().saturating_sub(acted_at);
         self.pace.showed_after(elapsed);
         if self.sent > 1 || elapsed > Duration::from_secs(1) {
-            self.report(PlayEvent::Shown { number, after_secs: elapsed.as_secs_f64(), sent: self.sent });
+            self.report(PlayEvent::Shown { number, after_ms: millis(elapsed), sent: self.sent });
         }
         seen
     }
