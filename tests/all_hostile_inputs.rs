@@ -210,7 +210,7 @@ fn fuzz_cribbage_state_text_and_lines() {
             }
         }
         let _ = cribbage::rules::parse_line(&text);
-        let _ = cribbage::cli::parse_truth(&text);
+        let _ = autoplay::cli::cribbage::parse_truth(&text);
     });
 }
 
@@ -284,7 +284,8 @@ fn calibration_with_parlour() -> &'static std::path::Path {
         }
         let shot = repo().join("fixtures/cribbage-parlour/deal30-start.png");
         let truth =
-            cribbage::cli::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap()).unwrap();
+            autoplay::cli::cribbage::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap())
+                .unwrap();
         let target = autoplay::calibration::ThemeTarget { root: root.path(), name: "parlour", replace: false };
         Cribbage::calibrate(&target, &autoplay::imageio::load_image(&shot).unwrap(), &truth).unwrap();
         root

@@ -141,7 +141,7 @@ fn a_report_unlike_the_recorded_one_fails_naming_both() {
         let events = manifest["events"].as_array_mut().unwrap();
         let moving = events
             .iter_mut()
-            .find(|e| e["kind"] == "play" && e["event"]["what"] == "moving")
+            .find(|e| e["kind"] == "play" && e["event"]["report"] == "moving")
             .expect("the recording holds the first move's report");
         moving["event"]["how"] = "a way the loop never chose".into();
     });
@@ -164,7 +164,7 @@ fn a_recording_of_version_1_with_notes_for_reports_still_replays() {
         manifest["version"] = 1.into();
         for event in manifest["events"].as_array_mut().unwrap() {
             if event["kind"] == "play" {
-                *event = serde_json::json!({"kind": "note", "text": event["event"]["what"].clone()});
+                *event = serde_json::json!({"kind": "note", "text": event["event"]["report"].clone()});
             }
         }
     });

@@ -15,7 +15,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use autoplay::games::cribbage::cli::parse_truth;
+use autoplay::cli::cribbage::parse_truth;
 use autoplay::games::cribbage::screen::by_shape::{self, RankShapes};
 use autoplay::games::cribbage::screen::{self, load_themes};
 use autoplay::games::cribbage::{deal, replay, solve, Deal, State};

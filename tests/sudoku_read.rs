@@ -144,7 +144,7 @@ fn read_time_of_a_9x9_window() {
     let image = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
     let game = <autoplay::games::sudoku::Sudoku as autoplay::game::ScreenGame>::load(&repo().join("calibration"), None)
         .unwrap();
-    let window = screen::bench::bench_read(&image, &game, 50).unwrap();
+    let window = autoplay::bench::sudoku::bench_read(&image, &game, 50).unwrap();
     println!(
         "sudoku read: {}x{} window (9x9, tile 48): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
         image.width(),
@@ -156,7 +156,7 @@ fn read_time_of_a_9x9_window() {
     );
     assert!(window.median_ms < 100.0, "{window:?}");
     let screen = load_image(&repo().join("fixtures/sudoku/3x3-tile40-screen.png")).unwrap();
-    let whole = screen::bench::bench_read(&screen, &game, 10).unwrap();
+    let whole = autoplay::bench::sudoku::bench_read(&screen, &game, 10).unwrap();
     println!(
         "sudoku read: {}x{} whole screen (9x9, tile 40): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
         screen.width(),

@@ -11,10 +11,9 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::games::sudoku::solver9::{self, Engine};
-use crate::games::sudoku_duel::bot::{list_solutions, DuelOptions};
-use crate::games::sudoku_duel::endgame::solve_endgame;
-use crate::games::sudoku_duel::game::{Board, Move, Reason, CELLS};
-use crate::games::sudoku_duel::referee::{play_game, GameRecord, InProcess, MatchReport, TIME_LIMIT};
+use crate::games::sudoku_duel::bot::list_solutions;
+use crate::games::sudoku_duel::referee::{play_game, GameRecord, InProcess, MatchReport};
+use crate::games::sudoku_duel::{solve_endgame, Board, DuelOptions, Move, Reason, CELLS, TIME_LIMIT};
 
 /// Plays `games` in-process games between two option sets (A starts the even games), two
 /// games at a time.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::ways::{describe_actions, Ways};
 use super::events::millis;
+use super::ways::{describe_actions, Ways};
 use super::{watch, Attempt, PlayEvent, Player};
 use crate::capture::Frame;
 use crate::game::{Action, Layout, ScreenGame};

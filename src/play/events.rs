@@ -19,7 +19,7 @@ pub enum Replan {
 
 /// One thing the play loop did or saw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "what", rename_all = "snake_case")]
+#[serde(tag = "report", rename_all = "snake_case")]
 pub enum PlayEvent {
     /// The first reading of the window.
     FirstRead { theme: String, source: String, board: String },

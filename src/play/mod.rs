@@ -29,8 +29,8 @@ mod events;
 mod hands;
 mod observe;
 mod options;
-mod plan;
 mod pace;
+mod plan;
 mod verify;
 mod wait;
 mod watch;
@@ -53,7 +53,6 @@ use hands::Hands;
 pub use hands::PointerMoved;
 pub use options::{PlayOptions, PlayReport};
 pub use pace::Pace;
-use watch::Observation;
 use verify::Verdict;
 use ways::{MoveInput, Ways};
 

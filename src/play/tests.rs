@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use image::{Rgba, RgbaImage};
 
-use super::{play, PlayEvent, PlayOptions, PlayReport};
+use super::{play, PlayOptions, PlayReport};
 use crate::capture::{Frame, FrameSource};
 use crate::game::{Action, CellLayout, Game, Key, MoveEvents, Plan, Reading, ScreenGame, SolveLimits};
 use crate::input::InputDevice;
