@@ -4,10 +4,12 @@
 //!   move, and when the game is won. Every single-player game implements it (Flood-It, Sudoku, Cribbage
 //!   Solitaire, Lunar Lockout); two-player games keep their own protocol (see `games::dandelions` and
 //!   `games::sudoku_duel`), since their "solve" is a value, not a line of moves.
-//! - [`ScreenGame`] adds what it takes to read the game from a picture and play it in a window: its calibration,
-//!   its reader, its layout (where the things to click are), how a move becomes input, and how the window
-//!   settles. The `read`, `calibrate` and `play` commands and the play loop ([`crate::play`]) are generic over
-//!   it and know nothing else about any game.
+//! - [`Screen`] is a game as its pictures show it, loaded once from the calibration: the `read` and `calibrate`
+//!   commands' side, and the maker of a [`Client`].
+//! - [`Client`] is one window of a game as the play loop drives it (seven methods): it reads the window, says how
+//!   the window settles, gives a move's input events the [`Way`] in use, answers what the window showed after a
+//!   move ([`Shown`] → [`Answer`]), and keeps what it learns of the window for as long as the game lasts. The
+//!   commands and the play loop ([`crate::play`]) are generic over these and know nothing else about any game.
 
 use std::fmt::{Debug, Display};
 use std::path::Path;
@@ -145,12 +147,12 @@ pub struct MoveEvents {
     pub actions: Vec<Action>,
     /// The game's number for a control these events use that no move has proved yet (a candidate colour button,
     /// a key whose colour is not known): what the move shows is handed back to the game
-    /// ([`ScreenGame::learn_control`]), and a move that does not show is not made again with it.
+    /// ([`Shown::Move`]), and a move that does not show is not made again with it.
     pub trial: Option<usize>,
     /// How many of the first events only choose where the move goes (keys that move a keyboard cursor to a
     /// cell), so that the rest (the digit typed) goes there: until the way has worked, the loop reads the window
     /// between the two and makes the rest only where the game sees the right place chosen
-    /// ([`ScreenGame::selected`]). 0 by default.
+    /// ([`Shown::Choice`]). 0 by default.
     pub selects: usize,
     /// What a second copy of these events does once the first has taken effect ([`Repeat::Changes`] unless the
     /// game says otherwise).
@@ -218,28 +220,36 @@ pub trait Game {
     fn is_won(&self, board: &Self::Board) -> bool;
 }
 
-/// A game read from the screen and played in a window, filled in once per game. A new client of a game is a
-/// calibration theme (data), plus at most a reader or actions variant inside the game's `screen` folder.
-pub trait ScreenGame: Game + Sized {
-    /// Where the things to act on are in a picture.
-    type Layout: Layout;
+/// The board of a client's game.
+pub type BoardOf<C> = <<C as Client>::Rules as Game>::Board;
+/// A move of a client's game.
+pub type MoveOf<C> = <<C as Client>::Rules as Game>::Move;
+/// A board read by a client, and where its things lie.
+pub type ReadingOf<C> = Reading<BoardOf<C>, <C as Client>::Layout>;
+
+/// A game as its pictures show it, loaded once per run from the calibration (themes, fonts): what the `read`,
+/// `calibrate` and `play` commands need before there is a window. It makes the [`Client`] that plays one window.
+/// A new client of a game is a calibration theme (data), plus at most a reader or actions variant in the game's
+/// `clients/<game>/` folder.
+pub trait Screen: Sized {
+    /// The front end that reads and plays one window of the game.
+    type Client: Client;
     /// What `calibrate` learns from: the true content of a screenshot.
     type Truth;
     /// The theme `calibrate` creates or refreshes when none is named.
     const DEFAULT_THEME: &'static str;
-
-    /// The game with the calibration themes its reader may use: every theme under `root`, or only the one named.
-    fn load(root: &Path, theme: Option<&str>) -> anyhow::Result<Self>;
     /// The titles of the game's windows, tried in this order when the user names none.
-    fn window_titles(&self) -> &'static [&'static str];
-    /// Reads the board from a frame (its picture, and its window title where it has one). `hint` is the layout
-    /// of an earlier reading of the same window, used where the picture alone is ambiguous (for example a
-    /// board of one colour).
-    fn read(&self, frame: &Frame, hint: Option<&Self::Layout>) -> anyhow::Result<Reading<Self::Board, Self::Layout>>;
+    const WINDOW_TITLES: &'static [&'static str];
+
+    /// The game's screen with the calibration themes its reader may use: every theme under `root`, or only the
+    /// one named.
+    fn load(root: &Path, theme: Option<&str>) -> anyhow::Result<Self>;
+    /// A front end for one window, which knows nothing of it yet.
+    fn client(self) -> Self::Client;
     /// A reading as `read --json` prints it.
-    fn reading_json(&self, reading: &Reading<Self::Board, Self::Layout>) -> serde_json::Value;
+    fn reading_json(reading: &ReadingOf<Self::Client>) -> serde_json::Value;
     /// A reading as `read` prints it: board text by default.
-    fn reading_text(&self, reading: &Reading<Self::Board, Self::Layout>) -> String {
+    fn reading_text(reading: &ReadingOf<Self::Client>) -> String {
         reading.board.to_string()
     }
     /// Learns (or refreshes) the theme `target` names from a screenshot whose truth is known, saves it, and says
@@ -250,93 +260,132 @@ pub trait ScreenGame: Game + Sized {
         image: &RgbaImage,
         truth: &Self::Truth,
     ) -> anyhow::Result<String>;
+}
+
+/// A way of making a move in a client (a click on a cell, on a colour button, keys to a cursor …): what the loop
+/// turns to, in order, when a move made one way leaves the board as it was.
+pub trait Way: Copy + Debug + PartialEq {
+    /// The game's usual way, always there.
+    const USUAL: Self;
+    /// The way tried after this one; none after the last.
+    fn next(self) -> Option<Self>;
+    /// Its place in the order (0 for the usual way), as the log and recorded sessions name it.
+    fn number(self) -> usize;
+}
+
+/// The way of a client that takes moves one way only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnlyWay;
+
+impl Way for OnlyWay {
+    const USUAL: OnlyWay = OnlyWay;
+    fn next(self) -> Option<OnlyWay> {
+        None
+    }
+    fn number(self) -> usize {
+        0
+    }
+}
+
+/// What the loop shows a client of what a window showed, for the client to answer ([`Client::shown`]).
+pub enum Shown<'a, C: Client + ?Sized> {
+    /// Where a move's place shows chosen: `layout`, read after the events that choose it (keys that move a
+    /// keyboard cursor), for `mv`. Answered by [`Answer::Chosen`] where the layout shows a choice.
+    Choice { layout: &'a C::Layout, mv: &'a MoveOf<C> },
+    /// `seen`, read after only the click of `mv` (a click and then keys) on `before`. Answered by
+    /// [`Answer::Entered`] where the click by itself made a move in `mv`'s place and changed nothing else (the
+    /// client enters its selected symbol on a click, as KSudoku's number pad does).
+    Click { before: &'a BoardOf<C>, mv: &'a MoveOf<C>, seen: &'a BoardOf<C> },
+    /// `seen`, read after `mv` was made on `before` (the rules expect `expected`), with `trial`, the control on
+    /// trial in the move's events ([`MoveEvents::trial`]). An error stops the game where the client can tell a
+    /// misreading from a board that moved on (a Sudoku cell that shows another digit than the one just typed is
+    /// never typed over); else answered by [`Answer::Learned`] where the move taught something.
+    Move {
+        before: &'a BoardOf<C>,
+        mv: &'a MoveOf<C>,
+        seen: &'a BoardOf<C>,
+        expected: &'a BoardOf<C>,
+        trial: Option<usize>,
+    },
+    /// A board just read, `seen`, and the board the bot knew (`known`): answered by [`Answer::Completed`] where
+    /// the window does not show everything the rules track (Cribbage Solitaire's score, when no title shows it).
+    Read { known: &'a BoardOf<C>, seen: &'a BoardOf<C> },
+}
+
+/// What a client makes of what was shown ([`Shown`]).
+pub enum Answer<B> {
+    /// Nothing: the picture says what it says.
+    Nothing,
+    /// The place of the move is chosen (`true`), or another is (`false`), so that keys typed now would go there.
+    Chosen(bool),
+    /// The click by itself entered the move.
+    Entered,
+    /// What a move taught ([`Learned`]).
+    Learned(Learned<B>),
+    /// The board read, completed with what the bot knew.
+    Completed(B),
+}
+
+/// What a move taught a client.
+pub struct Learned<B> {
+    /// Where the board seen is explained by a variant of the rules the reading could not tell (a Flood-It whose
+    /// flood grows from the centre, not the corner): the board under that variant, kept for the rest of the
+    /// game, and a few words saying what was learned.
+    pub variant: Option<(B, String)>,
+    /// What the control on trial does, or that it was dropped for doing nothing (a few words for the log): it is
+    /// never tried again for what it does not do.
+    pub control: Option<String>,
+}
+
+/// One window of a game, as the play loop drives it (Tatham's `game_ui`): the rules, and what the front end has
+/// found in this window (its palette, its controls, a start cell the moves showed) — the loop owns it, and it
+/// lives as long as the game in that window.
+pub trait Client {
+    /// The game's rules.
+    type Rules: Game;
+    /// Where the things to act on are in a picture.
+    type Layout: Layout;
+    /// The ways this client's game offers to make a move.
+    type Way: Way;
+
+    /// The rules the client plays by.
+    fn rules(&self) -> &Self::Rules;
+    /// Reads the board from a frame (its picture, and its window title where it has one). `hint` is the layout
+    /// of an earlier reading of the same window, used where the picture alone is ambiguous (for example a
+    /// board of one colour).
+    fn read(&mut self, frame: &Frame, hint: Option<&Self::Layout>) -> anyhow::Result<ReadingOf<Self>>;
     /// How long to wait for the window to settle after a move. The default suits games that animate their
     /// moves; a game that draws each move at once can wait less. (After the move expected to win, the play loop
     /// always waits the default, so that a victory animation is never read half-way.)
     fn settle(&self) -> Settle {
         Settle::default()
     }
-    /// Checks, before any input is sent, that the game can be played as read; an error names why not (for
-    /// example a move the game is known to crash on). Nothing is checked by default.
-    fn check_playable(&self, _reading: &Reading<Self::Board, Self::Layout>) -> anyhow::Result<()> {
-        Ok(())
+    /// The way to make the first move, once the window's first reading is known: the usual one, unless the
+    /// calibration that read the board says the client takes moves another way. An error, before any input is
+    /// sent, names why the game cannot be played as read (for example a move the game is known to crash on).
+    fn start(&mut self, _reading: &ReadingOf<Self>) -> anyhow::Result<Self::Way> {
+        Ok(Self::Way::USUAL)
     }
-    /// The input events that play `mv` on the board shown by `reading` (planned on `frame`), way number `way`:
-    /// 0 is the game's usual way and is always there; 1, 2, … are further ways found from the frame (colour
-    /// buttons, a number pad), each named in a few words ("a click on the colour's button"). The play loop turns
-    /// to the next way when a move made the current one left the board as it was, and keeps to a way once it
-    /// works (`play::ways`). `None` where the frame shows no such way.
+    /// The input events that play `mv` on the board shown by `reading` (planned on `frame`), the way `way`: the
+    /// usual way is always there; the others are found from the frame (colour buttons, a number pad), each
+    /// named in a few words ("a click on the colour's button"). The play loop turns to the next way when a move
+    /// made the current one left the board as it was, and keeps to a way once it works (`play::ways`). `None`
+    /// where the frame shows no such way.
     fn actions(
-        &self,
+        &mut self,
         frame: &Frame,
-        reading: &Reading<Self::Board, Self::Layout>,
-        mv: &Self::Move,
-        way: usize,
+        reading: &ReadingOf<Self>,
+        mv: &MoveOf<Self>,
+        way: Self::Way,
     ) -> anyhow::Result<Option<MoveEvents>>;
-    /// The way (numbered as for `actions`) to make the first move: 0, the usual one, unless the
-    /// calibration that read the board says the client takes moves another way. 0 by default.
-    fn first_way(&self, _reading: &Reading<Self::Board, Self::Layout>) -> usize {
-        0
+    /// What the window showed, answered ([`Shown`], [`Answer`]). Nothing by default.
+    fn shown(&mut self, _shown: Shown<'_, Self>) -> anyhow::Result<Answer<BoardOf<Self>>> {
+        Ok(Answer::Nothing)
     }
     /// A way other than the usual one has worked (a move made that way changed the board): where the calibration
     /// that read the board could keep it for the next game, says so; and with `keep` (`play --learn`, never by
     /// default: play writes no calibration unasked) keeps it there and says what it wrote. Nothing by default.
-    fn remember_way(
-        &self,
-        _reading: &Reading<Self::Board, Self::Layout>,
-        _way: usize,
-        _keep: bool,
-    ) -> anyhow::Result<Option<String>> {
+    fn keep_way(&mut self, _reading: &ReadingOf<Self>, _way: Self::Way, _keep: bool) -> anyhow::Result<Option<String>> {
         Ok(None)
-    }
-    /// What a move made with control `control` (numbered by the game in the [`MoveEvents`] that tried it) showed:
-    /// `seen`, read after `mv` was made on `before`. The game keeps what the control does (the colour its flood
-    /// took) or drops it (the board was as before, or the change is no move of the game), so that it is never
-    /// tried again for what it does not do; returns a few words for the log. Nothing by default.
-    fn learn_control(
-        &self,
-        _control: usize,
-        _before: &Self::Board,
-        _mv: &Self::Move,
-        _seen: &Self::Board,
-    ) -> Option<String> {
-        None
-    }
-    /// Whether a reading's layout shows the place `mv` goes chosen (a keyboard cursor on its cell): `Some(false)`
-    /// where it shows another chosen, so that keys typed now would go there; `None` where it shows no choice.
-    /// The loop types a move's keys after the events that choose its place only where this is not
-    /// `Some(false)`. None by default.
-    fn selected(&self, _layout: &Self::Layout, _mv: &Self::Move) -> Option<bool> {
-        None
-    }
-    /// Whether `seen`, read after only the click of `mv` (made of a click and then keys) on `before`, shows that
-    /// the click by itself made a move in `mv`'s place and changed nothing else: the client enters its selected
-    /// symbol on a click (KSudoku's number pad). No by default.
-    fn click_entered(&self, _before: &Self::Board, _mv: &Self::Move, _seen: &Self::Board) -> bool {
-        false
-    }
-    /// Checks the board read after `mv` was made on `before`, where the game can tell a misreading from a board
-    /// that moved on: an error stops the game rather than act again on a doubtful reading (a Sudoku cell that
-    /// shows another digit than the one just typed is never typed over). Nothing is checked by default.
-    fn check_move(&self, _before: &Self::Board, _mv: &Self::Move, _seen: &Self::Board) -> anyhow::Result<()> {
-        Ok(())
-    }
-    /// What a move that did not go as expected shows about the client: where `seen` (read after `mv` was made on
-    /// `before`) is explained by a variant of the rules that the reading could not tell (a Flood-It whose flood
-    /// grows from the centre, not the corner), the game keeps to that variant for the rest of the game and
-    /// returns `seen` under it, with a few words saying what it learned. None by default.
-    fn learn_from_move(
-        &self,
-        _before: &Self::Board,
-        _mv: &Self::Move,
-        _seen: &Self::Board,
-    ) -> Option<(Self::Board, String)> {
-        None
-    }
-    /// A board just read, completed with what the bot already knew (`known`: the board it expected) where the
-    /// window does not show everything the rules track (Cribbage Solitaire's score, when no title shows it).
-    /// By default the picture shows everything.
-    fn carry_over(&self, _known: &Self::Board, seen: Self::Board) -> Self::Board {
-        seen
     }
 }

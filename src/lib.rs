@@ -8,13 +8,15 @@
 //!   → solve (board → moves) → act (clicks and keys) → verify (capture again, compare with the expected board)
 //! ```
 //!
-//! Every game implements [`game::Game`] once, in a folder of its own under [`games`]; the capture, input and
-//! play-loop code knows no game's rules.
+//! Every game implements [`game::Game`] once, in a folder of its own under [`games`] (its rules alone); a game
+//! played in a window has its front end in [`clients`] ([`game::Screen`], [`game::Client`]); the capture, input
+//! and play-loop code knows no game's rules and no client's look.
 
 pub mod bench;
 pub mod calibration;
 pub mod capture;
 pub mod cli;
+pub mod clients;
 pub mod game;
 pub mod games;
 pub mod imageio;

@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 use autoplay::cli::{self, screen};
-use autoplay::games::{cribbage::Cribbage, flood::Flood, sudoku::Sudoku};
+use autoplay::clients::{cribbage::CribbageScreen, flood::FloodScreen, sudoku::SudokuScreen};
 
 #[global_allocator] // mimalloc: with glibc's, the two-player Sudoku endgame's threads waited on each other.
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -138,8 +138,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Windows(args) => cli::windows(&args),
         Command::Capture(args) => cli::capture(&args),
         Command::Read(Read::Flood(args)) => cli::flood::read(root, &args),
-        Command::Read(Read::Sudoku(args)) => screen::read::<Sudoku>(root, &args),
-        Command::Read(Read::Cribbage(args)) => screen::read::<Cribbage>(root, &args),
+        Command::Read(Read::Sudoku(args)) => screen::read::<SudokuScreen>(root, &args),
+        Command::Read(Read::Cribbage(args)) => screen::read::<CribbageScreen>(root, &args),
         Command::Calibrate(Calibrate::Flood(args)) => cli::flood::calibrate(root, &args),
         Command::Calibrate(Calibrate::Sudoku(args)) => cli::sudoku::calibrate(root, &args),
         Command::Calibrate(Calibrate::Cribbage(args)) => cli::cribbage::calibrate(root, &args),
@@ -148,9 +148,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Solve(Solve::Dandelions(args)) => cli::dandelions::solve(&args),
         Command::Solve(Solve::Sudoku(args)) => cli::sudoku::solve(&args),
         Command::Solve(Solve::Cribbage(args)) => cli::cribbage::solve(&args),
-        Command::Play(Play::Flood(args)) => screen::play::<Flood>(root, &args),
-        Command::Play(Play::Sudoku(args)) => screen::play::<Sudoku>(root, &args),
-        Command::Play(Play::Cribbage(args)) => screen::play::<Cribbage>(root, &args),
+        Command::Play(Play::Flood(args)) => screen::play::<FloodScreen>(root, &args),
+        Command::Play(Play::Sudoku(args)) => screen::play::<SudokuScreen>(root, &args),
+        Command::Play(Play::Cribbage(args)) => screen::play::<CribbageScreen>(root, &args),
         Command::Play(Play::Dandelions(args)) => cli::dandelions::play(&args),
         Command::Replay(args) => cli::session::replay(root, &args.dir),
         Command::Bench(Bench::Flood(args)) => cli::flood::bench(root, &args),

@@ -274,7 +274,7 @@ fn read_and_solve_join_in_a_pipeline() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let theme = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
-    let truth = flood_fixtures().into_iter().find(|f| f.name == "8x13c4-tile24").unwrap().id.to_board(&theme).unwrap();
+    let truth = theme.board_of(&flood_fixtures().into_iter().find(|f| f.name == "8x13c4-tile24").unwrap().id).unwrap();
     let moves = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     assert!(solves(&truth, moves.as_bytes()));
 }
@@ -312,7 +312,7 @@ fn calibrate_learns_the_checked_in_palette_again_and_refuses_a_wrong_truth() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let learned =
-        autoplay::games::flood::screen::theme::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
+        autoplay::clients::flood::theme::PaletteTheme::load(&dir.path().join("flood/sgt-default.toml")).unwrap();
     let checked_in = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
     for colour in &checked_in.colours {
         let twin = learned.colours.iter().find(|c| c.symbol == colour.symbol).unwrap();

@@ -15,10 +15,13 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 
 use autoplay::capture::Frame;
-use autoplay::game::{ScreenGame, SolveLimits};
-use autoplay::games::cribbage::{self, Cribbage};
-use autoplay::games::flood::{self, sgt_id::SgtFloodId, Flood, FloodBoard};
-use autoplay::games::sudoku::{self, Sudoku, SudokuGrid};
+use autoplay::clients::cribbage::{CribbageClient, CribbageScreen};
+use autoplay::clients::flood::{FloodClient, FloodScreen};
+use autoplay::clients::sudoku::{SudokuClient, SudokuScreen};
+use autoplay::game::{Client, Screen, SolveLimits};
+use autoplay::games::cribbage;
+use autoplay::games::flood::{self, sgt_id::SgtFloodId, FloodBoard};
+use autoplay::games::sudoku::{self, SudokuGrid};
 use autoplay::games::{dandelions, lunar, sudoku_duel};
 use common::repo;
 
@@ -241,9 +244,9 @@ fn fuzz_calibration_themes() {
     let path = dir.path().join("theme.toml");
     fuzz("calibration themes", seeds, &[], |bytes| {
         std::fs::write(&path, bytes).unwrap();
-        let _ = autoplay::calibration::load_theme_file::<flood::screen::theme::PaletteTheme>(&path);
-        let _ = autoplay::calibration::load_theme_file::<sudoku::screen::theme::SudokuTheme>(&path);
-        let _ = autoplay::calibration::load_theme_file::<cribbage::screen::theme::TableTheme>(&path);
+        let _ = autoplay::calibration::load_theme_file::<autoplay::clients::flood::theme::PaletteTheme>(&path);
+        let _ = autoplay::calibration::load_theme_file::<autoplay::clients::sudoku::theme::SudokuTheme>(&path);
+        let _ = autoplay::calibration::load_theme_file::<autoplay::clients::cribbage::theme::TableTheme>(&path);
     });
 }
 
@@ -287,7 +290,7 @@ fn calibration_with_parlour() -> &'static std::path::Path {
             autoplay::cli::cribbage::parse_truth(&std::fs::read_to_string(shot.with_extension("calibration")).unwrap())
                 .unwrap();
         let target = autoplay::calibration::ThemeTarget { root: root.path(), name: "parlour", replace: false };
-        Cribbage::calibrate(&target, &autoplay::imageio::load_image(&shot).unwrap(), &truth).unwrap();
+        CribbageScreen::calibrate(&target, &autoplay::imageio::load_image(&shot).unwrap(), &truth).unwrap();
         root
     })
     .path()
@@ -298,13 +301,17 @@ fn calibration_with_parlour() -> &'static std::path::Path {
 /// readers' alone.
 fn read_all(image: image::RgbaImage) {
     thread_local! {
-        static GAMES: (Flood, Sudoku, Cribbage) = {
+        static GAMES: std::cell::RefCell<(FloodClient, SudokuClient, CribbageClient)> = {
             let root = calibration_with_parlour();
-            (Flood::load(root, None).unwrap(), Sudoku::load(root, None).unwrap(), Cribbage::load(root, None).unwrap())
+            std::cell::RefCell::new((
+                FloodScreen::load(root, None).unwrap().client(),
+                SudokuScreen::load(root, None).unwrap().client(),
+                CribbageScreen::load(root, None).unwrap().client(),
+            ))
         };
     }
     let frame = Frame::from_image(image);
-    GAMES.with(|(flood, sudoku, cribbage)| {
+    GAMES.with_borrow_mut(|(flood, sudoku, cribbage)| {
         let _ = flood.read(&frame, None);
         let _ = sudoku.read(&frame, None);
         let _ = cribbage.read(&frame, None);

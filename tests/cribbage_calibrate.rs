@@ -10,8 +10,8 @@ mod common;
 
 use std::path::Path;
 
+use autoplay::clients::cribbage::{self as screen, load_themes, TableTheme};
 use autoplay::games::cribbage::commands::parse_state;
-use autoplay::games::cribbage::screen::{self, load_themes, TableTheme};
 use autoplay::imageio::load_image;
 use common::cribbage::{autoplay, calibrate};
 use common::{fixture_shots, repo};

@@ -16,8 +16,8 @@ use std::path::Path;
 use std::process::Command;
 
 use autoplay::cli::cribbage::parse_truth;
-use autoplay::games::cribbage::screen::by_shape::{self, RankShapes};
-use autoplay::games::cribbage::screen::{self, load_themes};
+use autoplay::clients::cribbage::by_shape::{self, RankShapes};
+use autoplay::clients::cribbage::{self as screen, load_themes};
 use autoplay::games::cribbage::{deal, replay, solve, Deal, State};
 use autoplay::imageio::load_image;
 use common::cribbage::calibration_of_fonts_only;

@@ -9,8 +9,9 @@ mod common;
 use std::collections::HashMap;
 
 use autoplay::capture::Frame;
-use autoplay::game::{Action, ScreenGame};
-use autoplay::games::flood::{screen, ColourMove, Flood, FloodBoard};
+use autoplay::clients::flood::{self as screen, FloodClient, FloodWay};
+use autoplay::game::{Action, Client};
+use autoplay::games::flood::{ColourMove, FloodBoard};
 use autoplay::imageio::load_image;
 use common::*;
 
@@ -21,7 +22,7 @@ fn every_fixture_reads_exactly_its_truth() {
         let image = load_image(&fixture.png).unwrap();
         let reading = screen::read(&image, &themes, None).unwrap_or_else(|e| panic!("{}: {e:#}", fixture.name));
         let theme = themes.iter().find(|t| t.theme == reading.theme).unwrap();
-        let truth = fixture.id.to_board(theme).unwrap();
+        let truth = theme.board_of(&fixture.id).unwrap();
         assert_eq!(reading.board, truth, "{}: read\n{}\ntruth\n{}", fixture.name, reading.board, truth);
         let expected_theme = if fixture.name.contains("recoloured") { "recoloured-example" } else { "sgt-default" };
         assert_eq!(reading.theme, expected_theme, "{}", fixture.name);
@@ -94,19 +95,21 @@ fn every_screenshot_reads_with_no_calibration() {
         let theme = themes.iter().find(|t| {
             t.theme == if fixture.name.contains("recoloured") { "recoloured-example" } else { "sgt-default" }
         });
-        let truth = fixture.id.to_board(theme.unwrap()).unwrap();
+        let truth = theme.unwrap().board_of(&fixture.id).unwrap();
         shots.push((fixture.name, fixture.png, truth));
     }
     let default = themes.iter().find(|t| t.theme == "sgt-default").unwrap();
     for (name, png) in fixture_shots("flood-clients") {
         let truth = match std::fs::read_to_string(png.with_extension("txt")) {
             Ok(text) => autoplay::games::flood::FloodBoard::parse(&text).unwrap(),
-            Err(_) => autoplay::games::flood::sgt_id::SgtFloodId::parse(
-                &std::fs::read_to_string(png.with_extension("id")).unwrap(),
-            )
-            .unwrap()
-            .to_board(default)
-            .unwrap(),
+            Err(_) => default
+                .board_of(
+                    &autoplay::games::flood::sgt_id::SgtFloodId::parse(
+                        &std::fs::read_to_string(png.with_extension("id")).unwrap(),
+                    )
+                    .unwrap(),
+                )
+                .unwrap(),
         };
         shots.push((name, png, truth));
     }
@@ -164,7 +167,7 @@ fn every_style_of_button_is_the_first_tried_for_its_colour() {
             FloodBoard::parse(&std::fs::read_to_string(dir.join(format!("{name}.board.txt"))).unwrap()).unwrap();
         let buttons = buttons_of(&std::fs::read_to_string(dir.join(format!("{name}.buttons.txt"))).unwrap());
         // No calibration at all: the colours, and then the buttons, are found in the picture.
-        let game = Flood::new(Vec::new());
+        let mut game = FloodClient::with_themes(Vec::new());
         let frame = Frame::from_image(load_image(&png).unwrap());
         let reading = game.read(&frame, None).unwrap_or_else(|e| panic!("{name}: {e:#}"));
         // Colours found in the picture are named by their look; the page names them its own way.
@@ -175,7 +178,7 @@ fn every_style_of_button_is_the_first_tried_for_its_colour() {
             let Some(&symbol) = names.get(&page_symbol) else { continue };
             checked += 1;
             let events = game
-                .actions(&frame, &reading, &ColourMove(symbol), 1)
+                .actions(&frame, &reading, &ColourMove(symbol), FloodWay::ColourButton)
                 .unwrap()
                 .unwrap_or_else(|| panic!("{name}: no button found for '{}'", symbol as char));
             let [Action::Click { x: cx, y: cy }] = events.actions.as_slice() else { panic!("{name}: {events:?}") };

@@ -14,7 +14,7 @@ fn every_fixture_board_is_solved_no_worse_than_the_games_own_solver() {
     let themes = flood_themes();
     for fixture in flood_fixtures() {
         let theme = themes.iter().find(|t| t.theme == "sgt-default").unwrap();
-        let board = fixture.id.to_board(theme).unwrap();
+        let board = theme.board_of(&fixture.id).unwrap();
         let limits = SolveLimits { deadline: Some(Instant::now() + Duration::from_secs(20)) };
         let plan = solve_board(&board, &limits);
         let moves: Vec<u8> = plan.moves.iter().map(|m| m.0).collect();

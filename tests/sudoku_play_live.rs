@@ -10,7 +10,7 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use autoplay::games::sudoku::screen::{read, theme::load_themes};
+use autoplay::clients::sudoku::{read, theme::load_themes};
 use autoplay::games::sudoku::{solve_givens, SudokuGrid};
 use common::desktop::{wait_until, Desktop};
 use common::repo;
@@ -50,7 +50,7 @@ fn play_sudoku(params_and_seed: &str, env: &[(&str, &str)], meddle: bool) {
         let cell = truth.cells.iter().position(|&v| v == 0).unwrap();
         let wrong = solution[cell] % truth.size as u8 + 1;
         let (x, y) = before.layout.centre(cell / truth.size, cell % truth.size);
-        let key = autoplay::games::sudoku::screen::actions::key_for(wrong).to_string();
+        let key = autoplay::clients::sudoku::actions::key_for(wrong).to_string();
         desktop.run("xdotool", &["mousemove", "--window", &window, &x.to_string(), &y.to_string(), "click", "1"]);
         desktop.run("xdotool", &["key", &key]);
         wait_until("the player's wrong digit to show", Duration::from_secs(20), || {
@@ -324,8 +324,8 @@ fn a_web_sudoku_showing_each_digit_late_on_a_busy_desktop_is_won_with_no_entry_m
     let mut solved = truth.clone();
     solved.cells = solution;
     let image = window_image(&desktop, &window);
-    let shapes = autoplay::games::sudoku::screen::discover::DigitShapes::load(&repo().join("calibration")).unwrap();
-    let after = autoplay::games::sudoku::screen::discover::read(&image, &shapes).unwrap();
+    let shapes = autoplay::clients::sudoku::discover::DigitShapes::load(&repo().join("calibration")).unwrap();
+    let after = autoplay::clients::sudoku::discover::read(&image, &shapes).unwrap();
     assert_eq!(after.grid.board_text(), solved.board_text(), "the window does not show the solution");
 }
 
@@ -350,8 +350,8 @@ fn a_web_sudoku_that_takes_no_keys_is_won_with_its_number_pad() {
     let mut solved = truth.clone();
     solved.cells = solution;
     let image = window_image(&desktop, &window);
-    let shapes = autoplay::games::sudoku::screen::discover::DigitShapes::load(&repo().join("calibration")).unwrap();
-    let after = autoplay::games::sudoku::screen::discover::read(&image, &shapes).unwrap();
+    let shapes = autoplay::clients::sudoku::discover::DigitShapes::load(&repo().join("calibration")).unwrap();
+    let after = autoplay::clients::sudoku::discover::read(&image, &shapes).unwrap();
     assert_eq!(after.grid.board_text(), solved.board_text(), "the window does not show the solution");
 }
 

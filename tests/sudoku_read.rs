@@ -19,8 +19,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use autoplay::games::sudoku::screen::discover::{self, DigitShapes};
-use autoplay::games::sudoku::screen::{self, theme::load_themes, SudokuTheme};
+use autoplay::clients::sudoku::discover::{self, DigitShapes};
+use autoplay::clients::sudoku::{self as screen, theme::load_themes, SudokuTheme};
 use autoplay::games::sudoku::SudokuGrid;
 use autoplay::imageio::load_image;
 use common::sudoku::{autoplay, parse_id};
@@ -142,8 +142,9 @@ fn calibration_relearns_templates_that_read_every_fixture() {
 #[test]
 fn read_time_of_a_9x9_window() {
     let image = load_image(&repo().join("fixtures/sudoku/3x3-tile48.png")).unwrap();
-    let game = <autoplay::games::sudoku::Sudoku as autoplay::game::ScreenGame>::load(&repo().join("calibration"), None)
-        .unwrap();
+    let game =
+        <autoplay::clients::sudoku::SudokuScreen as autoplay::game::Screen>::load(&repo().join("calibration"), None)
+            .unwrap();
     let window = autoplay::bench::sudoku::bench_read(&image, &game, 50).unwrap();
     println!(
         "sudoku read: {}x{} window (9x9, tile 48): mean {:.2} ms, median {:.2} ms, max {:.2} ms over {} reads",
@@ -383,11 +384,11 @@ fn every_screenshot_up_to_9x9_reads_with_no_calibration() {
 #[test]
 fn other_clients_read_exactly_with_the_shipped_calibration() {
     let root = repo().join("calibration");
-    let themes = autoplay::games::sudoku::screen::theme::load_themes(&root, None).unwrap();
+    let themes = autoplay::clients::sudoku::theme::load_themes(&root, None).unwrap();
     let shapes = DigitShapes::load(&root).unwrap();
     for (name, png) in fixture_shots("sudoku-clients") {
         let truth = truth_of(&png);
-        let reading = autoplay::games::sudoku::screen::read_any(&load_image(&png).unwrap(), &themes, Ok(&shapes))
+        let reading = autoplay::clients::sudoku::read_any(&load_image(&png).unwrap(), &themes, Ok(&shapes))
             .unwrap_or_else(|e| panic!("{name}: {e:#}"));
         assert_eq!(reading.theme, discover::FOUND_THEME, "{name}");
         assert_eq!(reading.grid.board_text(), truth.board_text(), "{name}: board");
@@ -402,9 +403,9 @@ fn other_clients_read_exactly_with_the_shipped_calibration() {
 #[test]
 fn a_tinted_board_keeps_the_givens_of_the_first_reading() {
     use autoplay::capture::Frame;
-    use autoplay::game::ScreenGame;
-    use autoplay::games::sudoku::Sudoku;
-    let game = Sudoku::load(&repo().join("calibration"), None).unwrap();
+    use autoplay::clients::sudoku::SudokuScreen;
+    use autoplay::game::{Client, Screen};
+    let mut game = SudokuScreen::load(&repo().join("calibration"), None).unwrap().client();
     let first = game
         .read(
             &Frame::from_image(load_image(&repo().join("fixtures/sudoku-clients/ksudoku-typed-800x700.png")).unwrap()),
@@ -444,7 +445,7 @@ fn a_board_partly_covered_is_refused_with_no_calibration() {
 /// show none (GNOME's clock has digits, not 1–9).
 #[test]
 fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
-    use autoplay::games::sudoku::screen::number_pad;
+    use autoplay::clients::sudoku::number_pad;
     let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
     let pad_of = |path: &str| {
         let image = load_image(&repo().join(path)).unwrap();
@@ -481,14 +482,13 @@ fn a_number_pad_beside_the_board_is_found_and_none_where_there_is_none() {
 /// the fonts, which read it exactly: the calibration does not stand in the way of the bot's own digits.
 #[test]
 fn a_client_calibrated_from_one_shot_of_its_givens_reads_the_digits_typed_later() {
-    use autoplay::game::ScreenGame;
-    use autoplay::games::sudoku::screen::{read, read_any, theme::GridCue, SudokuTheme};
-    use autoplay::games::sudoku::Sudoku;
+    use autoplay::clients::sudoku::{read, read_any, theme::GridCue, SudokuScreen, SudokuTheme};
+    use autoplay::game::Screen;
     let root = tempfile::tempdir().unwrap();
     std::fs::copy(repo().join("calibration/fonts.toml"), root.path().join("fonts.toml")).unwrap();
     let start = repo().join("fixtures/sudoku-clients/web-seed1.png");
     let target = autoplay::calibration::ThemeTarget { root: root.path(), name: "web", replace: false };
-    Sudoku::calibrate(&target, &load_image(&start).unwrap(), &truth_of(&start)).unwrap();
+    SudokuScreen::calibrate(&target, &load_image(&start).unwrap(), &truth_of(&start)).unwrap();
     let theme = SudokuTheme::load(&root.path().join("sudoku/web.toml")).unwrap();
     assert_eq!(theme.grid, GridCue::Found);
     let themes = [theme];
@@ -541,13 +541,13 @@ fn a_terminal_board_of_characters_reads_with_its_cursor() {
 #[test]
 fn a_window_read_again_is_read_on_the_grid_the_picture_before_showed() {
     use autoplay::capture::Frame;
-    use autoplay::game::ScreenGame;
-    use autoplay::games::sudoku::Sudoku;
+    use autoplay::clients::sudoku::SudokuScreen;
+    use autoplay::game::{Client, Screen};
     const BEFORE: &str =
         "167283459\n835941726\n942765138\n781532964\n354698271\n629417385\n59632.817\n41.8.6..2\n2.8...6..\n";
     let dir = repo().join("fixtures/sudoku-clients/read-again");
     let frame = |name: &str| Frame::from_image(load_image(&dir.join(name)).unwrap());
-    let game = Sudoku::load(&repo().join("calibration"), None).unwrap();
+    let mut game = SudokuScreen::load(&repo().join("calibration"), None).unwrap().client();
     let before = game.read(&frame("ksudoku-before.png"), None).unwrap();
     assert_eq!(before.board.board_text(), BEFORE);
     let shapes = DigitShapes::load(&repo().join("calibration")).unwrap();
@@ -564,7 +564,7 @@ mod gnome {
     use std::path::{Path, PathBuf};
 
     use crate::common::{fixture_shots, repo};
-    use autoplay::games::sudoku::screen::{self, theme::load_themes, SudokuTheme};
+    use autoplay::clients::sudoku::{self as screen, theme::load_themes, SudokuTheme};
     use autoplay::games::sudoku::SudokuGrid;
     use autoplay::games::sudoku::{self as sudoku_solver, Grid};
     use autoplay::imageio::load_image;

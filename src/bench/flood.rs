@@ -8,8 +8,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::bench::{peak_memory_bytes, progress_bar, summarise, Summary};
-use crate::games::flood::screen::theme::PaletteTheme;
-use crate::games::flood::screen::{self, buttons};
+use crate::clients::flood::theme::PaletteTheme;
+use crate::clients::flood::{self as screen, buttons};
 use crate::games::flood::solver;
 
 #[derive(Clone, Debug)]

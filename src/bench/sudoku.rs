@@ -309,10 +309,8 @@ pub fn compare_command(n: usize, files: &[(String, String)]) -> Result<String> {
 /// untimed read that must succeed (`autoplay bench sudoku --shot FILE`).
 pub fn bench_read(
     image: &image::RgbaImage,
-    game: &crate::games::sudoku::Sudoku,
+    game: &crate::clients::sudoku::SudokuScreen,
     repeats: usize,
 ) -> Result<super::Summary> {
-    super::time_reads(repeats, || {
-        crate::games::sudoku::screen::read_any(image, &game.themes, game.digit_shapes.as_ref())
-    })
+    super::time_reads(repeats, || crate::clients::sudoku::read_any(image, &game.themes, game.digit_shapes.as_ref()))
 }

@@ -8,9 +8,10 @@ use clap::Args;
 
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
+use crate::clients::cribbage::reader::TableTruth;
+use crate::clients::cribbage::CribbageScreen;
 use crate::games::cribbage::commands::parse_state;
-use crate::games::cribbage::screen::reader::TableTruth;
-use crate::games::cribbage::{bench_command, deal, deal_command, solve_command, Cribbage, SolveInput, State};
+use crate::games::cribbage::{bench_command, deal, deal_command, solve_command, SolveInput, State};
 use crate::imageio::read_text;
 
 /// Parses `A-B` (an inclusive range of deal numbers).
@@ -89,7 +90,7 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
         (None, None) => anyhow::bail!("give the position shown: --deal N (before any move) or --truth FILE|TEXT"),
     };
     truth.title.clone_from(&args.title);
-    screen_cli::calibrate::<Cribbage>(root, &args.common, &truth)
+    screen_cli::calibrate::<CribbageScreen>(root, &args.common, &truth)
 }
 
 /// A truth of the empty position that names no point and no title.
@@ -156,15 +157,9 @@ pub struct BenchArgs {
 pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
     let Some(shot) = &args.shot else { return print(&bench_command()?) };
     let image = crate::imageio::load_image(shot)?;
-    let game = <Cribbage as crate::game::ScreenGame>::load(root, None)?;
+    let game = <CribbageScreen as crate::game::Screen>::load(root, None)?;
     let time = crate::bench::time_reads(200, || {
-        crate::games::cribbage::screen::read_any(
-            &image,
-            &game.themes,
-            game.numbers.as_ref(),
-            game.rank_shapes.as_ref(),
-            None,
-        )
+        crate::clients::cribbage::read_any(&image, &game.themes, game.numbers.as_ref(), game.rank_shapes.as_ref(), None)
     })?;
     print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }

@@ -10,9 +10,9 @@ use clap::Args;
 use crate::bench::flood as bench;
 use crate::cli::screen::{self as screen_cli, print_reading};
 use crate::cli::{input_text, print, seconds};
+use crate::clients::flood::{reader, theme, FloodScreen, FloodTruth};
 use crate::game::SolveLimits;
-use crate::games::flood::screen::{reader, theme, FloodTruth};
-use crate::games::flood::{solve_board, Flood, FloodBoard};
+use crate::games::flood::{solve_board, FloodBoard};
 use crate::imageio::load_image;
 
 /// Read a Flood-It screenshot (a file, or standard input) into board text.
@@ -28,7 +28,7 @@ pub struct ReadArgs {
 /// Reads a screenshot; with `--learn`, colours missing from the one theme named are added to it and saved.
 pub fn read(root: &Path, args: &ReadArgs) -> Result<()> {
     if !args.learn {
-        return screen_cli::read::<Flood>(root, &args.read);
+        return screen_cli::read::<FloodScreen>(root, &args.read);
     }
     let themes = theme::load_themes(root, args.read.theme.as_deref())?;
     let [theme] = themes.as_slice() else { bail!("--learn needs one theme: name it with --theme") };
@@ -38,7 +38,7 @@ pub fn read(root: &Path, args: &ReadArgs) -> Result<()> {
         let path = learned.save(root)?;
         eprintln!("learned {} new colour(s) into {}", learned.colours.len() - theme.colours.len(), path.display());
     }
-    print_reading(&Flood::new(vec![learned]), &image, &reading, &args.read)
+    print_reading::<FloodScreen>(&image, &reading, &args.read)
 }
 
 /// The fewest moves that flood the board, one colour symbol per move (proven optimal, or the best found within the time limit).
@@ -124,11 +124,11 @@ pub struct CalibrateArgs {
 
 pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
     // The symbol mapping of a game ID comes from the theme being refreshed first, then from the others.
-    let name = args.common.theme.as_deref().unwrap_or(<Flood as crate::game::ScreenGame>::DEFAULT_THEME);
+    let name = args.common.theme.as_deref().unwrap_or(<FloodScreen as crate::game::Screen>::DEFAULT_THEME);
     let mut themes = theme::load_themes(root, None).unwrap_or_default();
     themes.sort_by_key(|t| t.theme != name);
     let truth = FloodTruth::parse(&args.truth, args.symbols.as_deref(), &themes)?;
-    screen_cli::calibrate::<Flood>(root, &args.common, &truth)
+    screen_cli::calibrate::<FloodScreen>(root, &args.common, &truth)
 }
 
 /// Solver times on seeded random boards, and reader latency on a screenshot.

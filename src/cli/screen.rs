@@ -1,4 +1,4 @@
-//! `read`, `calibrate` and `play` for any [`ScreenGame`]: the arguments every screen game takes, and the
+//! `read`, `calibrate` and `play` for any [`Screen`] game: the arguments every screen game takes, and the
 //! commands, which know nothing of any game. A game adds its own flags by flattening these into its own
 //! argument structs (`cli/<game>.rs`).
 
@@ -11,7 +11,7 @@ use clap::Args;
 use super::{print, seconds};
 use crate::calibration::ThemeTarget;
 use crate::capture::{Frame, FrameSource, ImageFileSource, WindowSource};
-use crate::game::{Layout, Reading, ScreenGame};
+use crate::game::{Client, Game, Layout, ReadingOf, Screen};
 use crate::imageio::{load_image, save_image};
 use crate::input::{DesktopInput, DryRunInput, InputDevice};
 use crate::play::{play as play_loop, PlayEvent, PlayOptions, PlayReport};
@@ -36,27 +36,26 @@ pub struct ReadArgs {
 }
 
 /// Reads a screenshot and prints the reading.
-pub fn read<G: ScreenGame>(root: &Path, args: &ReadArgs) -> Result<()> {
-    let game = G::load(root, args.theme.as_deref())?;
+pub fn read<G: Screen>(root: &Path, args: &ReadArgs) -> Result<()> {
+    let mut client = G::load(root, args.theme.as_deref())?.client();
     let frame = Frame::from_image(load_image(&args.input)?);
-    let reading = game.read(&frame, None)?;
-    print_reading(&game, &frame.image, &reading, args)
+    let reading = client.read(&frame, None)?;
+    print_reading::<G>(&frame.image, &reading, args)
 }
 
 /// Prints a reading as `read` does (text or JSON), and saves the annotated picture when asked.
-pub fn print_reading<G: ScreenGame>(
-    game: &G,
+pub fn print_reading<G: Screen>(
     image: &image::RgbaImage,
-    reading: &Reading<G::Board, G::Layout>,
+    reading: &ReadingOf<G::Client>,
     args: &ReadArgs,
 ) -> Result<()> {
     if let Some(path) = &args.annotate {
         save_image(&annotate(image, &reading.layout.marks(), image::Rgba([255, 0, 255, 255])), path)?;
     }
     if args.json {
-        print(&game.reading_json(reading).to_string())
+        print(&G::reading_json(reading).to_string())
     } else {
-        print(&game.reading_text(reading))
+        print(&G::reading_text(reading))
     }
 }
 
@@ -75,7 +74,7 @@ pub struct CalibrateArgs {
 }
 
 /// Learns a theme from a screenshot whose truth is known, and prints what was learned.
-pub fn calibrate<G: ScreenGame>(root: &Path, args: &CalibrateArgs, truth: &G::Truth) -> Result<()> {
+pub fn calibrate<G: Screen>(root: &Path, args: &CalibrateArgs, truth: &G::Truth) -> Result<()> {
     let image = load_image(&args.shot)?;
     let target = ThemeTarget { root, name: args.theme.as_deref().unwrap_or(G::DEFAULT_THEME), replace: args.replace };
     print(&G::calibrate(&target, &image, truth)?)
@@ -119,11 +118,11 @@ pub struct PlayArgs {
 }
 
 /// The closed loop on a live window (or, in a dry run, on a screenshot).
-pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
+pub fn play<G: Screen>(root: &Path, args: &PlayArgs) -> Result<()> {
     if let Some(dir) = &args.record {
         crate::session::check_folder(dir)?;
     }
-    let game = G::load(root, args.theme.as_deref())?;
+    let mut game = G::load(root, args.theme.as_deref())?.client();
     let options = PlayOptions {
         dry_run: args.dry_run || args.image.is_some(),
         max_moves: args.max_moves,
@@ -135,7 +134,7 @@ pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
     let mut source: Box<dyn FrameSource> = match (&args.image, &args.window) {
         (Some(path), _) => Box::new(ImageFileSource::open(path)?),
         (None, Some(title)) => Box::new(WindowSource::new(title)?),
-        (None, None) => Box::new(WindowSource::first_of(game.window_titles())?),
+        (None, None) => Box::new(WindowSource::first_of(G::WINDOW_TITLES)?),
     };
     let mut dry_run = DryRunInput::default();
     let mut desktop;
@@ -146,9 +145,9 @@ pub fn play<G: ScreenGame>(root: &Path, args: &PlayArgs) -> Result<()> {
         &mut desktop
     };
     let report = if options.dry_run {
-        play_loop(&game, source.as_mut(), input, &options, &mut print_note)?
+        play_loop(&mut game, source.as_mut(), input, &options, &mut print_note)?
     } else {
-        play_recorded(&game, source.as_mut(), input, &options, args)?
+        play_recorded(&mut game, source.as_mut(), input, &options, args)?
     };
     let mut text: String = dry_run.log.iter().map(|line| format!("{line}\n")).collect();
     if args.json {
@@ -174,8 +173,8 @@ fn print_note(event: &PlayEvent) {
 
 /// The closed loop on a live window, recorded: in `--record DIR`, else in a folder of the cache that is removed
 /// after a win and kept (and named) after a failure, so that a failed game can be replayed and reported.
-fn play_recorded<G: ScreenGame>(
-    game: &G,
+fn play_recorded<G: Client>(
+    game: &mut G,
     source: &mut dyn FrameSource,
     input: &mut dyn InputDevice,
     options: &PlayOptions,
@@ -183,11 +182,11 @@ fn play_recorded<G: ScreenGame>(
 ) -> Result<PlayReport> {
     let dir = match &args.record {
         Some(dir) => dir.clone(),
-        None => failure_folder(game.name()),
+        None => failure_folder(game.rules().name()),
     };
     let settings =
         SessionOptions { max_moves: args.max_moves, move_delay_ms: args.move_delay_ms, time_limit: args.time_limit };
-    let recorder = Recorder::create(&dir, game.name(), &source.describe(), args.theme.as_deref(), settings)?;
+    let recorder = Recorder::create(&dir, game.rules().name(), &source.describe(), args.theme.as_deref(), settings)?;
     let mut recording_source = RecordingSource { inner: source, recorder: recorder.clone() };
     let mut recording_input = RecordingInput { inner: input, recorder: recorder.clone() };
     let notes = recorder.clone();

@@ -10,8 +10,8 @@ use anyhow::{anyhow, bail, Result};
 use clap::Args;
 
 use super::{print, seconds};
-use crate::game::ScreenGame;
-use crate::games::{cribbage::Cribbage, flood::Flood, sudoku::Sudoku};
+use crate::clients::{cribbage::CribbageScreen, flood::FloodScreen, sudoku::SudokuScreen};
+use crate::game::{Client, Game, Screen};
 use crate::play::{play, PlayOptions};
 use crate::session::{Manifest, Replay, ReplayInput, ReplaySource};
 
@@ -27,16 +27,16 @@ pub struct ReplayArgs {
 pub fn replay(root: &Path, dir: &Path) -> Result<()> {
     let manifest = Manifest::load(dir)?;
     match manifest.game.as_str() {
-        "flood" => replay_game::<Flood>(root, dir, &manifest),
-        "sudoku" => replay_game::<Sudoku>(root, dir, &manifest),
-        "cribbage" => replay_game::<Cribbage>(root, dir, &manifest),
+        "flood" => replay_game::<FloodScreen>(root, dir, &manifest),
+        "sudoku" => replay_game::<SudokuScreen>(root, dir, &manifest),
+        "cribbage" => replay_game::<CribbageScreen>(root, dir, &manifest),
         other => bail!("{}: '{other}' is not a game played in a window", dir.display()),
     }
 }
 
 /// Runs the play loop on the recording and compares how it ends with how the recording ended.
-pub fn replay_game<G: ScreenGame>(root: &Path, dir: &Path, manifest: &Manifest) -> Result<()> {
-    let game = G::load(root, manifest.theme.as_deref())?;
+pub fn replay_game<G: Screen>(root: &Path, dir: &Path, manifest: &Manifest) -> Result<()> {
+    let mut game = G::load(root, manifest.theme.as_deref())?.client();
     let options = PlayOptions {
         max_moves: manifest.options.max_moves,
         move_delay: Duration::from_millis(manifest.options.move_delay_ms),
@@ -47,7 +47,8 @@ pub fn replay_game<G: ScreenGame>(root: &Path, dir: &Path, manifest: &Manifest) 
     let mut source = ReplaySource::new(replay.clone());
     let mut input = ReplayInput::new(replay.clone());
     let checker: Rc<RefCell<Replay>> = replay.clone();
-    let result = play(&game, &mut source, &mut input, &options, &mut |event| checker.borrow_mut().play_event(event));
+    let result =
+        play(&mut game, &mut source, &mut input, &options, &mut |event| checker.borrow_mut().play_event(event));
     let mut replay = replay.borrow_mut();
     if let Some(divergence) = replay.divergence() {
         bail!("{divergence}");
@@ -66,7 +67,7 @@ pub fn replay_game<G: ScreenGame>(root: &Path, dir: &Path, manifest: &Manifest) 
     print(&format!(
         "{}: {} session reproduced ({} events, ended: {ended})",
         dir.display(),
-        game.name(),
+        game.rules().name(),
         manifest.events.len()
     ))
 }

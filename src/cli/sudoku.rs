@@ -9,7 +9,8 @@ use clap::Args;
 use crate::bench::sudoku as speed;
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
-use crate::games::sudoku::{batch_command, bench_command, parse_box_shape, solve_command, Sudoku, SudokuGrid};
+use crate::clients::sudoku::SudokuScreen;
+use crate::games::sudoku::{batch_command, bench_command, parse_box_shape, solve_command, SudokuGrid};
 use crate::imageio::{load_image, read_text};
 
 fn parse_box(text: &str) -> Result<(usize, usize), String> {
@@ -69,7 +70,7 @@ pub fn calibrate(root: &Path, args: &CalibrateArgs) -> Result<()> {
             .enter(&read_text(path)?)
             .with_context(|| format!("{} is not the board text of the player's digits", path.display()))?;
     }
-    screen_cli::calibrate::<Sudoku>(root, &args.common, &truth)
+    screen_cli::calibrate::<SudokuScreen>(root, &args.common, &truth)
 }
 
 /// Puzzles per second over generated and published sets or the puzzles of files, the fast solver's answers
@@ -117,7 +118,7 @@ pub fn bench(root: &Path, args: &BenchArgs) -> Result<()> {
         return print(&bench_command(&cache)?);
     };
     let image = load_image(shot)?;
-    let game = <crate::games::sudoku::Sudoku as crate::game::ScreenGame>::load(root, None)?;
+    let game = <SudokuScreen as crate::game::Screen>::load(root, None)?;
     let time = speed::bench_read(&image, &game, 200)?;
     print(&crate::bench::read_time_report(shot, &image, &time, args.json))
 }

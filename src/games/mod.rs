@@ -1,4 +1,5 @@
-//! One folder per game, each holding its board, reader, solver and actions behind [`crate::game::Game`].
+//! One folder per game, each holding its board, rules and solver behind [`crate::game::Game`]; how a game looks in a
+//! window is its front end's, in [`crate::clients`].
 
 pub mod cribbage;
 pub mod dandelions;

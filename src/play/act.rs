@@ -7,11 +7,11 @@ use anyhow::Result;
 
 use super::events::millis;
 use super::ways::{describe_actions, Ways};
-use super::{watch, Attempt, PlayEvent, Player};
+use super::{shown, watch, Attempt, PlayEvent, Player};
 use crate::capture::Frame;
-use crate::game::{Action, Layout, ScreenGame};
+use crate::game::{Action, Client, Layout};
 
-impl<'a, G: ScreenGame> Player<'a, G> {
+impl<'a, G: Client> Player<'a, G> {
     /// Act: sends the move's events; false where they were not all sent. Where the window shows where keys go (a
     /// keyboard cursor) and the way's events that choose a move's place have not yet been seen to move it, the
     /// window is read between those and the rest, which are not sent unless the move's place shows chosen (a
@@ -19,13 +19,13 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
     /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
     /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
-    pub(super) fn act(&mut self, ways: &mut Ways, attempt: &Attempt<'_, G>) -> Result<bool> {
+    pub(super) fn act(&mut self, ways: &mut Ways<G::Way>, attempt: &Attempt<'_, G>) -> Result<bool> {
         let (frame, reading, mv, settle, number) =
             (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
         let move_input = attempt.input;
         self.sent = 1;
         let probing = ways.probes_click(move_input);
-        if ways.checks_choice(move_input) && self.game.selected(&reading.layout, mv).is_some() {
+        if ways.checks_choice(move_input) && shown::chosen(&mut *self.game, &reading.layout, mv)?.is_some() {
             // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
             // move it: those that choose the move's place first, then the rest only where the window shows that
             // place chosen. (Keys that move a cursor are never sent twice, so the wait for them to show is the
@@ -39,7 +39,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 None => None,
             };
             let layout = shown.as_ref().unwrap_or(&reading.layout);
-            match self.game.selected(layout, mv) {
+            match shown::chosen(&mut *self.game, layout, mv)? {
                 Some(false) => {
                     let events = describe_actions(choose, frame);
                     self.report(PlayEvent::OtherPlaceChosen { number, events });
@@ -59,10 +59,13 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             let shows =
                 watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
             if probing {
-                let entered = shows
-                    && self
-                        .read_when_still(settle, &reading.layout)?
-                        .is_some_and(|seen| self.game.click_entered(&reading.board, mv, &seen.board));
+                let entered = match shows {
+                    true => match self.read_when_still(settle, &reading.layout)? {
+                        Some(seen) => shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?,
+                        None => false,
+                    },
+                    false => false,
+                };
                 ways.click_probed(entered, shows, number, &mut *self.log);
             } else if !shows {
                 self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(bound) });

@@ -3,10 +3,10 @@
 
 use anyhow::{bail, Result};
 
-use super::{PlayEvent, Player};
-use crate::game::ScreenGame;
+use super::{shown, PlayEvent, Player};
+use crate::game::{BoardOf, Client, Game, MoveOf};
 
-impl<'a, G: ScreenGame> Player<'a, G> {
+impl<'a, G: Client> Player<'a, G> {
     /// After the winning move, no board can be read: the game has hidden it behind its report of the end (a box
     /// or banner in its window, or a window of its own). The board before the move was the expected one.
     pub(super) fn end_screen(&mut self, number: usize, error: &anyhow::Error) -> Result<()> {
@@ -20,7 +20,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// After the winning move the board reads otherwise: where the game has opened a window over part of it
     /// (KSudoku's "Information" box), the cells under that read as anything. That is the win when the move's own
     /// change does not read otherwise; no further move is made into that window.
-    pub(super) fn end_window(&mut self, before: &G::Board, mv: &G::Move, seen: &G::Board) -> Result<bool> {
+    pub(super) fn end_window(&mut self, before: &BoardOf<G>, mv: &MoveOf<G>, seen: &BoardOf<G>) -> Result<bool> {
         let opened = self.source.windows_opened()?;
         if opened.is_empty() {
             return Ok(false);
@@ -32,7 +32,8 @@ impl<'a, G: ScreenGame> Player<'a, G> {
                 opened.join(", ")
             );
         }
-        self.game.check_move(before, mv, seen)?;
+        let expected = self.game.rules().apply(before, mv);
+        shown::move_shown(&mut *self.game, (before, mv, &expected), seen, None)?;
         self.report(PlayEvent::EndWindow { opened: opened.join(", ") });
         Ok(true)
     }

@@ -1,4 +1,4 @@
-//! The closed loop, one move at a time, for any [`ScreenGame`]: **observe** (capture until the board holds
+//! The closed loop, one move at a time, for any [`Client`]: **observe** (capture until the board holds
 //! still, and read it), **plan** (solve, when the plan is spent or the board was not as expected), **act**
 //! (send the move's events, the way this client takes them) and **verify** (watch until the expected board
 //! shows, or name what shows instead). Each step is a file of its own ([`observe`], [`plan`], [`act`],
@@ -31,6 +31,7 @@ mod observe;
 mod options;
 mod pace;
 mod plan;
+mod shown;
 mod verify;
 mod wait;
 mod watch;
@@ -45,7 +46,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 
 use crate::capture::{Frame, FrameSource, Settle};
-use crate::game::{Reading, ScreenGame};
+use crate::game::{BoardOf, Client, Game, MoveOf, Reading, ReadingOf};
 use crate::input::InputDevice;
 use copies::CopyProof;
 pub use events::{PlayEvent, Replan};
@@ -59,13 +60,13 @@ use ways::{MoveInput, Ways};
 /// One move as the loop makes it: its number, the move and its input events, the frame it was planned on and what
 /// that frame read as (the board before the move, and where it lies), the board the rules expect after it, how the
 /// window settles, and whether the way it is made has worked in this game.
-struct Attempt<'m, G: ScreenGame> {
+struct Attempt<'m, G: Client> {
     number: usize,
-    mv: &'m G::Move,
+    mv: &'m MoveOf<G>,
     input: &'m MoveInput,
     frame: &'m Frame,
-    reading: &'m Reading<G::Board, G::Layout>,
-    expected: &'m G::Board,
+    reading: &'m ReadingOf<G>,
+    expected: &'m BoardOf<G>,
     settle: &'m Settle,
     /// The way the move is made has changed the board in this game (and the move tries no control on trial): a
     /// move of which nothing shows is lost or late, not refused.
@@ -73,8 +74,8 @@ struct Attempt<'m, G: ScreenGame> {
 }
 
 /// The loop's hold on the game: its window, the input device, and what it has learned of the client's pace.
-struct Player<'a, G: ScreenGame> {
-    game: &'a G,
+struct Player<'a, G: Client> {
+    game: &'a mut G,
     source: &'a mut dyn FrameSource,
     hands: Hands<'a>,
     options: &'a PlayOptions,
@@ -91,9 +92,9 @@ struct Player<'a, G: ScreenGame> {
     sent: usize,
 }
 
-/// Plays `game` in the window behind `source` until it is won.
-pub fn play<'a, G: ScreenGame>(
-    game: &'a G,
+/// Plays `game`, the client of the window behind `source`, until it is won.
+pub fn play<'a, G: Client>(
+    game: &'a mut G,
     source: &'a mut dyn FrameSource,
     input: &'a mut dyn InputDevice,
     options: &'a PlayOptions,
@@ -123,12 +124,13 @@ pub fn play<'a, G: ScreenGame>(
         last_move_millis: 0,
         millis: 0,
     };
-    let mut ways = Ways::new(game, &reading, options.learn && !options.dry_run);
-    let mut plan: VecDeque<G::Move> = VecDeque::new();
+    let first_way = player.game.start(&reading)?;
+    let mut ways = Ways::new(first_way, options.learn && !options.dry_run);
+    let mut plan: VecDeque<MoveOf<G>> = VecDeque::new();
     // Whether the board the next move is made on is the one the loop expected (no re-plan since it was read).
     let mut as_expected = true;
     loop {
-        if game.is_won(&reading.board) {
+        if player.game.rules().is_won(&reading.board) {
             report.won = true;
             break;
         }
@@ -145,10 +147,10 @@ pub fn play<'a, G: ScreenGame>(
         }
         let mv = plan.pop_front().expect("plan is not empty");
         let number = report.moves + 1;
-        let move_input = ways.input(game, &frame, &reading, &mv, number, &mut *player.log)?;
+        let move_input = ways.input(&mut *player.game, &frame, &reading, &mv, number, &mut *player.log)?;
         player.hands.take_controls()?;
         player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });
-        let expected = game.apply(&reading.board, &mv);
+        let expected = player.game.rules().apply(&reading.board, &mv);
         let before = reading.board.clone();
         report.moves = number;
         if options.dry_run {
@@ -156,8 +158,8 @@ pub fn play<'a, G: ScreenGame>(
             reading = Reading { board: expected, ..reading };
             continue;
         }
-        let winning = game.is_won(&expected);
-        let settle = if winning { options.settle.clone() } else { game.settle() };
+        let winning = player.game.rules().is_won(&expected);
+        let settle = if winning { options.settle.clone() } else { player.game.settle() };
         let attempt = Attempt {
             number,
             mv: &mv,
@@ -171,7 +173,7 @@ pub fn play<'a, G: ScreenGame>(
         if !player.act(&mut ways, &attempt)? {
             // Nothing was entered (the move's place was not chosen): the window as it is now, and the next way.
             let (shown, read) = watch::observe(
-                game,
+                &mut *player.game,
                 &mut *player.source,
                 &settle,
                 Some(&reading.layout),
@@ -179,7 +181,9 @@ pub fn play<'a, G: ScreenGame>(
                 pace::HOLD_STILL_BOUND,
             )?;
             let seen = read?;
-            ways.learn(game, &shown, &seen, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
+            let learned =
+                shown::move_shown(&mut *player.game, (&before, &mv, &expected), &seen.board, move_input.trial)?;
+            ways.learn(&mut *player.game, &attempt, (&shown, &seen), learned.control, &mut *player.log)?;
             (frame, reading) = (shown, seen);
             plan.push_front(mv);
             report.moves = number - 1;
@@ -205,7 +209,7 @@ pub fn play<'a, G: ScreenGame>(
                 plan.clear();
                 as_expected = false;
                 (frame, reading) = seen;
-                reading.board = game.carry_over(&before, reading.board);
+                reading.board = shown::completed(&mut *player.game, &before, reading.board)?;
                 continue;
             }
             Verdict::Unreadable(shown, error) => {
@@ -228,29 +232,27 @@ pub fn play<'a, G: ScreenGame>(
             }
         };
         player.hands.check_pointer()?;
-        let seen = if seen.1.board == expected && !winning && player.copy_wanted(&move_input) {
+        let (shown, mut seen) = if seen.1.board == expected && !winning && player.copy_wanted(&move_input) {
             player.look_at_a_copy(&attempt, seen)?
         } else {
             seen
         };
-        (frame, reading) = seen;
-        if winning && reading.board != expected && player.end_window(&before, &mv, &reading.board)? {
-            reading = Reading { board: expected, ..reading };
+        if winning && seen.board != expected && player.end_window(&before, &mv, &seen.board)? {
+            reading = Reading { board: expected, ..seen };
             report.won = true;
             break;
         }
-        if reading.board != expected {
-            player.check_not_doubled(&before, &mv, &move_input, &reading.board, number)?;
-            game.check_move(&before, &mv, &reading.board)?;
+        if seen.board != expected {
+            player.check_not_doubled(&before, &mv, &move_input, &seen.board, number)?;
         }
-        if reading.board != expected && reading.board != before {
-            if let Some((board, learned)) = game.learn_from_move(&before, &mv, &reading.board) {
-                player.report(PlayEvent::Learned { number, how: None, what: learned });
-                reading.board = board;
-            }
+        let learned = shown::move_shown(&mut *player.game, (&before, &mv, &expected), &seen.board, move_input.trial)?;
+        if let Some((board, learned)) = learned.variant {
+            player.report(PlayEvent::Learned { number, how: None, what: learned });
+            seen.board = board;
         }
-        player.report(PlayEvent::reading(&reading));
-        ways.learn(game, &frame, &reading, &mv, &move_input, &before, &expected, number, &mut *player.log)?;
+        player.report(PlayEvent::reading(&seen));
+        ways.learn(&mut *player.game, &attempt, (&shown, &seen), learned.control, &mut *player.log)?;
+        (frame, reading) = (shown, seen);
         as_expected = reading.board == expected;
         if !as_expected {
             report.replans += 1;
@@ -260,15 +262,15 @@ pub fn play<'a, G: ScreenGame>(
         // What the window does not show is carried over from what the bot knew.
         // (From the board before the move where the window shows the move was not taken.)
         let known = if reading.board == before && reading.board != expected { &before } else { &expected };
-        reading.board = game.carry_over(known, reading.board);
-        if !options.move_delay.is_zero() && !game.is_won(&reading.board) {
+        reading.board = shown::completed(&mut *player.game, known, reading.board)?;
+        if !options.move_delay.is_zero() && !player.game.rules().is_won(&reading.board) {
             // The pause for people watching, then the board as it is now: the next move is made on a board just
             // read, whatever happened in the pause.
             player.pause(options.move_delay);
             let known = reading.board.clone();
             let (now_frame, now_reading) = player.observe(&reading.layout)?;
             (frame, reading) = (now_frame, now_reading);
-            reading.board = game.carry_over(&known, reading.board);
+            reading.board = shown::completed(&mut *player.game, &known, reading.board)?;
             if reading.board != known {
                 report.replans += 1;
                 plan.clear();
@@ -282,7 +284,7 @@ pub fn play<'a, G: ScreenGame>(
     Ok(report)
 }
 
-impl<'a, G: ScreenGame> Player<'a, G> {
+impl<'a, G: Client> Player<'a, G> {
     /// Reports what the loop did or saw: printed for people, recorded, and compared in a replay.
     fn report(&mut self, event: PlayEvent) {
         (self.log)(&event);

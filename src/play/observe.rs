@@ -6,14 +6,14 @@ use anyhow::Result;
 use super::watch::{self, Observation};
 use super::{pace, PlayEvent, Player};
 use crate::capture::Settle;
-use crate::game::{Reading, ScreenGame};
+use crate::game::{Client, ReadingOf};
 
-impl<'a, G: ScreenGame> Player<'a, G> {
+impl<'a, G: Client> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
     pub(super) fn observe_first(&mut self) -> Result<Observation<G>> {
         let settle = self.options.settle.clone();
         let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
+            watch::observe(&mut *self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,
@@ -25,7 +25,6 @@ impl<'a, G: ScreenGame> Player<'a, G> {
             board: reading.board.to_string(),
         });
         self.report(PlayEvent::reading(&reading));
-        self.game.check_playable(&reading)?;
         Ok((frame, reading))
     }
 
@@ -40,7 +39,7 @@ impl<'a, G: ScreenGame> Player<'a, G> {
         self.report(PlayEvent::Uncovered { covering: covering.clone() });
         let settle = self.game.settle();
         let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
+            watch::observe(&mut *self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
         match read {
             Ok(reading) => Ok((frame, reading)),
             Err(e) => Err(e.context(format!(
@@ -53,8 +52,14 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     /// brought to the front if another window covers it.
     pub(super) fn observe(&mut self, hint: &G::Layout) -> Result<Observation<G>> {
         let settle = self.game.settle();
-        let (frame, read) =
-            watch::observe(self.game, &mut *self.source, &settle, Some(hint), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, read) = watch::observe(
+            &mut *self.game,
+            &mut *self.source,
+            &settle,
+            Some(hint),
+            settle.quiet,
+            pace::HOLD_STILL_BOUND,
+        )?;
         match read {
             Ok(reading) => Ok((frame, reading)),
             Err(error) => self.uncover(error, Some(hint)),
@@ -62,13 +67,15 @@ impl<'a, G: ScreenGame> Player<'a, G> {
     }
 
     /// The window's reading once it holds still (None where it does not read), after an event that showed.
-    pub(super) fn read_when_still(
-        &mut self,
-        settle: &Settle,
-        layout: &G::Layout,
-    ) -> Result<Option<Reading<G::Board, G::Layout>>> {
-        let (_, read) =
-            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+    pub(super) fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<ReadingOf<G>>> {
+        let (_, read) = watch::observe(
+            &mut *self.game,
+            &mut *self.source,
+            settle,
+            Some(layout),
+            settle.quiet,
+            pace::HOLD_STILL_BOUND,
+        )?;
         Ok(read.ok())
     }
 }

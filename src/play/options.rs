@@ -18,7 +18,7 @@ pub struct PlayOptions {
     /// A pause after each move, for people watching.
     pub move_delay: Duration,
     /// How to settle before the first reading and after the winning move; between moves the game's own
-    /// [`crate::game::ScreenGame::settle`] is used.
+    /// [`crate::game::Client::settle`] is used.
     pub settle: Settle,
     /// Keep what the game learns about the client (a way of making moves) in the calibration that read the board
     /// (`play --learn`). Without it, play writes no calibration.

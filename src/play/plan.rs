@@ -5,13 +5,13 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 
 use super::{PlayEvent, Player};
-use crate::game::{Plan, ScreenGame, SolveLimits};
+use crate::game::{BoardOf, Client, Game, MoveOf, Plan, SolveLimits};
 
-impl<'a, G: ScreenGame> Player<'a, G> {
+impl<'a, G: Client> Player<'a, G> {
     /// Plan: solves the board as read.
-    pub(super) fn plan(&mut self, board: &G::Board) -> Result<Plan<G::Move>> {
+    pub(super) fn plan(&mut self, board: &BoardOf<G>) -> Result<Plan<MoveOf<G>>> {
         let limits = SolveLimits { deadline: self.options.solve_time.map(|t| Instant::now() + t) };
-        let found = self.game.solve(board, &limits)?;
+        let found = self.game.rules().solve(board, &limits)?;
         if found.moves.is_empty() {
             bail!("the solver found no move on a board that is not won:\n{board}");
         }

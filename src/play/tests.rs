@@ -5,7 +5,6 @@
 
 use std::cell::RefCell;
 use std::fmt;
-use std::path::Path;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -14,7 +13,7 @@ use image::{Rgba, RgbaImage};
 
 use super::{play, PlayOptions, PlayReport};
 use crate::capture::{Frame, FrameSource};
-use crate::game::{Action, CellLayout, Game, Key, MoveEvents, Plan, Reading, ScreenGame, SolveLimits};
+use crate::game::{Action, CellLayout, Client, Game, Key, MoveEvents, OnlyWay, Plan, Reading, SolveLimits};
 use crate::input::InputDevice;
 
 /// The board: how far the counter has got, out of `goal`.
@@ -86,18 +85,16 @@ impl Game for Counter {
     }
 }
 
-impl ScreenGame for Counter {
+/// The game is its own client: its window holds nothing to learn.
+impl Client for Counter {
+    type Rules = Counter;
     type Layout = CellLayout;
-    type Truth = ();
-    const DEFAULT_THEME: &'static str = "sim";
+    type Way = OnlyWay;
 
-    fn load(_root: &Path, _theme: Option<&str>) -> Result<Self> {
-        bail!("a simulated game")
+    fn rules(&self) -> &Counter {
+        self
     }
-    fn window_titles(&self) -> &'static [&'static str] {
-        &["Counter"]
-    }
-    fn read(&self, frame: &Frame, _hint: Option<&CellLayout>) -> Result<Reading<Count, CellLayout>> {
+    fn read(&mut self, frame: &Frame, _hint: Option<&CellLayout>) -> Result<Reading<Count, CellLayout>> {
         let pixel = frame.image.get_pixel(1, 1);
         if pixel[2] != 0 {
             bail!("no board found");
@@ -105,22 +102,13 @@ impl ScreenGame for Counter {
         let layout = CellLayout { rows: 1, cols: 1, origin_x: 0.0, origin_y: 0.0, pitch: BOARD as f64 };
         Ok(Reading { board: Count { value: pixel[0] as u32, goal: self.goal }, layout, theme: "sim".into() })
     }
-    fn reading_json(&self, _reading: &Reading<Count, CellLayout>) -> serde_json::Value {
-        serde_json::Value::Null
-    }
-    fn calibrate(_target: &crate::calibration::ThemeTarget, _image: &RgbaImage, _truth: &()) -> Result<String> {
-        bail!("a simulated game")
-    }
     fn actions(
-        &self,
+        &mut self,
         _frame: &Frame,
         _reading: &Reading<Count, CellLayout>,
         mv: &Step,
-        way: usize,
+        _way: OnlyWay,
     ) -> Result<Option<MoveEvents>> {
-        if way != 0 {
-            return Ok(None);
-        }
         Ok(match mv {
             Step::Add => MoveEvents::usual(vec![Action::Click { x: 10, y: 10 }]),
             Step::Set(n) => MoveEvents::usual(vec![Action::Type(char::from_digit(*n, 10).expect("a digit"))])
@@ -131,7 +119,7 @@ impl ScreenGame for Counter {
 
 /// The simulated client and its clock.
 #[derive(Default)]
-struct Client {
+struct SimClient {
     now: Duration,
     /// The count as the client holds it, and the moves it has counted (copies it counts among them).
     value: u32,
@@ -159,7 +147,7 @@ struct Client {
     pointer: (i32, i32),
 }
 
-impl Client {
+impl SimClient {
     fn advance(&mut self, by: Duration) {
         self.now += by;
         let now = self.now;
@@ -208,8 +196,8 @@ impl Client {
     }
 }
 
-struct SimSource(Rc<RefCell<Client>>);
-struct SimInput(Rc<RefCell<Client>>);
+struct SimSource(Rc<RefCell<SimClient>>);
+struct SimInput(Rc<RefCell<SimClient>>);
 
 impl FrameSource for SimSource {
     fn grab(&mut self) -> Result<Frame> {
@@ -273,13 +261,13 @@ impl InputDevice for SimInput {
 }
 
 /// Plays the counter to `goal` against `client`: the report (or the error), the notes, and the client after.
-fn run(goal: u32, typed: bool, client: Client) -> (Result<PlayReport>, String, Client) {
+fn run(goal: u32, typed: bool, client: SimClient) -> (Result<PlayReport>, String, SimClient) {
     let client = Rc::new(RefCell::new(client));
-    let game = Counter { goal, typed };
+    let mut game = Counter { goal, typed };
     let (mut source, mut input) = (SimSource(client.clone()), SimInput(client.clone()));
     let mut notes = String::new();
     let options = PlayOptions::default();
-    let result = play(&game, &mut source, &mut input, &options, &mut |event| {
+    let result = play(&mut game, &mut source, &mut input, &options, &mut |event| {
         if !event.is_reading() {
             notes.push_str(&event.to_string());
             notes.push('\n');
@@ -297,7 +285,7 @@ fn secs(s: f64) -> Duration {
 #[test]
 fn moves_that_repaint_later_than_the_first_look_are_waited_for_and_never_sent_twice() {
     let lag = vec![(1, secs(3.0)), (2, secs(1.0)), (3, secs(2.5)), (5, secs(4.5))];
-    let (result, notes, client) = run(6, false, Client { lag, ..Client::default() });
+    let (result, notes, client) = run(6, false, SimClient { lag, ..SimClient::default() });
     let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
     assert!(report.won, "{notes}");
     assert_eq!((report.moves, client.events.len(), client.counted), (6, 6, 6), "{notes}");
@@ -307,12 +295,13 @@ fn moves_that_repaint_later_than_the_first_look_are_waited_for_and_never_sent_tw
 #[test]
 fn on_a_busy_desktop_the_patience_stretches_to_ten_seconds() {
     let lag = vec![(3, secs(8.0))];
-    let (result, notes, client) = run(4, false, Client { lag: lag.clone(), busy: Some(2.5), ..Client::default() });
+    let (result, notes, client) =
+        run(4, false, SimClient { lag: lag.clone(), busy: Some(2.5), ..SimClient::default() });
     assert!(result.is_ok_and(|r| r.won), "{notes}");
     assert_eq!(client.events.len(), 4, "{notes}");
     assert!(notes.contains("up to 10.0 s in all"), "{notes}");
     // Idle, the same lag is past the patience: the move is named, not made again.
-    let (result, notes, client) = run(4, false, Client { lag, busy: Some(0.1), ..Client::default() });
+    let (result, notes, client) = run(4, false, SimClient { lag, busy: Some(0.1), ..SimClient::default() });
     let error = format!("{:#}", result.expect_err("the move is past the patience"));
     assert!(error.contains("move 3 (click at") && error.contains("has not shown"), "{error}");
     assert_eq!(client.events.len(), 3, "{notes}");
@@ -320,7 +309,7 @@ fn on_a_busy_desktop_the_patience_stretches_to_ten_seconds() {
 
 #[test]
 fn a_lost_click_is_named_and_never_made_again_blind() {
-    let (result, notes, client) = run(5, false, Client { drops: vec![3], ..Client::default() });
+    let (result, notes, client) = run(5, false, SimClient { drops: vec![3], ..SimClient::default() });
     let error = format!("{:#}", result.expect_err("a lost click ends the game"));
     assert!(error.contains("move 3 (click at (10, 10)) has not shown"), "{error}");
     assert!(error.contains("a second copy of it makes another move"), "{error}");
@@ -330,7 +319,7 @@ fn a_lost_click_is_named_and_never_made_again_blind() {
 
 #[test]
 fn a_click_that_went_to_a_window_over_the_game_is_made_again() {
-    let (result, notes, client) = run(4, false, Client { covered_for: vec![2], ..Client::default() });
+    let (result, notes, client) = run(4, false, SimClient { covered_for: vec![2], ..SimClient::default() });
     assert!(result.is_ok_and(|r| r.won), "{notes}");
     assert!(notes.contains("'a notification' covered the game's window where its input went"), "{notes}");
     assert_eq!((client.events.len(), client.counted), (5, 4), "{notes}");
@@ -338,7 +327,7 @@ fn a_click_that_went_to_a_window_over_the_game_is_made_again() {
 
 #[test]
 fn a_move_the_client_takes_twice_is_named_at_once() {
-    let (result, notes, client) = run(5, false, Client { doubles: vec![2], ..Client::default() });
+    let (result, notes, client) = run(5, false, SimClient { doubles: vec![2], ..SimClient::default() });
     let error = format!("{:#}", result.expect_err("a doubled move ends the game"));
     assert!(error.contains("move 2 (click at (10, 10)) showed 2 times, though its input was sent once"), "{error}");
     assert_eq!(client.events.len(), 2, "{notes}");
@@ -347,7 +336,7 @@ fn a_move_the_client_takes_twice_is_named_at_once() {
 #[test]
 fn a_move_that_showed_and_was_taken_back_is_planned_again() {
     let lag = vec![(2, secs(0.01))];
-    let (result, notes, client) = run(4, false, Client { lag, takes_back: vec![2], ..Client::default() });
+    let (result, notes, client) = run(4, false, SimClient { lag, takes_back: vec![2], ..SimClient::default() });
     assert!(result.as_ref().is_ok_and(|r| r.won), "{:?}\n{notes}", result.err());
     assert!(notes.contains("move 2 showed, then the board went back"), "{notes}");
     assert_eq!(client.value, 4, "{notes}");
@@ -357,7 +346,7 @@ fn a_move_that_showed_and_was_taken_back_is_planned_again() {
 /// digit typed again, and is won with every digit counted once.
 #[test]
 fn a_lost_move_is_made_again_in_a_client_seen_to_ignore_a_copy() {
-    let client = Client { lag: vec![(1, secs(1.5))], drops: vec![4], clock: true, ..Client::default() };
+    let client = SimClient { lag: vec![(1, secs(1.5))], drops: vec![4], clock: true, ..SimClient::default() };
     let (result, notes, client) = run(6, true, client);
     assert!(result.as_ref().is_ok_and(|r| r.won), "{:?}\n{notes}", result.err());
     assert!(notes.contains("the copy of move 1 changed nothing"), "{notes}");
@@ -368,8 +357,13 @@ fn a_lost_move_is_made_again_in_a_client_seen_to_ignore_a_copy() {
 /// A client that counts a copy as a move (its counter shows one more) is never sent a copy of a lost move.
 #[test]
 fn a_client_that_counts_a_copy_is_never_sent_one_of_a_lost_move() {
-    let client =
-        Client { lag: vec![(1, secs(1.5))], drops: vec![4], counts_copies: true, clock: true, ..Client::default() };
+    let client = SimClient {
+        lag: vec![(1, secs(1.5))],
+        drops: vec![4],
+        counts_copies: true,
+        clock: true,
+        ..SimClient::default()
+    };
     let (result, notes, client) = run(6, true, client);
     let error = format!("{:#}", result.expect_err("the lost move ends the game"));
     assert!(notes.contains(&format!("the window changed at ({}, {})", COUNTER.0, COUNTER.1)), "{notes}");

@@ -30,11 +30,11 @@ use super::pace;
 use super::watch::{self, Observation};
 use super::{Attempt, PlayEvent, Player};
 use crate::capture::Frame;
-use crate::game::{Action, Layout, Repeat, ScreenGame};
+use crate::game::{Action, BoardOf, Client, Game, Layout, MoveOf, Repeat};
 use crate::play::ways::MoveInput;
 
 /// What the window showed after a move.
-pub(super) enum Verdict<G: ScreenGame> {
+pub(super) enum Verdict<G: Client> {
     /// A board: the expected one, or another; the board as before the move only where the way the move was made
     /// has not worked yet, after the whole patience with nothing of the move shown.
     Read(Observation<G>),
@@ -48,7 +48,7 @@ pub(super) enum Verdict<G: ScreenGame> {
 }
 
 /// What one look at the window after a move found.
-enum Look<G: ScreenGame> {
+enum Look<G: Client> {
     /// The look decided what the move came to.
     Decided(Verdict<G>),
     /// The pointer was moved off the board (a client that shows something under it): look again.
@@ -57,7 +57,7 @@ enum Look<G: ScreenGame> {
     AsBefore(Observation<G>),
 }
 
-impl<G: ScreenGame> Player<'_, G> {
+impl<G: Client> Player<'_, G> {
     /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
     pub(super) fn patience(&mut self) -> Result<Duration> {
         let busy = self.source.busy()?;
@@ -159,18 +159,24 @@ impl<G: ScreenGame> Player<'_, G> {
     ) -> Result<Look<G>> {
         let (layout, expected, settle) = (&attempt.reading.layout, attempt.expected, attempt.settle);
         let awaited =
-            watch::await_expected(self.game, &mut *self.source, settle, attempt.frame, layout, expected, bound)?;
+            watch::await_expected(&mut *self.game, &mut *self.source, settle, attempt.frame, layout, expected, bound)?;
         *expected_read |= awaited.expected_read;
         if let Some(seen) = awaited.shown {
             return Ok(Look::Decided(Verdict::Read(self.shown(seen, acted_at, attempt.number))));
         }
         self.hands.check_pointer()?;
-        let (shown, read) =
-            watch::observe(self.game, &mut *self.source, settle, Some(layout), settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (shown, read) = watch::observe(
+            &mut *self.game,
+            &mut *self.source,
+            settle,
+            Some(layout),
+            settle.quiet,
+            pace::HOLD_STILL_BOUND,
+        )?;
         let reading = match read {
             Ok(reading) => reading,
             // (After the winning move a board that does not read is the game's end screen: see `play`.)
-            Err(_) if !self.game.is_won(expected) && self.try_parking(&shown, layout, attempt.number)? => {
+            Err(_) if !self.game.rules().is_won(expected) && self.try_parking(&shown, layout, attempt.number)? => {
                 return Ok(Look::Again)
             }
             Err(error) => return Ok(Look::Decided(Verdict::Unreadable(shown, error))),
@@ -185,8 +191,14 @@ impl<G: ScreenGame> Player<'_, G> {
             // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
             // it counts only once it has held still for longer.
             let doubt = self.pace.doubt();
-            let (shown, read) =
-                watch::observe(self.game, &mut *self.source, settle, Some(layout), doubt, pace::HOLD_STILL_BOUND)?;
+            let (shown, read) = watch::observe(
+                &mut *self.game,
+                &mut *self.source,
+                settle,
+                Some(layout),
+                doubt,
+                pace::HOLD_STILL_BOUND,
+            )?;
             return Ok(Look::Decided(match read {
                 Ok(reading) if reading.board == *expected => {
                     Verdict::Read(self.shown((shown, reading), acted_at, attempt.number))
@@ -286,7 +298,7 @@ impl<G: ScreenGame> Player<'_, G> {
         self.source.sleep(watch);
         let settle = attempt.settle;
         let (after, read) = watch::observe(
-            self.game,
+            &mut *self.game,
             &mut *self.source,
             settle,
             Some(&reading.layout),
@@ -323,13 +335,13 @@ impl<G: ScreenGame> Player<'_, G> {
     /// card of the same column too): named at once, never read as a misread board.
     pub(super) fn check_not_doubled(
         &mut self,
-        before: &G::Board,
-        mv: &G::Move,
+        before: &BoardOf<G>,
+        mv: &MoveOf<G>,
         input: &MoveInput,
-        seen: &G::Board,
+        seen: &BoardOf<G>,
         number: usize,
     ) -> Result<()> {
-        let Some(times) = times_shown(self.game, before, mv, seen, self.sent + 1) else { return Ok(()) };
+        let Some(times) = times_shown(self.game.rules(), before, mv, seen, self.sent + 1) else { return Ok(()) };
         if times <= 1 {
             return Ok(());
         }
@@ -358,13 +370,7 @@ enum Evidence {
 /// How many times `mv` was made on `before` where `seen` shows it made 2 to `most` times (and not once): the
 /// rules' board after that many copies; `None` otherwise. A move whose copy changes nothing (a colour flooded
 /// again) never counts as shown twice.
-fn times_shown<G: ScreenGame>(
-    game: &G,
-    before: &G::Board,
-    mv: &G::Move,
-    seen: &G::Board,
-    most: usize,
-) -> Option<usize> {
+fn times_shown<R: Game>(game: &R, before: &R::Board, mv: &R::Move, seen: &R::Board, most: usize) -> Option<usize> {
     let once = game.apply(before, mv);
     if *seen == once {
         return None;

@@ -13,13 +13,13 @@ use anyhow::{bail, Result};
 
 use super::wait::{First, Try, Wait};
 use crate::capture::{Frame, FrameSource, Region, Settle};
-use crate::game::{Layout, Reading, ScreenGame};
+use crate::game::{BoardOf, Client, Layout, ReadingOf};
 
 /// A frame and what was read from it.
-pub type Observation<G> = (Frame, Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>);
+pub type Observation<G> = (Frame, ReadingOf<G>);
 
 /// A frame held still, and what was read from it or why it does not read.
-pub type Watched<G> = (Frame, Result<Reading<<G as crate::game::Game>::Board, <G as ScreenGame>::Layout>>);
+pub type Watched<G> = (Frame, Result<ReadingOf<G>>);
 
 /// Captures until the board (within `region`, or the whole picture) has held still for `quiet` after `first`
 /// (captured at `first_at` on the source's clock), and at least until one more capture agrees; returns that
@@ -54,8 +54,8 @@ pub fn hold_still(
 /// of this window, whose region is watched). Returns the frame and the reading, or the frame and why it does
 /// not read (the caller decides what a board that cannot be read means); an error when the board has not held
 /// still within `bound`, naming the bound.
-pub fn observe<G: ScreenGame>(
-    game: &G,
+pub fn observe<G: Client>(
+    game: &mut G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     hint: Option<&G::Layout>,
@@ -119,7 +119,7 @@ pub fn next_change(
 
 /// What watching for a move's board came to: the expected board, once it held still; and whether any capture read
 /// as the expected board at all (the client took the move, even where the board went on to show something else).
-pub struct Awaited<G: ScreenGame> {
+pub struct Awaited<G: Client> {
     pub shown: Option<Observation<G>>,
     pub expected_read: bool,
 }
@@ -127,13 +127,13 @@ pub struct Awaited<G: ScreenGame> {
 /// Watches the window after a move until its board shows `expected` and then holds still for the settle's quiet
 /// period; `shown` is `None` when it has not within `bound`. `before` is the frame the move was made on: a capture
 /// whose board has not changed from it is not read again.
-pub fn await_expected<G: ScreenGame>(
-    game: &G,
+pub fn await_expected<G: Client>(
+    game: &mut G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     before: &Frame,
     layout: &G::Layout,
-    expected: &G::Board,
+    expected: &BoardOf<G>,
     bound: Duration,
 ) -> Result<Awaited<G>> {
     let region = layout.region();

@@ -1,7 +1,7 @@
 //! How moves are made in this client, learned as the game goes.
 //!
-//! A game offers its ways of making a move ([`ScreenGame::actions`]: way 0, the usual one, then 1, 2, …: colour
-//! buttons, a number pad); [`Ways`] is what the loop knows of them in this game: which way it uses, whether that
+//! A client offers its ways of making a move ([`Client::actions`], one [`Way`] at a time: the usual one, then
+//! the others in their order: colour buttons, a number pad …); [`Ways`] is what the loop knows of them in this game: which way it uses, whether that
 //! way has changed the board yet (a *proven* way: a move made that way of which nothing shows is late or lost,
 //! not refused, and is waited for: `verify`), and how a move made of a click and then keys chooses its cell (by
 //! the click, or by pointing where a click enters a symbol by itself).
@@ -14,13 +14,9 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::PlayEvent;
+use super::{Attempt, PlayEvent};
 use crate::capture::Frame;
-use crate::game::{Action, MoveEvents, Reading, Repeat, ScreenGame};
-
-/// How many ways past the one in use the loop looks for the next one a game offers for a move (a game may offer
-/// none of some ways for some moves: no colour buttons in its window, say).
-const MAX_WAYS: usize = 4;
+use crate::game::{Action, Client, MoveEvents, MoveOf, ReadingOf, Repeat, Way};
 
 /// One move's input events, and how they are named in the log.
 #[derive(Clone, Debug)]
@@ -61,9 +57,9 @@ enum Choosing {
 
 /// What the loop knows of how this client takes moves.
 #[derive(Clone, Debug)]
-pub struct Ways {
-    /// The way in use, numbered as [`ScreenGame::actions`] numbers them (0, the game's usual way).
-    way: usize,
+pub struct Ways<W: Way> {
+    /// The way in use.
+    way: W,
     /// Whether a move made the current way has changed the board.
     worked: bool,
     /// Whether the game has been offered the current way to remember.
@@ -80,7 +76,7 @@ pub struct Ways {
     ignored: Vec<(usize, String)>,
     /// The way whose events that choose a move's place were seen to choose it (a keyboard cursor moved onto the
     /// move's cell by them), if any.
-    choice_seen_for: Option<usize>,
+    choice_seen_for: Option<W>,
 }
 
 /// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", "key Left
@@ -115,16 +111,16 @@ pub fn pointer_verb(action: &Action) -> &'static str {
     }
 }
 
-impl Ways {
-    /// The ways at the start of a game: the one the calibration that read the board names, else the usual one.
-    /// With `keep_ways`, a way other than the usual one that works is kept in that calibration.
-    pub fn new<G: ScreenGame>(game: &G, reading: &Reading<G::Board, G::Layout>, keep_ways: bool) -> Ways {
-        let way = game.first_way(reading);
+impl<W: Way> Ways<W> {
+    /// The ways at the start of a game, from `way` (the client's first: the one the calibration that read the
+    /// board names, else the usual one). With `keep_ways`, a way other than the usual one that works is kept in
+    /// that calibration.
+    pub fn new(way: W, keep_ways: bool) -> Ways<W> {
         Ways {
             way,
             worked: false,
-            kept: way != 0,
-            from_calibration: way != 0,
+            kept: way != W::USUAL,
+            from_calibration: way != W::USUAL,
             keep_ways,
             choosing: Choosing::Unseen,
             click_shows: false,
@@ -140,36 +136,37 @@ impl Ways {
     }
 
     /// The input events that make `mv` the way in use, planned on `frame`.
-    pub fn input<G: ScreenGame>(
+    pub fn input<G: Client<Way = W>>(
         &mut self,
-        game: &G,
+        game: &mut G,
         frame: &Frame,
-        reading: &Reading<G::Board, G::Layout>,
-        mv: &G::Move,
+        reading: &ReadingOf<G>,
+        mv: &MoveOf<G>,
         number: usize,
         log: &mut dyn FnMut(&PlayEvent),
     ) -> Result<MoveInput> {
         let events = match game.actions(frame, reading, mv, self.way)? {
             Some(events) => events,
-            None if self.way == 0 => bail!("move {number}: {mv} has no usual way to be made"),
+            None if self.way == W::USUAL => bail!("move {number}: {mv} has no usual way to be made"),
             // The calibration's way is not shown in this window: the usual way, then.
             None if self.from_calibration && !self.worked => {
-                log(&PlayEvent::CalibrationWayAbsent { way: self.way });
-                (self.way, self.from_calibration) = (0, false);
-                game.actions(frame, reading, mv, 0)?
+                log(&PlayEvent::CalibrationWayAbsent { way: self.way.number() });
+                (self.way, self.from_calibration) = (W::USUAL, false);
+                game.actions(frame, reading, mv, W::USUAL)?
                     .with_context(|| format!("move {number}: {mv} has no usual way to be made"))?
             }
             // This way has nothing for this move (no control of this colour left): a later way that has.
             None => match self.later_way(game, frame, reading, mv)? {
                 Some((way, events)) => {
-                    log(&PlayEvent::WayOffersNothing { number, mv: mv.to_string(), way: self.way, next: way });
+                    let (way_number, next) = (self.way.number(), way.number());
+                    log(&PlayEvent::WayOffersNothing { number, mv: mv.to_string(), way: way_number, next });
                     (self.way, self.worked, self.from_calibration) = (way, false, false);
                     events
                 }
                 None => bail!(
                     "move {number}: {mv} cannot be made the way in use (way {}) or any later one: the window shows \
                      nothing to make it with",
-                    self.way
+                    self.way.number()
                 ),
             },
         };
@@ -197,14 +194,16 @@ impl Ways {
     }
 
     /// The first way after the one in use that offers events for `mv`, and those events.
-    fn later_way<G: ScreenGame>(
+    fn later_way<G: Client<Way = W>>(
         &self,
-        game: &G,
+        game: &mut G,
         frame: &Frame,
-        reading: &Reading<G::Board, G::Layout>,
-        mv: &G::Move,
-    ) -> Result<Option<(usize, MoveEvents)>> {
-        for way in self.way + 1..=self.way + MAX_WAYS {
+        reading: &ReadingOf<G>,
+        mv: &MoveOf<G>,
+    ) -> Result<Option<(W, MoveEvents)>> {
+        let mut way = self.way;
+        while let Some(next) = way.next() {
+            way = next;
             if let Some(events) = game.actions(frame, reading, mv, way)? {
                 return Ok(Some((way, events)));
             }
@@ -251,29 +250,26 @@ impl Ways {
         }
     }
 
-    /// Learns from what move `number` (made as `input` on `before`, expected to give `expected`) shows: `seen`,
-    /// read from `frame`.
-    /// A move that left the board as it was, made a way that has not worked, turns to the next way; an error ends
-    /// the game when nothing is left to try.
-    #[allow(clippy::too_many_arguments)]
-    pub fn learn<G: ScreenGame>(
+    /// Learns from what the move of `attempt` shows: `seen`, read from `frame`, and what the client said of the
+    /// control the move tried (`control`, [`crate::game::Learned::control`]). A move that left the board as it
+    /// was, made a way that has not worked, turns to the next way; an error ends the game when nothing is left to
+    /// try.
+    pub fn learn<G: Client<Way = W>>(
         &mut self,
-        game: &G,
-        frame: &Frame,
-        seen: &Reading<G::Board, G::Layout>,
-        mv: &G::Move,
-        input: &MoveInput,
-        before: &G::Board,
-        expected: &G::Board,
-        number: usize,
+        game: &mut G,
+        attempt: &Attempt<'_, G>,
+        (frame, seen): (&Frame, &ReadingOf<G>),
+        control: Option<String>,
         log: &mut dyn FnMut(&PlayEvent),
     ) -> Result<()> {
+        let (number, mv, input, expected) = (attempt.number, attempt.mv, attempt.input, attempt.expected);
+        let before = &attempt.reading.board;
         let not_taken = seen.board == *before && expected != before;
         if not_taken && !input.pointed() {
             self.ignored.push((number, input.how.clone()));
         }
-        if let Some(control) = input.trial {
-            if let Some(learned) = game.learn_control(control, before, mv, &seen.board) {
+        if input.trial.is_some() {
+            if let Some(learned) = control {
                 log(&PlayEvent::Learned { number, how: Some(input.how.clone()), what: learned });
             }
             // A control that did nothing is dropped by the game; the way is tried again with its next one.
@@ -299,9 +295,9 @@ impl Ways {
         } else if !not_taken {
             self.ignored.clear();
             self.worked |= seen.board != *before;
-            if self.way != 0 && self.worked && !self.kept {
+            if self.way != W::USUAL && self.worked && !self.kept {
                 self.kept = true;
-                match game.remember_way(seen, self.way, self.keep_ways) {
+                match game.keep_way(seen, self.way, self.keep_ways) {
                     Ok(Some(note)) => log(&PlayEvent::WayKept { note }),
                     Ok(None) => {}
                     Err(e) => log(&PlayEvent::WayNotKept { error: format!("{e:#}") }),

@@ -9,7 +9,7 @@ pub mod sudoku;
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use autoplay::games::flood::screen::theme::{load_themes, PaletteTheme};
+use autoplay::clients::flood::theme::{load_themes, PaletteTheme};
 use autoplay::games::flood::{sgt_id::SgtFloodId, solver, FloodBoard};
 
 pub fn repo() -> PathBuf {

@@ -37,7 +37,7 @@ fn generate(params_and_seed: &str) -> SgtFloodId {
 
 fn board_of(id: &SgtFloodId) -> FloodBoard {
     let theme = flood_themes().into_iter().find(|t| t.theme == "sgt-default").unwrap();
-    id.to_board(&theme).unwrap()
+    theme.board_of(id).unwrap()
 }
 
 /// How many pixels of each sgt-flood colour the window shows.

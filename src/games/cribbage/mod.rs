@@ -1,12 +1,11 @@
 //! Cribbage Solitaire (the Zachtronics variant): cards, numbered deals, the rules engine, an exact solver, the
-//! position as the bot plays it ([`table`]), and the table on the screen ([`screen`]).
+//! position as the bot plays it ([`table`]). The table on the screen is its client's (`clients::cribbage`).
 
 pub mod cards;
 pub mod commands;
 pub mod deal;
 pub mod error;
 pub mod rules;
-pub mod screen;
 pub mod solver;
 #[cfg(test)]
 mod solver_reference;

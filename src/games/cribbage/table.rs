@@ -8,27 +8,13 @@ use anyhow::{Context, Result};
 use super::commands::parse_state;
 use super::deal::Deal;
 use super::rules::{parse_line, Move, State};
-use super::screen::by_shape::RankShapes;
-use super::screen::theme::TableTheme;
 use super::solve;
 use crate::game::{Game, Plan, SolveLimits};
-use crate::vision::printed_number::NumberReader;
 
-/// Cribbage Solitaire with the calibration themes its reader may use (none for the rules alone), the digits
-/// of the common fonts for numbers a table prints as text (none where the font list is missing), and the rank
-/// marks of the common fonts for tables read with no calibration (else why they are missing).
-pub struct Cribbage {
-    pub themes: Vec<TableTheme>,
-    pub numbers: Option<NumberReader>,
-    pub rank_shapes: Result<RankShapes, String>,
-}
-
-impl Cribbage {
-    /// The rules alone: no themes, no fonts.
-    pub fn rules_only() -> Cribbage {
-        Cribbage { themes: Vec::new(), numbers: None, rank_shapes: Err("the rules alone read no picture".into()) }
-    }
-}
+/// Cribbage Solitaire's rules: a position's text, its solver, a move's result and the end. (Reading a table
+/// from a picture is its client's: `clients::cribbage`.)
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cribbage;
 
 /// A position, and whether its score and its stack are known (shown by the client, given in text, or carried by
 /// the bot; a table that draws no stack pile does not show the stack).

@@ -1,23 +1,19 @@
 //! Flood-It (Simon Tatham's `sgt-flood`): pick a colour, the region connected to the top-left corner (or to the
 //! start cell a board names, such as the centre) takes it; make the whole board one colour in the fewest moves.
 //!
-//! `board` is the board and its text form, `rules` what a move does, `solver` the optimal solver, `screen` the
-//! reader, calibration themes and actions for playing it in a window, `cli` its commands.
+//! `board` is the board and its text form, `rules` what a move does, `solver` the optimal solver, `sgt_id` the
+//! game IDs of sgt-flood. Reading it from a window and playing it there is its client's (`clients::flood`).
 
 pub mod board;
 pub mod rules;
-pub mod screen;
 pub mod sgt_id;
 pub mod solver;
-
-use std::sync::Mutex;
 
 use anyhow::Result;
 
 pub use board::FloodBoard;
 
 use crate::game::{Game, Plan, SolveLimits};
-use screen::theme::PaletteTheme;
 
 /// A Flood-It move: the colour (symbol) to pick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,59 +25,10 @@ impl std::fmt::Display for ColourMove {
     }
 }
 
-/// Flood-It with the calibration themes its reader may use (none for the rules alone), and the start cell a
-/// live game has shown by its moves where that is not the corner (see [`rules::start_shown_by_move`]).
-pub struct Flood {
-    pub themes: Vec<PaletteTheme>,
-    /// Where the themes came from, so that what play learns can be kept in them (none for the rules alone).
-    pub calibration_root: Option<std::path::PathBuf>,
-    shown_start: Mutex<Option<ShownStart>>,
-    /// The colours found in the picture at the window's first reading, where no theme read it: a game's colours
-    /// never change, so later readings of the window use these alone (a frame in mid-fade, or a board darkened
-    /// under the game's end box, is then no board rather than a board of new colours).
-    found_palette: Mutex<Option<PaletteTheme>>,
-    /// What the game has learned of the window's controls other than its cells (buttons, number keys).
-    controls: Mutex<Option<screen::controls::Controls>>,
-}
-
-/// The cell a client's flood grows from, as its moves showed, for boards of this size.
-#[derive(Clone, Copy, Debug)]
-struct ShownStart {
-    width: usize,
-    height: usize,
-    start: usize,
-}
-
-impl Flood {
-    pub fn new(themes: Vec<PaletteTheme>) -> Flood {
-        Flood {
-            themes,
-            calibration_root: None,
-            shown_start: Mutex::new(None),
-            found_palette: Mutex::new(None),
-            controls: Mutex::new(None),
-        }
-    }
-
-    /// The start cell the game's moves have shown for a board of this size, if any.
-    fn shown_start(&self, width: usize, height: usize) -> Option<usize> {
-        let shown = (*self.shown_start.lock().unwrap_or_else(|e| e.into_inner()))?;
-        ((shown.width, shown.height) == (width, height)).then_some(shown.start)
-    }
-
-    fn show_start(&self, width: usize, height: usize, start: usize) {
-        *self.shown_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(ShownStart { width, height, start });
-    }
-
-    /// The colours found at the window's first reading, if they were found in the picture.
-    fn found_palette(&self) -> Option<PaletteTheme> {
-        self.found_palette.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    fn keep_found_palette(&self, palette: Option<PaletteTheme>) {
-        *self.found_palette.lock().unwrap_or_else(|e| e.into_inner()) = palette;
-    }
-}
+/// Flood-It's rules: a board's text, the optimal solver, a pick's result and the end. (Reading a board from a
+/// picture, and what a window shows of its client, is the client's: `clients::flood`.)
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flood;
 
 /// Solves a board, turning solver output into a plan of colour moves.
 pub fn solve_board(board: &FloodBoard, limits: &SolveLimits) -> Plan<ColourMove> {

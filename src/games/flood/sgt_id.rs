@@ -2,9 +2,6 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::board::FloodBoard;
-use super::screen::theme::PaletteTheme;
-
 /// A parsed sgt-flood game ID: the grid of colour numbers and the move limit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgtFloodId {
@@ -30,22 +27,5 @@ impl SgtFloodId {
             bail!("game ID has {} cells, but {width}x{height} needs {}", colours.len(), width * height);
         }
         Ok(SgtFloodId { width, height, colours, move_limit: limit.parse().context("bad move limit")? })
-    }
-
-    /// The board in a theme's symbols, mapping each game colour number through the palette's `game_index`.
-    pub fn to_board(&self, theme: &PaletteTheme) -> Result<FloodBoard> {
-        let cells = self
-            .colours
-            .iter()
-            .map(|&n| {
-                theme
-                    .colours
-                    .iter()
-                    .find(|c| c.game_index == Some(n))
-                    .map(|c| c.symbol as u8)
-                    .with_context(|| format!("theme '{}' has no colour with game_index {n}", theme.theme))
-            })
-            .collect::<Result<_>>()?;
-        Ok(FloodBoard { width: self.width, height: self.height, cells, start: 0 })
     }
 }

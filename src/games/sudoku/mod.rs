@@ -1,12 +1,11 @@
 //! Sudoku: grids of any box shape up to 16×16 ([`board`]), a fast 9×9 solver and a general one, solution
-//! counting ([`solver`]), a grid in play with its givens told from the player's digits ([`position`]), the
-//! reader and actions for sgt-solo, GNOME Sudoku and other clients ([`screen`]), and the `solve sudoku` /
-//! `bench sudoku` commands.
+//! counting ([`solver`]), a grid in play with its givens told from the player's digits ([`position`]), and the
+//! `solve sudoku` / `bench sudoku` commands. Reading a grid from a window (sgt-solo, GNOME Sudoku and other
+//! clients) and playing it there is its clients' (`clients::sudoku`).
 
 pub(crate) mod board;
 mod commands;
 pub mod position;
-pub mod screen;
 pub mod solver;
 #[cfg(test)]
 mod tests;
@@ -24,22 +23,11 @@ pub use solver::{
 };
 
 use crate::game::{Game, Plan, SolveLimits};
-use screen::theme::SudokuTheme;
 
-/// Sudoku played on a grid whose givens are known, with the calibration themes its reader may use (none for the
-/// rules alone).
-pub struct Sudoku {
-    pub themes: Vec<SudokuTheme>,
-    /// The digits of common fonts, for a client no theme describes (or why they could not be loaded).
-    pub digit_shapes: std::result::Result<screen::discover::DigitShapes, String>,
-}
-
-impl Sudoku {
-    /// Sudoku's rules alone, with nothing to read a picture with.
-    pub fn rules_only() -> Sudoku {
-        Sudoku { themes: Vec::new(), digit_shapes: Err("no fonts loaded".into()) }
-    }
-}
+/// Sudoku's rules on a grid whose givens are known: the grid's text, its solver, an entry's result and the end.
+/// (Reading a grid from a picture is its clients': `clients::sudoku`.)
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sudoku;
 
 /// One entry: put `value` (1..=N) into the cell at `row`, `col` (0-based), replacing what the player put there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +105,7 @@ mod play_tests {
     fn plans_the_missing_and_the_wrong_entries_only() {
         // Givens leave one solution; the player put a wrong 4 at r1c2 and a right 2 at r4c4.
         let board = grid("14..\n..1.\n.1..\n...2\n", "1...\n..1.\n.1..\n....\n");
-        let game = Sudoku::rules_only();
+        let game = Sudoku;
         let solution = solve_givens(&board).unwrap();
         let plan = game.solve(&board, &SolveLimits::default()).unwrap();
         let mut after = board.clone();

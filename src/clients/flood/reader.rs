@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use super::super::board::FloodBoard;
 use super::reading::{how_far, solid_colours, SolidColour};
 use super::theme::{PaletteColour, PaletteTheme};
 use crate::calibration::format_rgb;
 use crate::game::{CellLayout, Reading};
+use crate::games::flood::board::FloodBoard;
 use crate::vision::{find_board, CellSample, ClassMap, ColourCache, LatticeError};
 
 /// A palette theme prepared for matching pixels.

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
+use super::actions::FloodWay;
 use crate::calibration::{load_theme_file, parse_rgb, save_theme_file, ThemeFile};
+use crate::games::flood::FloodBoard;
 
 /// One colour of a palette and the board symbol it stands for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,6 +66,23 @@ pub struct PaletteTheme {
 }
 
 impl PaletteTheme {
+    /// The board an sgt-flood game ID describes, in this theme's symbols: each game colour number through the
+    /// palette's `game_index`.
+    pub fn board_of(&self, id: &crate::games::flood::sgt_id::SgtFloodId) -> Result<FloodBoard> {
+        let cells = id
+            .colours
+            .iter()
+            .map(|&n| {
+                self.colours
+                    .iter()
+                    .find(|c| c.game_index == Some(n))
+                    .map(|c| c.symbol as u8)
+                    .with_context(|| format!("theme '{}' has no colour with game_index {n}", self.theme))
+            })
+            .collect::<Result<_>>()?;
+        Ok(FloodBoard { width: id.width, height: id.height, cells, start: 0 })
+    }
+
     /// The colours a client draws plain (marked ones left out), each with its symbol as a byte: what its colour
     /// buttons may show.
     pub fn plain_colours(&self) -> Vec<(u8, [u8; 3])> {
@@ -84,16 +103,17 @@ pub enum MovesBy {
 }
 
 impl MovesBy {
-    /// The way of making moves (numbered as `Flood::actions` numbers them) this is.
-    pub fn way(self) -> usize {
+    /// The way of making moves this is.
+    pub fn way(self) -> FloodWay {
         match self {
-            MovesBy::ColourButtons => 1,
-            MovesBy::CursorKeys => 2,
-            MovesBy::NumberKeys => 3,
+            MovesBy::ColourButtons => FloodWay::ColourButton,
+            MovesBy::CursorKeys => FloodWay::CursorKeys,
+            MovesBy::NumberKeys => FloodWay::NumberKey,
         }
     }
 
-    pub fn of_way(way: usize) -> Option<MovesBy> {
+    /// How a theme names the way `way` (none for the usual cell clicks).
+    pub fn of_way(way: FloodWay) -> Option<MovesBy> {
         [MovesBy::ColourButtons, MovesBy::CursorKeys, MovesBy::NumberKeys].into_iter().find(|m| m.way() == way)
     }
 

@@ -4,8 +4,8 @@
 use anyhow::{bail, Context, Result};
 
 use super::marks::{Mark, SeenCard};
-use crate::games::cribbage::screen::naming;
-use crate::games::cribbage::screen::reading::RankGlyph;
+use crate::clients::cribbage::naming;
+use crate::clients::cribbage::reading::RankGlyph;
 use crate::games::cribbage::Rank;
 use crate::vision::font_glyphs::FontGlyphs;
 use crate::vision::glyph;

@@ -21,11 +21,11 @@ pub use reader::read;
 pub use reading::{TablePoints, TableReading};
 pub use theme::{load_themes, TableTheme};
 
-use super::table::{state_text, Cribbage, Table};
-use super::{Deal, Move, State};
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
-use crate::game::{Game, Layout, Marks, MoveEvents, Reading, ScreenGame};
+use crate::game::{Answer, Client, Game, Layout, Marks, MoveEvents, OnlyWay, Reading, Screen, Shown};
+use crate::games::cribbage::table::{state_text, Cribbage, Table};
+use crate::games::cribbage::{Deal, Move, State};
 use crate::vision::printed_number::NumberReader;
 
 /// The score in a table's window title, after `word` as the table's theme learned it ("score" in "Cribbage
@@ -114,42 +114,41 @@ impl Layout for TablePoints {
     }
 }
 
-impl ScreenGame for Cribbage {
-    type Layout = TablePoints;
+/// Cribbage Solitaire as its pictures show it: the calibration themes its reader may use, the digits of the
+/// common fonts for numbers a table prints as text (none where the font list is missing), and the rank marks of
+/// the common fonts for tables read with no calibration (else why they are missing).
+pub struct CribbageScreen {
+    pub themes: Vec<TableTheme>,
+    pub numbers: Option<NumberReader>,
+    pub rank_shapes: std::result::Result<by_shape::RankShapes, String>,
+}
+
+/// One window of Cribbage Solitaire. What the table does not show (the score, a stack with no pile) the loop
+/// carries over from the moves it made ([`Shown::Read`]), so the client keeps nothing else.
+pub struct CribbageClient {
+    screen: CribbageScreen,
+}
+
+impl Screen for CribbageScreen {
+    type Client = CribbageClient;
     /// The position shown, and where the control that ends a stack is if the picture does not show it plainly.
     type Truth = reader::TableTruth;
     const DEFAULT_THEME: &'static str = "table";
+    const WINDOW_TITLES: &'static [&'static str] = &["Cribbage Solitaire"];
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Cribbage {
+        Ok(CribbageScreen {
             themes: crate::calibration::load_theme_files_or_none(root, "cribbage", theme)?,
             numbers: NumberReader::load(root).ok(),
             rank_shapes: by_shape::RankShapes::load(root).map_err(|e| format!("{e:#}")),
         })
     }
 
-    fn window_titles(&self) -> &'static [&'static str] {
-        &["Cribbage Solitaire"]
+    fn client(self) -> CribbageClient {
+        CribbageClient { screen: self }
     }
 
-    /// The columns and stack from the picture; the score from the window title where the table's theme says the
-    /// title shows it, else from the table's printed text, when either shows one.
-    fn read(&self, frame: &Frame, hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
-        let reading = read_any(&frame.image, &self.themes, self.numbers.as_ref(), self.rank_shapes.as_ref(), hint)?;
-        let word = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.score_in_title.as_deref());
-        let from_title = frame.title.as_deref().zip(word).and_then(|(title, word)| title_score(title, word));
-        let score = from_title.or(reading.score);
-        // A table that shows no stack (no pile, no small cards) shows an empty one by a total of 0, or by all 52
-        // cards still in the columns.
-        let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
-        let stack_known = reading.stack_shown || on_table == 52 || reading.total == Some(0);
-        let state = State { score: score.unwrap_or(0), ..reading.state };
-        let board =
-            Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
-        Ok(Reading { board, layout: reading.points, theme: reading.theme })
-    }
-
-    fn reading_json(&self, reading: &Reading<Table, TablePoints>) -> serde_json::Value {
+    fn reading_json(reading: &Reading<Table, TablePoints>) -> serde_json::Value {
         let state = &reading.board.state;
         let stack: String = state.stack.iter().map(|c| c.to_string()).collect();
         serde_json::json!({
@@ -162,7 +161,7 @@ impl ScreenGame for Cribbage {
 
     /// State text, with a score line where the picture (or its window title) shows the score, and saying so
     /// where the table does not show the stack.
-    fn reading_text(&self, reading: &Reading<Table, TablePoints>) -> String {
+    fn reading_text(reading: &Reading<Table, TablePoints>) -> String {
         reading.board.to_string()
     }
 
@@ -223,23 +222,16 @@ impl ScreenGame for Cribbage {
             path.display()
         ))
     }
+}
 
-    /// The browser draws a click's result in its next frame; nothing animates.
-    fn settle(&self) -> Settle {
-        Settle {
-            interval: Duration::from_millis(10),
-            quiet: Duration::from_millis(40),
-            after_click: Duration::from_millis(20),
-        }
-    }
-
+impl CribbageClient {
     /// A move either shows as the rules say or not at all (a click the table did not take, which the loop
     /// tries again): a card gone from another column, a stack or total other than the rules', or a score that
     /// moved otherwise stops the game, naming what differs. On a table taken to end its stacks by itself (it
     /// shows no control for it), a card that left nothing fitting and a stack the table kept is that: no way to
     /// go on.
-    fn check_move(&self, before: &Table, mv: &Move, seen: &Table) -> Result<()> {
-        let expected = self.apply(before, mv);
+    fn check_move(before: &Table, mv: &Move, seen: &Table) -> Result<()> {
+        let expected = Cribbage.apply(before, mv);
         if *seen == expected || *seen == *before {
             return Ok(());
         }
@@ -255,7 +247,7 @@ impl ScreenGame for Cribbage {
                  `end stack: X,Y`); stopped"
             );
         }
-        let cards = |cards: &[super::Card]| -> String {
+        let cards = |cards: &[crate::games::cribbage::Card]| -> String {
             if cards.is_empty() {
                 "nothing".into()
             } else {
@@ -284,24 +276,8 @@ impl ScreenGame for Cribbage {
         anyhow::bail!("after {mv} the table does not show what the rules say: {}; stopped", differences.join("; "))
     }
 
-    /// A click on the card (or the control that ends a stack); there is no other way. A copy of a card's click plays
-    /// the column's next card once the first has taken effect, and a copy of the control's may end the next stack:
-    /// never repeated ([`crate::game::Repeat::Changes`]).
-    fn actions(
-        &self,
-        _frame: &Frame,
-        reading: &Reading<Table, TablePoints>,
-        mv: &Move,
-        way: usize,
-    ) -> Result<Option<MoveEvents>> {
-        if way != 0 {
-            return Ok(None);
-        }
-        Ok(MoveEvents::usual(vec![actions::click(&reading.layout, &reading.board.state, mv)?]))
-    }
-
     /// The score and the stack the picture does not show are the ones the bot counted.
-    fn carry_over(&self, known: &Table, seen: Table) -> Table {
+    fn carry_over(known: &Table, seen: Table) -> Table {
         let mut table = seen;
         if !table.score_known && known.score_known {
             table.state.score = known.state.score;
@@ -315,9 +291,83 @@ impl ScreenGame for Cribbage {
     }
 }
 
+impl Client for CribbageClient {
+    type Rules = Cribbage;
+    type Layout = TablePoints;
+    type Way = OnlyWay;
+
+    fn rules(&self) -> &Cribbage {
+        &Cribbage
+    }
+
+    /// The columns and stack from the picture; the score from the window title where the table's theme says the
+    /// title shows it, else from the table's printed text, when either shows one.
+    fn read(&mut self, frame: &Frame, hint: Option<&TablePoints>) -> Result<Reading<Table, TablePoints>> {
+        let reading = read_any(
+            &frame.image,
+            &self.screen.themes,
+            self.screen.numbers.as_ref(),
+            self.screen.rank_shapes.as_ref(),
+            hint,
+        )?;
+        let word =
+            self.screen.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.score_in_title.as_deref());
+        let from_title = frame.title.as_deref().zip(word).and_then(|(title, word)| title_score(title, word));
+        let score = from_title.or(reading.score);
+        // A table that shows no stack (no pile, no small cards) shows an empty one by a total of 0, or by all 52
+        // cards still in the columns.
+        let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
+        let stack_known = reading.stack_shown || on_table == 52 || reading.total == Some(0);
+        let state = State { score: score.unwrap_or(0), ..reading.state };
+        let board =
+            Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
+        Ok(Reading { board, layout: reading.points, theme: reading.theme })
+    }
+
+    /// The browser draws a click's result in its next frame; nothing animates.
+    fn settle(&self) -> Settle {
+        Settle {
+            interval: Duration::from_millis(10),
+            quiet: Duration::from_millis(40),
+            after_click: Duration::from_millis(20),
+        }
+    }
+
+    /// A click on the card (or the control that ends a stack); there is no other way. A copy of a card's click plays
+    /// the column's next card once the first has taken effect, and a copy of the control's may end the next stack:
+    /// never repeated ([`crate::game::Repeat::Changes`]).
+    fn actions(
+        &mut self,
+        _frame: &Frame,
+        reading: &Reading<Table, TablePoints>,
+        mv: &Move,
+        _way: OnlyWay,
+    ) -> Result<Option<MoveEvents>> {
+        Ok(MoveEvents::usual(vec![actions::click(&reading.layout, &reading.board.state, mv)?]))
+    }
+
+    /// A move checked against the rules ([`CribbageClient::check_move`]); a reading completed with the score and
+    /// stack the bot counted ([`CribbageClient::carry_over`]).
+    fn shown(&mut self, shown: Shown<'_, Self>) -> Result<Answer<Table>> {
+        Ok(match shown {
+            Shown::Move { before, mv, seen, .. } => {
+                Self::check_move(before, mv, seen)?;
+                Answer::Nothing
+            }
+            Shown::Read { known, seen } => Answer::Completed(Self::carry_over(known, seen.clone())),
+            _ => Answer::Nothing,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A client with no themes and no fonts: reads nothing, acts on a reading given.
+    fn test_client() -> CribbageClient {
+        CribbageScreen { themes: Vec::new(), numbers: None, rank_shapes: Err("none".into()) }.client()
+    }
     use crate::game::{Action, SolveLimits};
 
     #[test]
@@ -349,27 +399,30 @@ mod tests {
         let root = crate::calibration::calibration_root(Some(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration"),
         ));
-        let mut game = Cribbage::load(&root, Some("table")).unwrap();
+        let screen = CribbageScreen::load(&root, Some("table")).unwrap();
         let shot = crate::imageio::load_image(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cribbage/deal30-start.png"),
         )
         .unwrap();
         let frame = |title: &str| Frame { title: Some(title.to_owned()), ..Frame::from_image(shot.clone()) };
         assert_eq!(
-            game.themes[0].score_in_title.as_deref(),
+            screen.themes[0].score_in_title.as_deref(),
             Some("score"),
             "the shipped table's theme reads its title"
         );
-        let read = game.read(&frame("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42"), None).unwrap();
+        let mut themes = screen.themes.clone();
+        let mut client = screen.client();
+        let read = client.read(&frame("Cribbage Solitaire \u{2014} deal 30 \u{2014} score 42"), None).unwrap();
         assert_eq!((read.board.score_known, read.board.state.score), (true, 42));
-        game.themes[0].score_in_title = None;
-        let read = game.read(&frame("My notes \u{2014} score 12"), None).unwrap();
+        themes[0].score_in_title = None;
+        let mut client = CribbageScreen { themes, ..CribbageScreen::load(&root, Some("table")).unwrap() }.client();
+        let read = client.read(&frame("My notes \u{2014} score 12"), None).unwrap();
         assert!(!read.board.score_known || read.board.state.score != 12, "{:?}", read.board.state.score);
     }
 
     #[test]
     fn an_unknown_score_is_carried_over_and_a_known_one_must_agree() {
-        let game = Cribbage::rules_only();
+        let game = Cribbage;
         let start = game.parse_board("A23_4_5_6\nstack: K\nscore: 3\n").unwrap();
         let next = game.apply(&start, &Move::Play(0));
         assert_eq!(next.state.stack.len(), 2);
@@ -382,7 +435,7 @@ mod tests {
             ends_stacks_itself: false,
         };
         assert_eq!(unseen, next);
-        assert_eq!(game.carry_over(&next, unseen).state.score, next.state.score);
+        assert_eq!(CribbageClient::carry_over(&next, unseen).state.score, next.state.score);
         // A score on show that differs from the engine's is a different position.
         let shown = Table {
             state: State { score: next.state.score + 2, ..next.state.clone() },
@@ -391,27 +444,27 @@ mod tests {
             ends_stacks_itself: false,
         };
         assert_ne!(shown, next);
-        assert_eq!(game.carry_over(&next, shown.clone()).state.score, shown.state.score);
+        assert_eq!(CribbageClient::carry_over(&next, shown.clone()).state.score, shown.state.score);
     }
 
     /// A card that leaves another column, or a stack the table ended by itself unasked, stops the game; a click
     /// not taken (the table as before) does not.
     #[test]
     fn a_move_that_shows_otherwise_than_the_rules_say_stops_the_game() {
-        let game = Cribbage::rules_only();
+        let game = Cribbage;
         let before = game.parse_board("KQ_J_T_9\nstack: 5 6\n").unwrap();
         let mv = Move::Play(0);
-        assert!(game.check_move(&before, &mv, &game.apply(&before, &mv)).is_ok());
-        assert!(game.check_move(&before, &mv, &before).is_ok());
+        assert!(CribbageClient::check_move(&before, &mv, &game.apply(&before, &mv)).is_ok());
+        assert!(CribbageClient::check_move(&before, &mv, &before).is_ok());
         let other = game.apply(&before, &Move::Play(1));
-        let error = game.check_move(&before, &mv, &other).unwrap_err().to_string();
+        let error = CribbageClient::check_move(&before, &mv, &other).unwrap_err().to_string();
         assert!(
             error.contains("column 1 shows K Q, the rules say K")
                 && error.contains("column 2 shows nothing, the rules say J"),
             "{error}"
         );
         let ended = Table { state: State { stack: Vec::new(), ..game.apply(&before, &mv).state }, ..before.clone() };
-        let error = game.check_move(&before, &mv, &ended).unwrap_err().to_string();
+        let error = CribbageClient::check_move(&before, &mv, &ended).unwrap_err().to_string();
         assert!(error.contains("the stack is nothing (total 0), the rules say 5 6 Q (total 21)"), "{error}");
     }
 
@@ -419,7 +472,7 @@ mod tests {
     /// has no stack ends for the bot to make; it scores what the solver proves.
     #[test]
     fn a_table_that_ends_stacks_by_itself_is_played_without_ending_them() {
-        let game = Cribbage::rules_only();
+        let game = Cribbage;
         let start = game.parse_board("KQ_J_T_9\nstack: 5 6\n").unwrap();
         let auto = Table { ends_stacks_itself: true, ..start.clone() };
         // 11 + 10 = 21 fits; then 21 + 10 = 31, and nothing fits: the table ends the stack.
@@ -452,28 +505,28 @@ mod tests {
     /// stops the game, saying so; one that ends it goes on.
     #[test]
     fn a_table_with_no_control_that_keeps_a_full_stack_stops_the_game_saying_so() {
-        let game = Cribbage::rules_only();
+        let game = Cribbage;
         let auto = Table { ends_stacks_itself: true, ..game.parse_board("KQ_J_T_9\nstack: 5 6 Q\n").unwrap() };
         let mv = Move::Play(1);
         let mut kept = auto.state.clone();
         kept.play(mv).unwrap();
         assert_eq!(kept.total(), 31);
         let kept = Table { state: kept, ..auto.clone() };
-        let error = game.check_move(&auto, &mv, &kept).unwrap_err().to_string();
+        let error = CribbageClient::check_move(&auto, &mv, &kept).unwrap_err().to_string();
         assert!(
             error.contains("the table did not end the stack by itself") && error.contains("end stack: X,Y"),
             "{error}"
         );
-        assert!(game.check_move(&auto, &mv, &game.apply(&auto, &mv)).is_ok());
+        assert!(CribbageClient::check_move(&auto, &mv, &game.apply(&auto, &mv)).is_ok());
         // A table with the control: the stack is kept until the bot ends it.
         let plain = Table { ends_stacks_itself: false, ..auto };
-        assert!(game.check_move(&plain, &mv, &kept).is_ok());
+        assert!(CribbageClient::check_move(&plain, &mv, &kept).is_ok());
     }
 
     /// A copy of a card's click plays the column's next card: never repeated.
     #[test]
     fn a_card_clicked_again_plays_the_next_one() {
-        let game = Cribbage::rules_only();
+        let game = Cribbage;
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
         let points = TablePoints {
             cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
@@ -484,7 +537,7 @@ mod tests {
         };
         let reading = Reading { board: start.clone(), layout: points, theme: "test".into() };
         let frame = Frame::from_image(RgbaImage::new(60, 60));
-        let events = game.actions(&frame, &reading, &Move::Play(0), 0).unwrap().unwrap();
+        let events = test_client().actions(&frame, &reading, &Move::Play(0), OnlyWay).unwrap().unwrap();
         assert_eq!(events.repeat, crate::game::Repeat::Changes);
         let once = game.apply(&start, &Move::Play(0));
         assert_ne!(game.apply(&once, &Move::Play(0)), once, "a second copy plays the 2");
@@ -492,7 +545,7 @@ mod tests {
 
     #[test]
     fn a_column_is_clicked_at_its_playable_card() {
-        let game = Cribbage::rules_only();
+        let game = Cribbage;
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
         let points = TablePoints {
             cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],

@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
 use super::cards::{card_size, fans, pieces, Fan};
-use crate::games::cribbage::screen::reading::{in_reading_order, TablePoints};
+use crate::clients::cribbage::reading::{in_reading_order, TablePoints};
 use crate::vision::runs::Component;
 
 /// The empty places a table outlines (an emptied column, an empty stack): card-sized rings of edges (where

@@ -24,15 +24,6 @@ pub enum CursorKeys {
 }
 
 impl CursorKeys {
-    /// The cursor keys of way `way` (2: arrows, 3: vi's), if it is one of them.
-    pub fn of_way(way: usize) -> Option<CursorKeys> {
-        match way {
-            2 => Some(CursorKeys::Arrows),
-            3 => Some(CursorKeys::Vi),
-            _ => None,
-        }
-    }
-
     /// The way's name in the log.
     pub fn name(self) -> &'static str {
         match self {

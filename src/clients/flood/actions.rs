@@ -4,8 +4,38 @@
 
 use std::collections::VecDeque;
 
-use super::super::board::FloodBoard;
-use crate::game::{Action, Key};
+use crate::game::{Action, Key, Way};
+use crate::games::flood::board::FloodBoard;
+
+/// The ways a Flood-It client takes a pick, in the order they are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloodWay {
+    /// A click on a cell of the colour outside the flood (the usual way).
+    CellClick,
+    /// A click on the colour's button (candidates until one is seen to play the colour).
+    ColourButton,
+    /// The same cell chosen with the keyboard cursor, and Enter.
+    CursorKeys,
+    /// A number key (tried in turn until one is seen to play the colour).
+    NumberKey,
+}
+
+impl Way for FloodWay {
+    const USUAL: FloodWay = FloodWay::CellClick;
+
+    fn next(self) -> Option<FloodWay> {
+        match self {
+            FloodWay::CellClick => Some(FloodWay::ColourButton),
+            FloodWay::ColourButton => Some(FloodWay::CursorKeys),
+            FloodWay::CursorKeys => Some(FloodWay::NumberKey),
+            FloodWay::NumberKey => None,
+        }
+    }
+
+    fn number(self) -> usize {
+        self as usize
+    }
+}
 
 /// The keys that move a keyboard cursor to cell (`row`, `col`) of a `width` × `height` board from wherever it is,
 /// and choose it: the cursor is first driven into the top-left corner (a key more than the board is wide and

@@ -13,18 +13,19 @@ pub mod theme;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use super::board::centre_cell;
-use super::sgt_id::SgtFloodId;
-use super::{ColourMove, Flood, FloodBoard};
 use crate::calibration::{format_rgb, theme_to_refresh, ThemeTarget};
 use crate::capture::Frame;
-use crate::game::{Action, CellLayout, MoveEvents, Reading, ScreenGame};
+use crate::game::{Action, Answer, CellLayout, Client, Learned, MoveEvents, Reading, Screen, Shown};
+use crate::games::flood::board::centre_cell;
+use crate::games::flood::sgt_id::SgtFloodId;
+use crate::games::flood::{rules, ColourMove, Flood, FloodBoard};
 use crate::imageio::read_text;
+pub use actions::FloodWay;
 use theme::{MovesBy, PaletteTheme, ThemeStart};
 
 /// The truth of a calibration screenshot: the board shown, and the game's own number of each symbol's colour
@@ -114,70 +115,28 @@ fn read_with_themes(
     Some(reader::read_themed(image, themes, hint))
 }
 
-impl ScreenGame for Flood {
-    type Layout = CellLayout;
+/// Flood-It as its pictures show it: the calibration themes its reader may use, and where they came from (so that
+/// what play learns can be kept in them; none for themes made in memory).
+pub struct FloodScreen {
+    pub themes: Vec<PaletteTheme>,
+    pub calibration_root: Option<PathBuf>,
+}
+
+impl Screen for FloodScreen {
+    type Client = FloodClient;
     type Truth = FloodTruth;
     const DEFAULT_THEME: &'static str = "sgt-default";
+    const WINDOW_TITLES: &'static [&'static str] = &["Flood"];
 
     fn load(root: &Path, theme: Option<&str>) -> Result<Self> {
-        Ok(Flood { calibration_root: Some(root.to_owned()), ..Flood::new(theme::load_themes(root, theme)?) })
+        Ok(FloodScreen { themes: theme::load_themes(root, theme)?, calibration_root: Some(root.to_owned()) })
     }
 
-    fn window_titles(&self) -> &'static [&'static str] {
-        &["Flood"]
+    fn client(self) -> FloodClient {
+        FloodClient { screen: self, shown_start: None, found_palette: None, controls: None }
     }
 
-    /// A window read again (with `hint`) whose first reading found its colours in the picture is read with those
-    /// colours alone: a frame showing others is no board.
-    fn read(&self, frame: &Frame, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
-        let mut reading = match (hint, self.found_palette()) {
-            (Some(_), Some(found)) => reader::read_found(&frame.image, &found, hint)
-                .map_err(|e| e.context("the board shows colours other than those found at the start of the game"))?,
-            _ => {
-                let (reading, found) = read_finding(&frame.image, &self.themes, hint)?;
-                if hint.is_none() {
-                    self.keep_found_palette(found);
-                }
-                reading
-            }
-        };
-        let (width, height) = (reading.board.width, reading.board.height);
-        let theme_start = self.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.start);
-        if theme_start == Some(ThemeStart::Centre) {
-            reading.board.start = centre_cell(width, height);
-        }
-        if let Some(start) = self.shown_start(width, height) {
-            reading.board.start = start;
-        }
-        Ok(reading)
-    }
-
-    /// A move that recoloured one region other than the flood the bot planned from shows where the client's
-    /// flood grows from (a client that floods from the centre): that cell is the start for the rest of the game.
-    fn learn_from_move(&self, before: &FloodBoard, mv: &ColourMove, seen: &FloodBoard) -> Option<(FloodBoard, String)> {
-        let (width, height) = (before.width, before.height);
-        if (seen.width, seen.height) != (width, height) {
-            return None;
-        }
-        let start = super::rules::start_shown_by_move(width, height, &before.cells, mv.0, &seen.cells)?;
-        // A region inside the flood as planned: the move was taken as planned from there (or the user made
-        // another); nothing new about the start.
-        let mut flood = before.cells.clone();
-        super::rules::apply_move_from(width, height, &mut flood, before.start, 0);
-        if flood[start] == 0 {
-            return None;
-        }
-        self.show_start(width, height, start);
-        let cell = |i: usize| format!("row {}, column {}", i / width + 1, i % width + 1);
-        let learned = format!(
-            "that the flood grows from {} (the region it recoloured), not from {}: playing on from there",
-            cell(start),
-            cell(before.start)
-        );
-        Some((FloodBoard { start, ..seen.clone() }, learned))
-    }
-
-    fn reading_json(&self, reading: &Reading<FloodBoard>) -> serde_json::Value {
+    fn reading_json(reading: &Reading<FloodBoard>) -> serde_json::Value {
         let l = &reading.layout;
         let centres: Vec<Vec<(i32, i32)>> =
             (0..l.rows).map(|r| (0..l.cols).map(|c| l.centre(r, c)).collect()).collect();
@@ -224,9 +183,51 @@ impl ScreenGame for Flood {
         eprintln!("wrote {} ({} colours)", path.display(), theme.colours.len());
         Ok(out)
     }
+}
 
+/// One window of Flood-It: the screen's themes, and what this window has shown — the colours found in its picture
+/// where no theme read it, the controls other than its cells proved or dropped, and the cell its flood grows from
+/// where its moves showed that is not the corner.
+pub struct FloodClient {
+    screen: FloodScreen,
+    /// The cell the client's flood grows from, as its moves showed, for boards of this size.
+    shown_start: Option<ShownStart>,
+    /// The colours found in the picture at the window's first reading, where no theme read it: a game's colours
+    /// never change, so later readings of the window use these alone (a frame in mid-fade, or a board darkened
+    /// under the game's end box, is then no board rather than a board of new colours).
+    found_palette: Option<PaletteTheme>,
+    /// What the window's controls other than its cells (buttons, number keys) have been seen to do.
+    controls: Option<controls::Controls>,
+}
+
+/// The cell a client's flood grows from, as its moves showed, for boards of this size.
+#[derive(Clone, Copy, Debug)]
+struct ShownStart {
+    width: usize,
+    height: usize,
+    start: usize,
+}
+
+impl FloodClient {
+    /// A window read with these themes alone (none: colours found in the picture), kept nowhere.
+    pub fn with_themes(themes: Vec<PaletteTheme>) -> FloodClient {
+        FloodScreen { themes, calibration_root: None }.client()
+    }
+
+    /// The start cell the game's moves have shown for a board of this size, if any.
+    fn shown_start(&self, width: usize, height: usize) -> Option<usize> {
+        let shown = self.shown_start?;
+        ((shown.width, shown.height) == (width, height)).then_some(shown.start)
+    }
+
+    /// The theme that read a board, if a calibrated one did.
+    fn theme_of(&self, reading: &Reading<FloodBoard>) -> Option<&PaletteTheme> {
+        self.screen.themes.iter().find(|t| t.theme == reading.theme)
+    }
+
+    /// Refuses a board with a colour that the theme which read it marks unplayable.
     fn check_playable(&self, reading: &Reading<FloodBoard>) -> Result<()> {
-        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme) else { return Ok(()) };
+        let Some(theme) = self.theme_of(reading) else { return Ok(()) };
         let unplayable: Vec<String> = reading
             .board
             .colours()
@@ -246,20 +247,160 @@ impl ScreenGame for Flood {
         Ok(())
     }
 
-    /// The way the theme that read the board says the client takes moves (`moves_by`), else 0.
-    fn first_way(&self, reading: &Reading<FloodBoard>) -> usize {
-        let theme = self.themes.iter().find(|t| t.theme == reading.theme);
-        theme.and_then(|t| t.moves_by).map_or(0, MovesBy::way)
+    /// A move that recoloured one region other than the flood the bot planned from shows where the client's
+    /// flood grows from (a client that floods from the centre): that cell is the start for the rest of the game.
+    fn learn_start(&mut self, before: &FloodBoard, mv: &ColourMove, seen: &FloodBoard) -> Option<(FloodBoard, String)> {
+        let (width, height) = (before.width, before.height);
+        if (seen.width, seen.height) != (width, height) {
+            return None;
+        }
+        let start = rules::start_shown_by_move(width, height, &before.cells, mv.0, &seen.cells)?;
+        // A region inside the flood as planned: the move was taken as planned from there (or the user made
+        // another); nothing new about the start.
+        let mut flood = before.cells.clone();
+        rules::apply_move_from(width, height, &mut flood, before.start, 0);
+        if flood[start] == 0 {
+            return None;
+        }
+        self.shown_start = Some(ShownStart { width, height, start });
+        let cell = |i: usize| format!("row {}, column {}", i / width + 1, i % width + 1);
+        let learned = format!(
+            "that the flood grows from {} (the region it recoloured), not from {}: playing on from there",
+            cell(start),
+            cell(before.start)
+        );
+        Some((FloodBoard { start, ..seen.clone() }, learned))
+    }
+
+    /// The board's palette (symbol, colour; marked colours left out): the theme's that read the board, else the
+    /// colours found at the first reading, else found again in this frame.
+    fn palette_of(&self, frame: &Frame, reading: &Reading<FloodBoard>) -> Result<Vec<(u8, [u8; 3])>> {
+        let theme = match (self.theme_of(reading), &self.found_palette) {
+            (Some(theme), _) => theme.clone(),
+            (None, Some(found)) => found.clone(),
+            (None, None) => discover::discover_theme(&frame.image, &self.screen.themes, Some(&reading.layout))?,
+        };
+        Ok(theme.plain_colours())
+    }
+
+    /// The window's controls, their buttons found in this frame the first time (and again when the board is drawn
+    /// at another size).
+    fn controls_for(&mut self, frame: &Frame, reading: &Reading<FloodBoard>) -> Result<&mut controls::Controls> {
+        let pitch = reading.layout.pitch;
+        if self.controls.as_ref().is_none_or(|c| (c.pitch - pitch).abs() > 0.02 * pitch) {
+            let palette = self.palette_of(frame, reading)?;
+            let candidates = buttons::find_candidates(&frame.image, &reading.layout, &palette);
+            self.controls = Some(controls::Controls::new(pitch, candidates));
+        }
+        Ok(self.controls.as_mut().expect("controls were just found"))
+    }
+}
+
+impl Client for FloodClient {
+    type Rules = Flood;
+    type Layout = CellLayout;
+    type Way = FloodWay;
+
+    fn rules(&self) -> &Flood {
+        &Flood
+    }
+
+    /// A window read again (with `hint`) whose first reading found its colours in the picture is read with those
+    /// colours alone: a frame showing others is no board.
+    fn read(&mut self, frame: &Frame, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
+        let mut reading = match (hint, &self.found_palette) {
+            (Some(_), Some(found)) => reader::read_found(&frame.image, found, hint)
+                .map_err(|e| e.context("the board shows colours other than those found at the start of the game"))?,
+            _ => {
+                let (reading, found) = read_finding(&frame.image, &self.screen.themes, hint)?;
+                if hint.is_none() {
+                    self.found_palette = found;
+                }
+                reading
+            }
+        };
+        let (width, height) = (reading.board.width, reading.board.height);
+        if self.theme_of(&reading).and_then(|t| t.start) == Some(ThemeStart::Centre) {
+            reading.board.start = centre_cell(width, height);
+        }
+        if let Some(start) = self.shown_start(width, height) {
+            reading.board.start = start;
+        }
+        Ok(reading)
+    }
+
+    /// Refuses a board the theme that read it marks unplayable; the way that theme says the client takes moves
+    /// (`moves_by`), else cell clicks.
+    fn start(&mut self, reading: &Reading<FloodBoard>) -> Result<FloodWay> {
+        self.check_playable(reading)?;
+        Ok(self.theme_of(reading).and_then(|t| t.moves_by).map_or(FloodWay::CellClick, MovesBy::way))
+    }
+
+    /// A click on a cell of the colour outside the flood; a click on the colour's button (a candidate until one
+    /// is seen to play the colour: [`buttons`], [`controls`]); the same cell chosen with the keyboard cursor and
+    /// Enter; a number key (tried in turn until one is seen to play the colour).
+    ///
+    /// A copy of a cell click, a button click or a number key picks the same colour again once the flood has it,
+    /// which leaves the board as it was ([`crate::game::Repeat::SameBoard`]); a copy of the cursor keys moves the
+    /// cursor on from the cell the first copy left it on, and Enter then plays another cell: never repeated.
+    fn actions(
+        &mut self,
+        frame: &Frame,
+        reading: &Reading<FloodBoard>,
+        mv: &ColourMove,
+        way: FloodWay,
+    ) -> Result<Option<MoveEvents>> {
+        let board = &reading.board;
+        let target =
+            || actions::target_cell(board, mv.0).with_context(|| format!("no cell of colour '{mv}' outside the flood"));
+        match way {
+            FloodWay::CellClick => {
+                let (row, col) = target()?;
+                let (x, y) = reading.layout.centre(row, col);
+                Ok(MoveEvents::usual(vec![Action::Click { x, y }]).map(MoveEvents::same_board_if_repeated))
+            }
+            FloodWay::ColourButton => {
+                let controls = self.controls_for(frame, reading)?;
+                let Some((i, proven)) = controls.button_for(mv.0) else { return Ok(None) };
+                let (x, y) = controls.candidates[i].point(&reading.layout);
+                Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }])
+                    .map(|e| e.trying((!proven).then_some(i)).same_board_if_repeated()))
+            }
+            FloodWay::CursorKeys => {
+                let (row, col) = target()?;
+                Ok(MoveEvents::named(
+                    "the cursor keys to a cell of the colour, and Enter",
+                    actions::cursor_keys(board.width, board.height, row, col),
+                ))
+            }
+            FloodWay::NumberKey => {
+                let colours = self.palette_of(frame, reading)?.len();
+                let controls = self.controls_for(frame, reading)?;
+                let Some((key, proven)) = controls.key_for(mv.0, colours) else { return Ok(None) };
+                let digit = char::from_digit(key as u32, 10).expect("keys 1-9");
+                Ok(MoveEvents::named("a number key", vec![Action::Type(digit)])
+                    .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key)).same_board_if_repeated()))
+            }
+        }
+    }
+
+    /// What a move shows: the control on trial kept for the colour its flood took, or dropped; and where the board
+    /// moved otherwise than planned, the cell the client's flood grows from ([`FloodClient::learn_start`]).
+    fn shown(&mut self, shown: Shown<'_, Self>) -> Result<Answer<FloodBoard>> {
+        let Shown::Move { before, mv, seen, expected, trial } = shown else { return Ok(Answer::Nothing) };
+        let control = trial.and_then(|control| self.controls.as_mut()?.learn(control, before, seen));
+        let variant = if seen != expected && seen != before { self.learn_start(before, mv, seen) } else { None };
+        Ok(Answer::Learned(Learned { variant, control }))
     }
 
     /// A way other than cell clicks worked: the calibrated theme that read the board can keep it (`moves_by`), so
     /// that the next game starts with it; with `keep` it does. Colours found in the picture have no theme to keep
     /// it in.
-    fn remember_way(&self, reading: &Reading<FloodBoard>, way: usize, keep: bool) -> Result<Option<String>> {
-        let (Some(root), Some(moves_by)) = (&self.calibration_root, MovesBy::of_way(way)) else { return Ok(None) };
-        let Some(theme) = self.themes.iter().find(|t| t.theme == reading.theme && t.moves_by != Some(moves_by)) else {
+    fn keep_way(&mut self, reading: &Reading<FloodBoard>, way: FloodWay, keep: bool) -> Result<Option<String>> {
+        let (Some(root), Some(moves_by)) = (&self.screen.calibration_root, MovesBy::of_way(way)) else {
             return Ok(None);
         };
+        let Some(theme) = self.theme_of(reading).filter(|t| t.moves_by != Some(moves_by)) else { return Ok(None) };
         if !keep {
             return Ok(Some(format!(
                 "this client takes moves by {}; `autoplay play flood --learn` keeps that in theme '{}'",
@@ -277,97 +418,6 @@ impl ScreenGame for Flood {
             moves_by.name()
         )))
     }
-
-    fn learn_control(
-        &self,
-        control: usize,
-        before: &FloodBoard,
-        _mv: &ColourMove,
-        seen: &FloodBoard,
-    ) -> Option<String> {
-        self.controls.lock().unwrap_or_else(|e| e.into_inner()).as_mut()?.learn(control, before, seen)
-    }
-
-    /// Way 0, a click on a cell of the colour outside the flood; way 1, a click on the colour's button (a
-    /// candidate until one is seen to play the colour: [`buttons`], [`controls`]); way 2, the same cell chosen
-    /// with the keyboard cursor and Enter; way 3, a number key (tried in turn until one is seen to play the colour).
-    ///
-    /// A copy of a cell click, a button click or a number key picks the same colour again once the flood has it,
-    /// which leaves the board as it was ([`crate::game::Repeat::SameBoard`]); a copy of the cursor keys moves the
-    /// cursor on from the cell the first copy left it on, and Enter then plays another cell: never repeated.
-    fn actions(
-        &self,
-        frame: &Frame,
-        reading: &Reading<FloodBoard>,
-        mv: &ColourMove,
-        way: usize,
-    ) -> Result<Option<MoveEvents>> {
-        let board = &reading.board;
-        let target =
-            || actions::target_cell(board, mv.0).with_context(|| format!("no cell of colour '{mv}' outside the flood"));
-        match way {
-            0 => {
-                let (row, col) = target()?;
-                let (x, y) = reading.layout.centre(row, col);
-                Ok(MoveEvents::usual(vec![Action::Click { x, y }]).map(MoveEvents::same_board_if_repeated))
-            }
-            1 => {
-                let mut controls = self.controls_for(frame, reading)?;
-                let Some(controls) = controls.as_mut() else { return Ok(None) };
-                let Some((i, proven)) = controls.button_for(mv.0) else { return Ok(None) };
-                let (x, y) = controls.candidates[i].point(&reading.layout);
-                Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }])
-                    .map(|e| e.trying((!proven).then_some(i)).same_board_if_repeated()))
-            }
-            2 => {
-                let (row, col) = target()?;
-                Ok(MoveEvents::named(
-                    "the cursor keys to a cell of the colour, and Enter",
-                    actions::cursor_keys(board.width, board.height, row, col),
-                ))
-            }
-            3 => {
-                let mut controls = self.controls_for(frame, reading)?;
-                let Some(controls) = controls.as_mut() else { return Ok(None) };
-                let colours = self.palette_of(frame, reading)?.len();
-                let Some((key, proven)) = controls.key_for(mv.0, colours) else { return Ok(None) };
-                let digit = char::from_digit(key as u32, 10).expect("keys 1-9");
-                Ok(MoveEvents::named("a number key", vec![Action::Type(digit)])
-                    .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key)).same_board_if_repeated()))
-            }
-            _ => Ok(None),
-        }
-    }
-}
-
-impl Flood {
-    /// The board's palette (symbol, colour; marked colours left out): the theme's that read the board, else the
-    /// colours found at the first reading, else found again in this frame.
-    fn palette_of(&self, frame: &Frame, reading: &Reading<FloodBoard>) -> Result<Vec<(u8, [u8; 3])>> {
-        let theme = match (self.themes.iter().find(|t| t.theme == reading.theme), self.found_palette()) {
-            (Some(theme), _) => theme.clone(),
-            (None, Some(found)) => found,
-            (None, None) => discover::discover_theme(&frame.image, &self.themes, Some(&reading.layout))?,
-        };
-        Ok(theme.plain_colours())
-    }
-
-    /// The window's controls, their buttons found in this frame the first time (and again when the board is drawn
-    /// at another size).
-    fn controls_for(
-        &self,
-        frame: &Frame,
-        reading: &Reading<FloodBoard>,
-    ) -> Result<std::sync::MutexGuard<'_, Option<controls::Controls>>> {
-        let mut controls = self.controls.lock().unwrap_or_else(|e| e.into_inner());
-        let pitch = reading.layout.pitch;
-        if controls.as_ref().is_none_or(|c| (c.pitch - pitch).abs() > 0.02 * pitch) {
-            let palette = self.palette_of(frame, reading)?;
-            let candidates = buttons::find_candidates(&frame.image, &reading.layout, &palette);
-            *controls = Some(controls::Controls::new(pitch, candidates));
-        }
-        Ok(controls)
-    }
 }
 
 #[cfg(test)]
@@ -379,15 +429,15 @@ mod tests {
     /// cursor keys moves the cursor on and plays another cell.
     #[test]
     fn a_colour_picked_again_leaves_the_board_and_cursor_keys_again_do_not() {
-        let game = Flood::new(Vec::new());
+        let (game, mut client) = (Flood, FloodClient::with_themes(Vec::new()));
         let board = FloodBoard::parse("RGB\nGBR\nBRG\n").unwrap();
         let layout = CellLayout { rows: 3, cols: 3, origin_x: 0.0, origin_y: 0.0, pitch: 20.0 };
         let reading = Reading { board, layout, theme: "test".into() };
         let frame = Frame::from_image(RgbaImage::new(60, 60));
-        let events = |way| game.actions(&frame, &reading, &ColourMove(b'G'), way).unwrap().unwrap();
-        assert_eq!(events(0).repeat, Repeat::SameBoard);
-        assert_eq!(events(2).repeat, Repeat::Changes);
-        assert!(events(2).actions.contains(&Action::Key(crate::game::Key::Enter)));
+        let mut events = |way| client.actions(&frame, &reading, &ColourMove(b'G'), way).unwrap().unwrap();
+        assert_eq!(events(FloodWay::CellClick).repeat, Repeat::SameBoard);
+        assert_eq!(events(FloodWay::CursorKeys).repeat, Repeat::Changes);
+        assert!(events(FloodWay::CursorKeys).actions.contains(&Action::Key(crate::game::Key::Enter)));
         // The colour picked again: the board the first copy left.
         let once = game.apply(&reading.board, &ColourMove(b'G'));
         assert_eq!(game.apply(&once, &ColourMove(b'G')), once);
@@ -397,24 +447,24 @@ mod tests {
     /// flood as planned), or took another colour than the move's (the user's own move), teaches nothing.
     #[test]
     fn a_move_teaches_the_start_only_when_it_grew_from_elsewhere() {
-        let game = Flood::new(Vec::new());
+        let (game, mut client) = (Flood, FloodClient::with_themes(Vec::new()));
         let before = FloodBoard::parse("RGBR\nGBRG\nBRGB\nRGBR\n").unwrap();
         let mut centre_moved = before.clone();
         centre_moved.start = centre_cell(4, 4);
         let seen = game.apply(&centre_moved, &ColourMove(b'G'));
         let seen = FloodBoard { start: 0, ..seen };
         let (board, learned) =
-            game.learn_from_move(&before, &ColourMove(b'G'), &seen).expect("the centre's region moved");
+            client.learn_start(&before, &ColourMove(b'G'), &seen).expect("the centre's region moved");
         assert_eq!(board.start, 5, "{learned}");
         assert!(learned.contains("row 2, column 2"), "{learned}");
-        assert_eq!(game.shown_start(4, 4), Some(5));
-        assert_eq!(game.shown_start(5, 5), None);
+        assert_eq!(client.shown_start(4, 4), Some(5));
+        assert_eq!(client.shown_start(5, 5), None);
 
-        let game = Flood::new(Vec::new());
+        let mut client = FloodClient::with_themes(Vec::new());
         let as_planned = game.apply(&before, &ColourMove(b'G'));
-        assert!(game.learn_from_move(&before, &ColourMove(b'G'), &as_planned).is_none());
+        assert!(client.learn_start(&before, &ColourMove(b'G'), &as_planned).is_none());
         let users_move = game.apply(&before, &ColourMove(b'B'));
-        assert!(game.learn_from_move(&before, &ColourMove(b'G'), &users_move).is_none());
-        assert_eq!(game.shown_start(4, 4), None);
+        assert!(client.learn_start(&before, &ColourMove(b'G'), &users_move).is_none());
+        assert_eq!(client.shown_start(4, 4), None);
     }
 }

@@ -4,7 +4,7 @@ use anyhow::{anyhow, Context, Result};
 use image::{imageops, RgbaImage};
 
 use super::cards::{Fan, Run, FACE_LIGHTNESS};
-use crate::games::cribbage::screen::reading::RankGlyph;
+use crate::clients::cribbage::reading::RankGlyph;
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
 use crate::vision::glyph;
 use crate::vision::runs::{flood8, Component};
