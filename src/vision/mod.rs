@@ -9,7 +9,9 @@ pub mod font_glyphs;
 pub mod glyph;
 pub mod grid_lines;
 pub mod lattice;
+pub mod patches;
 pub mod printed_number;
 pub mod runs;
+pub mod union_find;
 
 pub use lattice::{find_board, CellSample, ClassMap, ColourCache, LatticeError};

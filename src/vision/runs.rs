@@ -2,6 +2,8 @@
 //! runs of the next rows it overlaps. Gaps of up to `bridge` pixels (across and down) do not split a component,
 //! so a board drawn with thin outlines between its cells is still one component.
 
+use super::union_find::UnionFind;
+
 /// A component: its bounds (inclusive) and how many of its pixels are on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Component {
@@ -34,16 +36,9 @@ struct Run {
     pixels: usize,
 }
 
-fn find_root(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
-}
-
 /// The components of the on pixels of a `width`×`height` picture, where `on(y)` gives row y (one bool per
-/// pixel). Components come in the order of their first run (top to bottom, left to right). With `bridge` 0,
+/// pixel). Components come in the order of their first run (top to bottom, left to right), as the union-find
+/// ([`super::union_find`]) keeps the earlier root. With `bridge` 0,
 /// runs join when they overlap in the next row (4-connectivity).
 pub fn components<'a>(
     width: usize,
@@ -78,20 +73,14 @@ pub fn components<'a>(
         }
     }
     row_starts.push(runs.len());
-    let mut parent: Vec<usize> = (0..runs.len()).collect();
+    let mut forest = UnionFind::new(runs.len());
     for y in 0..height {
         for next_y in y + 1..(y + bridge + 2).min(height) {
             let (mut i, mut j) = (row_starts[y], row_starts[next_y]);
             while i < row_starts[y + 1] && j < row_starts[next_y + 1] {
                 let (a, b) = (runs[i], runs[j]);
                 if a.x0 <= b.x1 + bridge && b.x0 <= a.x1 + bridge {
-                    let (ra, rb) = (find_root(&mut parent, i), find_root(&mut parent, j));
-                    // The earlier run stays the root, so components keep the order of their first run.
-                    if ra < rb {
-                        parent[rb] = ra;
-                    } else {
-                        parent[ra] = rb;
-                    }
+                    forest.union(i, j);
                 }
                 if a.x1 < b.x1 {
                     i += 1;
@@ -104,7 +93,7 @@ pub fn components<'a>(
     let mut index_of_root = vec![usize::MAX; runs.len()];
     let mut found: Vec<Component> = Vec::new();
     for (i, &r) in runs.iter().enumerate() {
-        let root = find_root(&mut parent, i);
+        let root = forest.root(i);
         if index_of_root[root] == usize::MAX {
             index_of_root[root] = found.len();
             found.push(Component { x0: r.x0, y0: r.y, x1: r.x1, y1: r.y, pixels: 0 });

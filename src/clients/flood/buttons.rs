@@ -27,6 +27,8 @@
 use image::RgbaImage;
 
 use crate::game::CellLayout;
+use crate::vision::colour::max_diff;
+use crate::vision::patches::{self, Patch};
 
 /// The largest step, per channel, between two neighbouring pixels of one smooth patch.
 const STEP: u8 = 5;
@@ -68,10 +70,11 @@ pub fn find_candidates(image: &RgbaImage, layout: &CellLayout, palette: &[(u8, [
     let board_side = layout.cols.max(layout.rows) as f64 * layout.pitch;
     let mut candidates: Vec<Candidate> = patches
         .into_iter()
-        .filter(|p| !p.touches_edge && !p.touches_board)
+        .filter(|p| !p.touches_edge && !p.touches_left_out)
         .filter_map(|p| {
-            let (w, h) = (p.x1 - p.x0 + 1, p.y1 - p.y0 + 1);
-            let fill = p.pixels as f64 / (w as f64 * h as f64);
+            let a = p.area;
+            let (w, h) = (a.width() as u32, a.height() as u32);
+            let fill = a.pixels as f64 / (w as f64 * h as f64);
             let shaped = w.min(h) >= MIN_SIDE
                 && (w.max(h) as f64) <= board_side / 2.0
                 && w.max(h) <= 3 * w.min(h)
@@ -79,14 +82,13 @@ pub fn find_candidates(image: &RgbaImage, layout: &CellLayout, palette: &[(u8, [
             if !shaped {
                 return None;
             }
-            let rgb = p.sum.map(|s| (s / p.pixels as u64) as u8);
-            let (distance, symbol) =
-                palette.iter().map(|&(symbol, colour)| (channel_distance(colour, rgb), symbol)).min()?;
+            let rgb = p.mean();
+            let (distance, symbol) = palette.iter().map(|&(symbol, colour)| (max_diff(colour, rgb), symbol)).min()?;
             (distance <= NEAR).then(|| Candidate {
-                offset: ((p.x0 + p.x1) as f64 / 2.0 - layout.origin_x, (p.y0 + p.y1) as f64 / 2.0 - layout.origin_y),
+                offset: ((a.x0 + a.x1) as f64 / 2.0 - layout.origin_x, (a.y0 + a.y1) as f64 / 2.0 - layout.origin_y),
                 width: w,
                 height: h,
-                pixels: p.pixels,
+                pixels: a.pixels,
                 rgb,
                 symbol,
                 distance,
@@ -120,26 +122,9 @@ fn set_size(candidates: &[Candidate], i: usize) -> usize {
     symbols.len()
 }
 
-fn channel_distance(a: [u8; 3], b: [u8; 3]) -> u8 {
-    (0..3).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0)
-}
-
-/// A smooth patch: its bounding box, size, colour sum, and whether it touches the picture's edge or the board.
-struct Patch {
-    x0: u32,
-    y0: u32,
-    x1: u32,
-    y1: u32,
-    pixels: usize,
-    sum: [u64; 3],
-    touches_edge: bool,
-    touches_board: bool,
-}
-
-/// The smooth patches of the picture outside the board (and a pixel around it), by union-find over neighbouring
-/// pixels within [`STEP`].
+/// The smooth patches of the picture outside the board (and a pixel around it): pixels joined with neighbours
+/// within [`STEP`] ([`patches::flat_patches`]), each marked where it touches the board.
 fn smooth_patches(image: &RgbaImage, layout: &CellLayout) -> Vec<Patch> {
-    let (w, h) = (image.width() as usize, image.height() as usize);
     let (bx0, by0) = (layout.origin_x - 1.0, layout.origin_y - 1.0);
     let (bx1, by1) = (
         layout.origin_x + layout.cols as f64 * layout.pitch + 1.0,
@@ -149,82 +134,5 @@ fn smooth_patches(image: &RgbaImage, layout: &CellLayout) -> Vec<Patch> {
         let (x, y) = (x as f64, y as f64);
         x >= bx0 && x < bx1 && y >= by0 && y < by1
     };
-    let raw = image.as_raw();
-    let rgb = |i: usize| [raw[4 * i], raw[4 * i + 1], raw[4 * i + 2]];
-    let near = |a: usize, b: usize| channel_distance(rgb(a), rgb(b)) <= STEP;
-    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
-    let mut board = vec![false; w * h];
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if on_board(x, y) {
-                board[i] = true;
-                continue;
-            }
-            if x > 0 && !board[i - 1] && near(i, i - 1) {
-                union(&mut parent, i, i - 1);
-            }
-            if y > 0 && !board[i - w] && near(i, i - w) {
-                union(&mut parent, i, i - w);
-            }
-        }
-    }
-    let mut index_of_root: Vec<u32> = vec![u32::MAX; w * h];
-    let mut patches: Vec<Patch> = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if board[i] {
-                continue;
-            }
-            let root = find(&mut parent, i);
-            let k = match index_of_root[root] {
-                u32::MAX => {
-                    index_of_root[root] = patches.len() as u32;
-                    patches.push(Patch {
-                        x0: x as u32,
-                        y0: y as u32,
-                        x1: x as u32,
-                        y1: y as u32,
-                        pixels: 0,
-                        sum: [0; 3],
-                        touches_edge: false,
-                        touches_board: false,
-                    });
-                    patches.len() - 1
-                }
-                k => k as usize,
-            };
-            let p = &mut patches[k];
-            (p.x0, p.x1, p.y1) = (p.x0.min(x as u32), p.x1.max(x as u32), y as u32);
-            p.pixels += 1;
-            for (sum, value) in p.sum.iter_mut().zip(rgb(i)) {
-                *sum += value as u64;
-            }
-            p.touches_edge |= x == 0 || y == 0 || x + 1 == w || y + 1 == h;
-            p.touches_board |= (x > 0 && board[i - 1])
-                || (x + 1 < w && board[i + 1])
-                || (y > 0 && board[i - w])
-                || (y + 1 < h && board[i + w]);
-        }
-    }
-    patches
-}
-
-fn find(parent: &mut [u32], mut i: usize) -> usize {
-    while parent[i] as usize != i {
-        let grand = parent[parent[i] as usize];
-        parent[i] = grand;
-        i = grand as usize;
-    }
-    i
-}
-
-fn union(parent: &mut [u32], a: usize, b: usize) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        // The smaller index is the root: a patch's root is its first pixel in reading order.
-        let (lo, hi) = (ra.min(rb), ra.max(rb));
-        parent[hi] = lo as u32;
-    }
+    patches::flat_patches(image, STEP, |x, y, _| !on_board(x, y))
 }

@@ -3,7 +3,8 @@
 
 use image::RgbaImage;
 
-use crate::vision::colour::{luminance, max_diff};
+use crate::vision::colour::luminance;
+use crate::vision::patches;
 use crate::vision::runs::Component;
 
 /// The lightness (luminance) from which a neutral pixel may be a card's face, tried in turn: the first that
@@ -83,57 +84,9 @@ impl Fan {
 const FLAT: u8 = 16;
 
 /// The patches of flat colour among the pixels `keep` takes: 4-connected neighbours within [`FLAT`] of each
-/// other are one patch. Each patch's box and pixel count.
+/// other are one patch ([`patches::flat_patches`]). Each patch's box and pixel count.
 pub(super) fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<Component> {
-    let (w, h) = (image.width() as usize, image.height() as usize);
-    let rgb: Vec<[u8; 3]> = image.as_raw().chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
-    let kept: Vec<bool> = rgb.iter().map(|&p| keep(p)).collect();
-    let mut parent: Vec<u32> = (0..(w * h) as u32).collect();
-    fn root(parent: &mut [u32], mut i: u32) -> u32 {
-        while parent[i as usize] != i {
-            parent[i as usize] = parent[parent[i as usize] as usize];
-            i = parent[i as usize];
-        }
-        i
-    }
-    let join = |parent: &mut Vec<u32>, a: usize, b: usize| {
-        if kept[a] && kept[b] && max_diff(rgb[a], rgb[b]) <= FLAT {
-            let (ra, rb) = (root(parent, a as u32), root(parent, b as u32));
-            if ra != rb {
-                parent[ra.max(rb) as usize] = ra.min(rb);
-            }
-        }
-    };
-    for y in 0..h {
-        for x in 0..w {
-            let i = y * w + x;
-            if x + 1 < w {
-                join(&mut parent, i, i + 1);
-            }
-            if y + 1 < h {
-                join(&mut parent, i, i + w);
-            }
-        }
-    }
-    // Each patch's box, gathered by its root's place in a list (roots are numbered as first met).
-    const NONE: u32 = u32::MAX;
-    let mut slot = vec![NONE; w * h];
-    let mut boxes: Vec<Component> = Vec::new();
-    for i in (0..w * h).filter(|&i| kept[i]) {
-        let (x, y) = (i % w, i / w);
-        let r = root(&mut parent, i as u32) as usize;
-        if slot[r] == NONE {
-            slot[r] = boxes.len() as u32;
-            boxes.push(Component { x0: x, y0: y, x1: x, y1: y, pixels: 0 });
-        }
-        let c = &mut boxes[slot[r] as usize];
-        c.x0 = c.x0.min(x);
-        c.x1 = c.x1.max(x);
-        c.y0 = c.y0.min(y);
-        c.y1 = c.y1.max(y);
-        c.pixels += 1;
-    }
-    boxes
+    patches::flat_patches(image, FLAT, |_, _, rgb| keep(rgb)).into_iter().map(|p| p.area).collect()
 }
 
 /// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
