@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
+/// The theme named in a reading made with no calibration theme, from what the reader found in the picture itself
+/// (Flood-It's colours, a Sudoku's grid and digits).
+pub const FOUND_THEME: &str = "found in the picture";
+
 /// Where calibration data lives: `--calibration DIR`, else `$AUTOPLAY_CALIBRATION`, else `./calibration` when
 /// it exists, else the `calibration/` folder of the source tree the binary was built from.
 pub fn calibration_root(explicit: Option<&Path>) -> PathBuf {

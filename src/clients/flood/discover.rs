@@ -23,8 +23,7 @@ use crate::calibration::format_rgb;
 use crate::game::CellLayout;
 use crate::vision::{find_board, ClassMap};
 
-/// The name given to a theme found from a picture.
-pub const FOUND_THEME: &str = "found in the picture";
+pub use crate::calibration::FOUND_THEME;
 /// Colours closer than this (largest channel difference) are one board colour (anti-aliasing, gradients).
 const TOLERANCE: u8 = 12;
 /// The smallest cell side considered.

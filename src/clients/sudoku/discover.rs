@@ -27,8 +27,7 @@ use crate::vision::glyph::{ink_box, normalise};
 use crate::vision::grid_lines::{find_grid, usual_boxes, Grid, GridError, Line};
 use crate::vision::runs::flood8;
 
-/// The theme name of a reading made this way.
-pub const FOUND_THEME: &str = "found in the picture";
+pub use crate::calibration::FOUND_THEME;
 
 /// The smallest cell side, in pixels, looked for.
 const MIN_CELL: usize = 12;
