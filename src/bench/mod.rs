@@ -1,10 +1,13 @@
 //! The benchmarks, one file per game (`autoplay bench GAME`), and the helpers they share: summary statistics,
-//! reading times and peak memory. (Cribbage's, Lunar Lockout's and Dandelions' benchmarks are their solvers run
-//! over a fixed set, in their `commands.rs`.)
+//! reading times and peak memory.
 
+pub mod cribbage;
+pub mod dandelions;
 pub mod flood;
+pub mod lunar;
 pub mod sudoku;
 pub mod sudoku_duel;
+pub mod sudoku_sets;
 
 use std::time::Duration;
 

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use crate::bench::cribbage::bench_command;
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
 use crate::clients::cribbage::reader::TableTruth;
 use crate::clients::cribbage::CribbageScreen;
 use crate::games::cribbage::commands::parse_state;
-use crate::games::cribbage::{bench_command, deal, deal_command, solve_command, SolveInput, State};
+use crate::games::cribbage::{deal, deal_command, solve_command, SolveInput, State};
 use crate::imageio::read_text;
 
 /// Parses `A-B` (an inclusive range of deal numbers).

@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 
+use crate::bench::dandelions::bench_command;
 use crate::cli::print;
-use crate::games::dandelions::{bench_command, play_command, solve_command, Side};
+use crate::games::dandelions::{play_command, solve_command, Side};
 use crate::imageio::read_text;
 
 /// Who wins a Dandelions position with perfect play, and a best move (default: the empty 5×5 board).

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::Args;
 
+use crate::bench::lunar::bench_command;
 use crate::cli::{input_text, print, progress};
-use crate::games::lunar::{bench_command, enumerate_command, solve_command_with_status};
+use crate::games::lunar::{enumerate_command, solve_command_with_status};
 
 /// Parses `R,C` (0-based row and column).
 fn parse_cell(text: &str) -> Result<(usize, usize), String> {

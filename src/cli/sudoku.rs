@@ -7,10 +7,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use crate::bench::sudoku as speed;
+use crate::bench::sudoku_sets::bench_command;
 use crate::cli::screen as screen_cli;
 use crate::cli::{input_text, print, progress};
 use crate::clients::sudoku::SudokuScreen;
-use crate::games::sudoku::{batch_command, bench_command, parse_box_shape, solve_command, SudokuGrid};
+use crate::games::sudoku::{batch_command, parse_box_shape, solve_command, SudokuGrid};
 use crate::imageio::{load_image, read_text};
 
 fn parse_box(text: &str) -> Result<(usize, usize), String> {

@@ -84,17 +84,17 @@ pub fn parse_state(text: &str) -> Result<State, CribbageError> {
 }
 
 #[derive(Serialize)]
-struct DealResult {
-    deal: u64,
+pub(crate) struct DealResult {
+    pub(crate) deal: u64,
     score: u32,
     line: String,
-    nodes: u64,
+    pub(crate) nodes: u64,
     /// Time to solve it, on its worker thread.
-    millis: f64,
+    pub(crate) millis: f64,
 }
 
 #[derive(Serialize)]
-struct Summary {
+pub(crate) struct Summary {
     deals: usize,
     min: u32,
     max: u32,
@@ -119,7 +119,7 @@ fn check_range(first: u64, last: u64) -> Result<(), CribbageError> {
 }
 
 /// Solves deals `first..=last` on all cores, in deal order.
-fn solve_range(first: u64, last: u64, progress: bool) -> (Vec<DealResult>, Summary) {
+pub(crate) fn solve_range(first: u64, last: u64, progress: bool) -> (Vec<DealResult>, Summary) {
     let start = Instant::now();
     let bar = if progress {
         let bar = ProgressBar::new(last - first + 1);
@@ -154,7 +154,7 @@ fn solve_range(first: u64, last: u64, progress: bool) -> (Vec<DealResult>, Summa
     (results, summary)
 }
 
-fn summary_text(first: u64, last: u64, s: &Summary) -> String {
+pub(crate) fn summary_text(first: u64, last: u64, s: &Summary) -> String {
     format!(
         "deals {first}-{last}: min {}, max {}, mean {:.3} ({} deals in {:.2} s on {} threads)",
         s.min, s.max, s.mean, s.deals, s.seconds, s.threads
@@ -213,49 +213,6 @@ pub fn solve_command(input: SolveInput, json: bool, progress: bool) -> anyhow::R
             Ok(out)
         }
     }
-}
-
-/// `autoplay bench cribbage`: deals 1–2000 on all cores (wall time, min/max/mean score), then the slowest known
-/// deal alone (best of 3 runs).
-pub fn bench_command() -> anyhow::Result<String> {
-    let (first, last) = (1, 2000);
-    let (mut results, summary) = solve_range(first, last, true);
-    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-    // The slowest deals of the run (timed on their worker threads), timed again alone, with the deal known as the
-    // slowest for earlier solvers.
-    results.sort_by(|a, b| b.millis.total_cmp(&a.millis));
-    let mut singles: Vec<u64> = results.iter().take(5).map(|r| r.deal).collect();
-    if !singles.contains(&SLOWEST_DEAL) {
-        singles.push(SLOWEST_DEAL);
-    }
-    let mut out = format!(
-        "{}\nmean {:.0} DP states a deal\n",
-        summary_text(first, last, &summary),
-        nodes as f64 / results.len() as f64
-    );
-    let mut worst: f64 = 0.0;
-    for n in singles {
-        let state = State::from(deal(n));
-        let mut best = f64::INFINITY;
-        let mut single = None;
-        for _ in 0..3 {
-            let start = Instant::now();
-            let s = solve(&state);
-            best = best.min(start.elapsed().as_secs_f64());
-            single = Some(s);
-        }
-        let single = single.expect("three runs");
-        worst = worst.max(best);
-        writeln!(
-            out,
-            "deal {n}: {} in {:.1} ms ({} DP states, one thread, best of 3)",
-            single.score,
-            best * 1e3,
-            single.nodes
-        )?;
-    }
-    write!(out, "single-deal worst case: {:.1} ms", worst * 1e3)?;
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ mod solver_reference;
 pub mod table;
 
 pub use cards::{Card, Rank};
-pub use commands::{bench_command, deal_command, solve_command, SolveInput};
+pub use commands::{deal_command, solve_command, SolveInput};
 pub use deal::{deal, Deal};
 pub use error::{CribbageError, IllegalMove};
 pub use rules::{legal_moves, play, replay, score_line, score_line_from, top_card_points, Move, State};

@@ -7,8 +7,7 @@ use serde_json::json;
 
 use super::board::Board;
 use super::retro::{enumerate, Enumeration};
-use super::solver::{solve_with_limit, solve_with_stats};
-use super::CARD_39;
+use super::solver::solve_with_limit;
 
 /// Search states the `solve` command may store before giving up (about 1.5–2 GB).
 pub const SOLVE_STATE_LIMIT: usize = 20_000_000;
@@ -86,7 +85,7 @@ pub fn enumerate_command(helpers: usize, json: bool, progress: bool) -> anyhow::
 }
 
 /// `n` with thousands separators.
-fn group(n: u64) -> String {
+pub fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
@@ -167,73 +166,6 @@ pub fn render_enumeration(e: &Enumeration) -> String {
     s
 }
 
-/// Median of a non-empty sample.
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
-/// `autoplay bench lunar`: times the solve of official card 39 (13 slides) and the
-/// K = 1..5 enumerations, and returns a table.
-pub fn bench_command() -> anyhow::Result<String> {
-    const SOLVE_RUNS: usize = 21;
-    const ENUM_RUNS: usize = 5;
-    let mut s = String::new();
-    let _ = writeln!(s, "Lunar Lockout benchmark ({} rayon threads; times are medians)", rayon::current_num_threads());
-    let _ = writeln!(s, "{:<40} {:<44} {:>12}", "task", "result", "time");
-
-    let card: Board = CARD_39.parse()?;
-    let mut times = Vec::with_capacity(SOLVE_RUNS);
-    let mut last = None;
-    for _ in 0..SOLVE_RUNS {
-        let start = Instant::now();
-        let solution = solve_with_stats(&card);
-        times.push(start.elapsed().as_secs_f64() * 1e3);
-        last = Some(solution);
-    }
-    let solution = last.expect("at least one run");
-    let length = solution.moves.as_ref().map_or(0, Vec::len);
-    let _ = writeln!(
-        s,
-        "{:<40} {:<44} {:>9.3} ms",
-        "solve official card 39 (A*)",
-        format!("{length} slides, {} nodes expanded", group(solution.nodes)),
-        median(times)
-    );
-
-    let mut total = 0.0;
-    let mut overall = 0;
-    for k in 1..=5 {
-        let mut times = Vec::with_capacity(ENUM_RUNS);
-        let mut last = None;
-        for _ in 0..ENUM_RUNS {
-            let e = enumerate(k, false)?;
-            times.push(e.millis);
-            last = Some(e);
-        }
-        let e = last.expect("at least one run");
-        let t = median(times);
-        total += t;
-        let hardest = e.hardest.as_ref().map_or(0, |h| h.length);
-        overall = overall.max(hardest);
-        let _ = writeln!(
-            s,
-            "{:<40} {:<44} {:>9.3} ms",
-            format!("enumerate K={k} ({} positions)", group(e.positions)),
-            format!("{} solvable, hardest {hardest} slide{}", group(e.solvable), if hardest == 1 { "" } else { "s" }),
-            t
-        );
-    }
-    let _ = write!(
-        s,
-        "{:<40} {:<44} {:>9.3} ms",
-        "enumerate K=1..5 (sum of medians)",
-        format!("hardest overall {overall} slides"),
-        total
-    );
-    Ok(s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,7 +188,7 @@ mod tests {
 
     #[test]
     fn solve_command_json() {
-        let out = solve_command(CARD_39, None, true).unwrap();
+        let out = solve_command(super::super::CARD_39, None, true).unwrap();
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["length"], 13);
         assert_eq!(v["moves"].as_array().unwrap().len(), 13);
@@ -298,7 +230,6 @@ mod tests {
         assert_eq!(group(999), "999");
         assert_eq!(group(1000), "1,000");
         assert_eq!(group(1_020_096), "1,020,096");
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
         let b = side_by_side(&["ab\ncd".to_string(), "ef\ngh".to_string()], 8);
         assert_eq!(b, "  ab   ef\n  cd   gh\n");
     }

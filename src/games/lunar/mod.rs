@@ -46,7 +46,7 @@ mod solver;
 pub use bitboard::Dir;
 pub use board::{Board, Cell, Move, Piece, MAX_SIDE};
 pub use commands::{
-    bench_command, enumerate_command, render_enumeration, solve_command, solve_command_with_status, SOLVE_STATE_LIMIT,
+    enumerate_command, group, render_enumeration, solve_command, solve_command_with_status, SOLVE_STATE_LIMIT,
 };
 pub use error::LunarError;
 pub use retro::{enumerate, Enumeration, Hardest, LengthCount, MAX_HELPERS};

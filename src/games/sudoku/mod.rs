@@ -1,12 +1,13 @@
 //! Sudoku: grids of any box shape up to 16×16 ([`board`]), a fast 9×9 solver and a general one, solution
 //! counting ([`solver`]), a grid in play with its givens told from the player's digits ([`position`]), and the
-//! `solve sudoku` / `bench sudoku` commands. Reading a grid from a window (sgt-solo, GNOME Sudoku and other
+//! `solve sudoku` command. Reading a grid from a window (sgt-solo, GNOME Sudoku and other
 //! clients) and playing it there is its clients' (`clients::sudoku`).
 
 pub(crate) mod board;
 mod commands;
 pub mod position;
 pub mod solver;
+pub mod symmetry;
 #[cfg(test)]
 mod tests;
 
@@ -15,7 +16,7 @@ use anyhow::{bail, Result};
 pub use board::{
     check_solution, default_box_shape, parse_box_shape, symbol, symbol_value, Clash, Grid, House, SudokuError, MAX_SIZE,
 };
-pub use commands::{batch_command, bench_command, solve_command, BatchSummary, HARD_PUZZLES};
+pub use commands::{batch_command, solve_command, BatchSummary, HARD_PUZZLES};
 pub use position::SudokuGrid;
 pub use solver::solver9::{self, Engine};
 pub use solver::{

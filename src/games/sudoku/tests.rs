@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::commands::transform_for_tests;
+use super::symmetry::transform as transform_for_tests;
 use super::*;
 
 // ---------------------------------------------------------------------------------------
