@@ -11,7 +11,6 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-
 /// `autoplay bench lunar`: times the solve of official card 39 (13 slides) and the
 /// K = 1..5 enumerations, and returns a table.
 pub fn bench_command() -> anyhow::Result<String> {

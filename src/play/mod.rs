@@ -172,14 +172,7 @@ pub fn play<'a, G: Client>(
         };
         if !player.act(&mut ways, &attempt)? {
             // Nothing was entered (the move's place was not chosen): the window as it is now, and the next way.
-            let (shown, read) = watch::observe(
-                &mut *player.game,
-                &mut *player.source,
-                &settle,
-                Some(&reading.layout),
-                settle.quiet,
-                pace::HOLD_STILL_BOUND,
-            )?;
+            let (shown, read) = player.watch_still(&settle, Some(&reading.layout), settle.quiet)?;
             let seen = read?;
             let learned =
                 shown::move_shown(&mut *player.game, (&before, &mv, &expected), &seen.board, move_input.trial)?;

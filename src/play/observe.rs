@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::watch::{self, Observation};
+use super::watch::{self, Observation, Watched};
 use super::{pace, PlayEvent, Player};
 use crate::capture::Settle;
 use crate::game::{Client, ReadingOf};
@@ -12,8 +12,7 @@ impl<'a, G: Client> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
     pub(super) fn observe_first(&mut self) -> Result<Observation<G>> {
         let settle = self.options.settle.clone();
-        let (frame, read) =
-            watch::observe(&mut *self.game, &mut *self.source, &settle, None, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, read) = self.watch_still(&settle, None, settle.quiet)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,
@@ -38,8 +37,7 @@ impl<'a, G: Client> Player<'a, G> {
         let covering = covering.join(", ");
         self.report(PlayEvent::Uncovered { covering: covering.clone() });
         let settle = self.game.settle();
-        let (frame, read) =
-            watch::observe(&mut *self.game, &mut *self.source, &settle, hint, settle.quiet, pace::HOLD_STILL_BOUND)?;
+        let (frame, read) = self.watch_still(&settle, hint, settle.quiet)?;
         match read {
             Ok(reading) => Ok((frame, reading)),
             Err(e) => Err(e.context(format!(
@@ -52,30 +50,27 @@ impl<'a, G: Client> Player<'a, G> {
     /// brought to the front if another window covers it.
     pub(super) fn observe(&mut self, hint: &G::Layout) -> Result<Observation<G>> {
         let settle = self.game.settle();
-        let (frame, read) = watch::observe(
-            &mut *self.game,
-            &mut *self.source,
-            &settle,
-            Some(hint),
-            settle.quiet,
-            pace::HOLD_STILL_BOUND,
-        )?;
+        let (frame, read) = self.watch_still(&settle, Some(hint), settle.quiet)?;
         match read {
             Ok(reading) => Ok((frame, reading)),
             Err(error) => self.uncover(error, Some(hint)),
         }
     }
 
+    /// The window once its board holds still for `quiet` (`hint`: the layout of the last reading), and what it
+    /// reads as.
+    pub(super) fn watch_still(
+        &mut self,
+        settle: &Settle,
+        hint: Option<&G::Layout>,
+        quiet: std::time::Duration,
+    ) -> Result<Watched<G>> {
+        watch::observe(&mut *self.game, &mut *self.source, settle, hint, quiet, pace::HOLD_STILL_BOUND)
+    }
+
     /// The window's reading once it holds still (None where it does not read), after an event that showed.
     pub(super) fn read_when_still(&mut self, settle: &Settle, layout: &G::Layout) -> Result<Option<ReadingOf<G>>> {
-        let (_, read) = watch::observe(
-            &mut *self.game,
-            &mut *self.source,
-            settle,
-            Some(layout),
-            settle.quiet,
-            pace::HOLD_STILL_BOUND,
-        )?;
+        let (_, read) = self.watch_still(settle, Some(layout), settle.quiet)?;
         Ok(read.ok())
     }
 }

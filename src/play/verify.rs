@@ -165,14 +165,7 @@ impl<G: Client> Player<'_, G> {
             return Ok(Look::Decided(Verdict::Read(self.shown(seen, acted_at, attempt.number))));
         }
         self.hands.check_pointer()?;
-        let (shown, read) = watch::observe(
-            &mut *self.game,
-            &mut *self.source,
-            settle,
-            Some(layout),
-            settle.quiet,
-            pace::HOLD_STILL_BOUND,
-        )?;
+        let (shown, read) = self.watch_still(settle, Some(layout), settle.quiet)?;
         let reading = match read {
             Ok(reading) => reading,
             // (After the winning move a board that does not read is the game's end screen: see `play`.)
@@ -191,14 +184,7 @@ impl<G: Client> Player<'_, G> {
             // Neither the board before nor the expected one: a client that repaints late may pause part-way, so
             // it counts only once it has held still for longer.
             let doubt = self.pace.doubt();
-            let (shown, read) = watch::observe(
-                &mut *self.game,
-                &mut *self.source,
-                settle,
-                Some(layout),
-                doubt,
-                pace::HOLD_STILL_BOUND,
-            )?;
+            let (shown, read) = self.watch_still(settle, Some(layout), doubt)?;
             return Ok(Look::Decided(match read {
                 Ok(reading) if reading.board == *expected => {
                     Verdict::Read(self.shown((shown, reading), acted_at, attempt.number))
@@ -297,14 +283,7 @@ impl<G: Client> Player<'_, G> {
         }
         self.source.sleep(watch);
         let settle = attempt.settle;
-        let (after, read) = watch::observe(
-            &mut *self.game,
-            &mut *self.source,
-            settle,
-            Some(&reading.layout),
-            settle.quiet,
-            pace::HOLD_STILL_BOUND,
-        )?;
+        let (after, read) = self.watch_still(settle, Some(&reading.layout), settle.quiet)?;
         let what = match &read {
             Ok(again) if again.board != reading.board => Some(format!("its board read otherwise:\n{}", again.board)),
             Ok(_) if after.image.dimensions() != before.image.dimensions() || restless.is_none() => {

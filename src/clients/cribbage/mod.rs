@@ -364,6 +364,17 @@ impl Client for CribbageClient {
 mod tests {
     use super::*;
 
+    /// The points of a table showing `A23_4_5_6`: three cards in the first column, one in each other.
+    fn deal_points() -> TablePoints {
+        TablePoints {
+            cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
+            next_stack: Some((50, 5)),
+            card_width: 8,
+            columns: None,
+            ranks: None,
+        }
+    }
+
     /// A client with no themes and no fonts: reads nothing, acts on a reading given.
     fn test_client() -> CribbageClient {
         CribbageScreen { themes: Vec::new(), numbers: None, rank_shapes: Err("none".into()) }.client()
@@ -528,13 +539,7 @@ mod tests {
     fn a_card_clicked_again_plays_the_next_one() {
         let game = Cribbage;
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
-        let points = TablePoints {
-            cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
-            next_stack: Some((50, 5)),
-            card_width: 8,
-            columns: None,
-            ranks: None,
-        };
+        let points = deal_points();
         let reading = Reading { board: start.clone(), layout: points, theme: "test".into() };
         let frame = Frame::from_image(RgbaImage::new(60, 60));
         let events = test_client().actions(&frame, &reading, &Move::Play(0), OnlyWay).unwrap().unwrap();
@@ -547,13 +552,7 @@ mod tests {
     fn a_column_is_clicked_at_its_playable_card() {
         let game = Cribbage;
         let start = game.parse_board("A23_4_5_6\nstack: K\n").unwrap();
-        let points = TablePoints {
-            cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
-            next_stack: Some((50, 5)),
-            card_width: 8,
-            columns: None,
-            ranks: None,
-        };
+        let points = deal_points();
         assert_eq!(actions::click(&points, &start.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 30 });
         let after = game.apply(&start, &Move::Play(0));
         assert_eq!(actions::click(&points, &after.state, &Move::Play(0)).unwrap(), Action::Click { x: 5, y: 20 });
