@@ -2,16 +2,11 @@
 //! may belong to the board. Nothing here knows any game's colours or pixel offsets.
 
 pub mod annotate;
-pub mod box_lines;
 pub mod colour;
-pub mod edge_lattice;
 pub mod font_glyphs;
 pub mod glyph;
-pub mod grid_lines;
 pub mod lattice;
 pub mod patches;
 pub mod printed_number;
 pub mod runs;
 pub mod union_find;
-
-pub use lattice::{find_board, CellSample, ClassMap, ColourCache, LatticeError};

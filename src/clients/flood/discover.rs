@@ -21,7 +21,7 @@ use super::reading::{how_far, solid_colours, SolidColour};
 use super::theme::{PaletteColour, PaletteTheme};
 use crate::calibration::format_rgb;
 use crate::game::CellLayout;
-use crate::vision::{find_board, ClassMap};
+use crate::vision::lattice::ClassMap;
 
 pub use crate::calibration::FOUND_THEME;
 /// Colours closer than this (largest channel difference) are one board colour (anti-aliasing, gradients).
@@ -59,7 +59,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
     // Subsets of suspects to leave out, fewest first.
     let mut subsets: Vec<u32> = (0..1u32 << suspects.len()).collect();
     subsets.sort_by_key(|s| (s.count_ones(), *s));
-    let mut closest: Option<(u8, crate::vision::LatticeError)> = None;
+    let mut closest: Option<(u8, crate::vision::lattice::LatticeError)> = None;
     // The solid pixels of every candidate, found once; each subset keeps those of its colours. (A pixel within the
     // tolerance of two candidates goes to the nearer even where that one is left out: such pixels are the
     // blend along an edge between two near colours.)
@@ -76,7 +76,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
         let mut classes: Vec<u8> = all.classes.iter().map(|&c| renumber[c as usize]).collect();
         forget_edge_patches(&mut classes, all.width, all.height);
         let map = ClassMap { width: all.width, height: all.height, classes };
-        match find_board(image, &map, MIN_CELL, hint) {
+        match super::reading::find_cells(image, &map, MIN_CELL, hint) {
             Ok((layout, samples)) => {
                 if layout.cols * layout.rows < 4 {
                     continue;

@@ -11,7 +11,7 @@ use super::theme::{PaletteColour, PaletteTheme};
 use crate::calibration::format_rgb;
 use crate::game::{CellLayout, Reading};
 use crate::games::flood::board::FloodBoard;
-use crate::vision::{find_board, CellSample, ClassMap, ColourCache, LatticeError};
+use crate::vision::lattice::{CellSample, ClassMap, ColourCache, LatticeError};
 
 /// A palette theme prepared for matching pixels.
 struct Matcher<'a> {
@@ -77,7 +77,7 @@ impl<'a> Matcher<'a> {
         map: &ClassMap,
         hint: Option<&CellLayout>,
     ) -> Result<Reading<FloodBoard>, LatticeError> {
-        let (layout, samples) = find_board(image, map, self.theme.min_cell, hint)?;
+        let (layout, samples) = super::reading::find_cells(image, map, self.theme.min_cell, hint)?;
         let cells = samples
             .iter()
             .enumerate()
@@ -183,7 +183,7 @@ pub fn learn_palette(image: &RgbaImage, truth: &FloodBoard, min_cell: u32) -> Re
         let class_of: HashMap<[u8; 3], u8> =
             colours.iter().enumerate().filter(|(i, _)| !left_out(*i)).map(|(i, c)| (*c, i as u8 + 1)).collect();
         let map = ClassMap::new(image, |rgb| class_of.get(&rgb).copied().unwrap_or(0));
-        let (layout, samples) = match find_board(image, &map, min_cell, hint) {
+        let (layout, samples) = match super::reading::find_cells(image, &map, min_cell, hint) {
             Ok(found) => found,
             Err(e) => {
                 log::debug!("calibrate: leaving out colour set {excluded:#b}: {e}");

@@ -6,16 +6,29 @@ use std::collections::HashMap;
 
 use image::RgbaImage;
 
-use crate::vision::LatticeError;
+use crate::game::CellLayout;
+use crate::vision::lattice::{self, sample_cells, CellSample, ClassMap, Cue, Failure, LatticeError};
 
-/// How far a reading got before it failed: 0, no board colour at all; 1, a patch too small or cut off; 2, a
-/// patch with no lattice, or not the expected one; 3, a lattice whose cells could not all be read.
+/// The board's lattice, found from its cells' colours (`map`), and what each cell shows (row-major).
+pub(super) fn find_cells(
+    image: &RgbaImage,
+    map: &ClassMap,
+    min_cell: u32,
+    hint: Option<&CellLayout>,
+) -> Result<(CellLayout, Vec<CellSample>), LatticeError> {
+    let found = lattice::find(map.width, map.height, Cue::FlatColours { map, min_cell, hint })?;
+    let cells = sample_cells(image, map, &found.layout)?;
+    Ok((found.layout, cells))
+}
+
+/// How far a reading got before it failed: 0, no board colour at all; 1, a patch too small, of one colour or cut
+/// off; 2, a patch with no lattice, or not the expected one; 3, a lattice whose cells could not all be read.
 pub(super) fn how_far(error: &LatticeError) -> u8 {
-    match error {
-        LatticeError::NoBoardPixels => 0,
-        LatticeError::TooSmall { .. } | LatticeError::CutOff { .. } | LatticeError::Uniform => 1,
-        LatticeError::NoLattice { .. } | LatticeError::NotExpectedGrid { .. } | LatticeError::CellsTooSmall { .. } => 2,
-        LatticeError::UnknownColour { .. } | LatticeError::UnexpectedMark { .. } | LatticeError::MixedCell { .. } => 3,
+    match error.failure() {
+        Failure::NothingShown => 0,
+        Failure::NoPatch | Failure::Uniform | Failure::CutOff => 1,
+        Failure::NotALattice | Failure::OtherLattice => 2,
+        Failure::Cells => 3,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Reading a Sudoku that no calibration theme describes: the grid from its lines in either polarity (dark lines
 //! on a light board, or light lines on a dark one), else from the edges of its cells (tiles with gaps and no
-//! lines, as KSudoku draws them: [`crate::vision::edge_lattice`]); the boxes from thicker lines or else from the
+//! lines, as KSudoku draws them: [`crate::vision::lattice::edges`]); the boxes from thicker lines or else from the
 //! grid's size; each digit by the nearest of the digits rendered from common fonts
 //! ([`crate::vision::font_glyphs`]), looked for inside a tile's bevel and apart from marks that reach its edge (a
 //! selection frame); and the givens told from the player's digits by what the picture shows.
@@ -16,15 +16,12 @@ use image::RgbaImage;
 
 use super::naming::{name_marks, shape_class_of, Givens, Mark};
 use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, NoGrid, SudokuReading, TILE_INSET};
-use crate::game::CellLayout;
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
-use crate::vision::box_lines::find_box_grid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
-use crate::vision::edge_lattice::{find_edge_lattice, AxisLattice};
 use crate::vision::font_glyphs::{is_sure, FontGlyphs};
 use crate::vision::glyph::{ink_box, normalise};
-use crate::vision::grid_lines::{find_grid, usual_boxes, Grid, GridError, Line};
+use crate::vision::lattice::{self, Cue, Failure, Lattice, LatticeError};
 use crate::vision::runs::flood8;
 
 pub use crate::calibration::FOUND_THEME;
@@ -84,7 +81,7 @@ impl DigitShapes {
 }
 
 /// The grid, from the first line mask that shows one, else from the edges of its cells
-/// ([`crate::vision::edge_lattice`]), else from boxes of a terminal's characters; else the most telling failure
+/// ([`crate::vision::lattice::edges`]), else from boxes of a terminal's characters; else the most telling failure
 /// of the line masks (a patch that is not a grid, or a grid cut off, before no candidate at all) with the others'.
 pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
     find_grid_trying(image, &[Drawn::Tiles, Drawn::Text])
@@ -94,16 +91,16 @@ pub fn find_any_grid(image: &RgbaImage) -> Result<FoundGrid> {
 fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGrid> {
     let (w, h) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
-    let mut failure: Option<GridError> = None;
+    let mut failure: Option<LatticeError> = None;
     for (dark, t) in masks() {
         let mask = line_mask(&light, dark, t);
-        match find_grid(w, h, &mask, MIN_CELL) {
+        match lattice::find(w, h, Cue::Lines { mask: &mask, min_cell: MIN_CELL }) {
             Ok(grid) => {
                 refuse_if_covered(&broken_sides(&grid, &mask, w, 0))?;
                 return Ok(FoundGrid { grid, drawn: Drawn::Lines });
             }
             Err(e) => {
-                let telling = |e: &GridError| matches!(e, GridError::NotAGrid { .. } | GridError::CutOff { .. });
+                let telling = |e: &LatticeError| matches!(e.failure(), Failure::NotALattice | Failure::CutOff);
                 if failure.as_ref().is_none_or(|f| !telling(f) && telling(&e)) {
                     failure = Some(e);
                 }
@@ -115,17 +112,19 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
     for &drawn in after_lines {
         match drawn {
             Drawn::Text => match text_grid(&light, w, h) {
-                Some(grid) => return Ok(FoundGrid { grid, drawn }),
-                None => failures.push("nor boxes drawn with a terminal's characters".into()),
+                Ok(grid) => return Ok(FoundGrid { grid, drawn }),
+                Err(_) => failures.push("nor boxes drawn with a terminal's characters".into()),
             },
-            Drawn::Tiles => match find_edge_lattice(image, &TILED_SIZES, MIN_CELL as f64) {
-                Ok((columns, rows)) => {
-                    let grid = grid_of_lattice(&columns, &rows)?;
-                    refuse_if_lines_covered(&grid, &light, w)?;
-                    return Ok(FoundGrid { grid, drawn });
+            Drawn::Tiles => {
+                match lattice::find(w, h, Cue::Edges { light: &light, sizes: &TILED_SIZES, min_cell: MIN_CELL as f64 })
+                {
+                    Ok(grid) => {
+                        refuse_if_lines_covered(&grid, &light, w)?;
+                        return Ok(FoundGrid { grid, drawn });
+                    }
+                    Err(why) => failures.push(format!("nor are there cells without lines: {why}")),
                 }
-                Err(why) => failures.push(format!("nor are there cells without lines: {why}")),
-            },
+            }
             Drawn::Lines => {}
         }
     }
@@ -140,7 +139,7 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
 
 /// Cells found from their edges may be those of a grid of lines the line finder refused because something
 /// covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
-fn refuse_if_lines_covered(grid: &Grid, light: &[u8], w: usize) -> Result<()> {
+fn refuse_if_lines_covered(grid: &Lattice, light: &[u8], w: usize) -> Result<()> {
     let reach = ((grid.layout.pitch * 0.06).round() as usize).max(2);
     for (dark, t) in masks() {
         let mask = line_mask(light, dark, t);
@@ -148,7 +147,7 @@ fn refuse_if_lines_covered(grid: &Grid, light: &[u8], w: usize) -> Result<()> {
             continue; // not lines between cells but (parts of) the cells themselves: tiles, their bevels
         }
         let broken = broken_sides(grid, &mask, w, reach);
-        if (broken.len() as f64) <= COVERED_AT_MOST * (grid.size * grid.size) as f64 && one_region(&broken) {
+        if (broken.len() as f64) <= COVERED_AT_MOST * (grid.size() * grid.size()) as f64 && one_region(&broken) {
             refuse_if_covered(&broken)?;
         }
     }
@@ -156,12 +155,18 @@ fn refuse_if_lines_covered(grid: &Grid, light: &[u8], w: usize) -> Result<()> {
 }
 
 /// A grid of which only the boxes are drawn, with lines of characters (a terminal:
-/// [`crate::vision::box_lines`]), from the first line mask (of the picture's luminance `light`) that shows one.
-fn text_grid(light: &[u8], w: usize, h: usize) -> Option<Grid> {
-    masks().find_map(|(dark, t)| {
+/// [`crate::vision::lattice::character_boxes`]), from the first line mask (of the picture's luminance `light`) that
+/// shows one.
+fn text_grid(light: &[u8], w: usize, h: usize) -> Result<Lattice, LatticeError> {
+    let mut failure = LatticeError::NoCharacterBoxes;
+    for (dark, t) in masks() {
         let mask = line_mask(light, dark, t);
-        find_box_grid(w, h, &mask, MIN_TEXT_CELL)
-    })
+        match lattice::find(w, h, Cue::CharacterBoxes { mask: &mask, min_cell: MIN_TEXT_CELL }) {
+            Ok(grid) => return Ok(grid),
+            Err(e) => failure = e,
+        }
+    }
+    Err(failure)
 }
 
 /// The largest share of a grid's cells that may lack drawn sides for the grid to count as one of lines with
@@ -203,10 +208,10 @@ fn refuse_if_covered(broken: &[(usize, usize)]) -> Result<()> {
 }
 
 /// The share of the pixels inside the grid's cells, `reach` pixels clear of its lines, that are in the mask.
-fn interior_share(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> f64 {
+fn interior_share(grid: &Lattice, mask: &[bool], width: usize, reach: usize) -> f64 {
     let (mut inside, mut all) = (0usize, 0usize);
-    for row in 0..grid.size {
-        for col in 0..grid.size {
+    for row in 0..grid.size() {
+        for col in 0..grid.size() {
             let (xs, ys) = clear_of_lines(grid, row, col, reach);
             for y in ys {
                 inside += xs.clone().filter(|&x| mask[y * width + x]).count();
@@ -217,9 +222,9 @@ fn interior_share(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> f64
     inside as f64 / all.max(1) as f64
 }
 
-/// The columns and rows of a cell's interior ([`Grid::interior`]) at least `reach` pixels clear of its lines.
+/// The columns and rows of a cell's interior ([`Lattice::interior`]) at least `reach` pixels clear of its lines.
 fn clear_of_lines(
-    grid: &Grid,
+    grid: &Lattice,
     row: usize,
     col: usize,
     reach: usize,
@@ -241,13 +246,13 @@ fn masks() -> impl Iterator<Item = (bool, u8)> {
 /// The cells (row, column) whose top or left side is not drawn along at least half its length within `reach`
 /// pixels of the grid's line (the bottom and right sides are the next cells' top and left, or the grid's
 /// border): where something covers a board of lines, its lines break there.
-fn broken_sides(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> Vec<(usize, usize)> {
+fn broken_sides(grid: &Lattice, mask: &[bool], width: usize, reach: usize) -> Vec<(usize, usize)> {
     let height = mask.len() / width;
     let on_line = |x: usize, ys: std::ops::RangeInclusive<usize>| ys.into_iter().any(|y| mask[y * width + x]);
     let on_column = |y: usize, xs: std::ops::RangeInclusive<usize>| xs.into_iter().any(|x| mask[y * width + x]);
     let mut broken = Vec::new();
-    for row in 0..grid.size {
-        for col in 0..grid.size {
+    for row in 0..grid.size() {
+        for col in 0..grid.size() {
             let (top, left) = (grid.horizontals[row], grid.verticals[col]);
             let (xs, ys) = clear_of_lines(grid, row, col, reach);
             let drawn = |n: usize, total: usize| total == 0 || 2 * n >= total;
@@ -269,31 +274,6 @@ fn broken_sides(grid: &Grid, mask: &[bool], width: usize, reach: usize) -> Vec<(
 
 /// The grid sizes looked for as tiles.
 const TILED_SIZES: [usize; 3] = [4, 6, 9];
-
-/// A grid whose lines are a pixel wide at the lattice's boundaries.
-fn grid_of_lattice(columns: &AxisLattice, rows: &AxisLattice) -> Result<Grid> {
-    let size = columns.cells;
-    let Some((box_rows, box_cols)) = usual_boxes(size) else { bail!("{size} cells a side have no usual boxes") };
-    let lines = |l: &AxisLattice| {
-        (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>()
-    };
-    let layout = CellLayout {
-        rows: size,
-        cols: size,
-        origin_x: columns.offset,
-        origin_y: rows.offset,
-        pitch: (columns.pitch + rows.pitch) / 2.0,
-    };
-    Ok(Grid {
-        size,
-        box_rows,
-        box_cols,
-        boxes_drawn: false,
-        verticals: lines(columns),
-        horizontals: lines(rows),
-        layout,
-    })
-}
 
 /// A mark's normalised coverage, aspect, height and distance to each name (see [`DigitShapes::costs`]).
 struct Shape {
@@ -357,7 +337,7 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
 /// showed, that grid, without looking for it again (what a client draws over its board for the selection, a
 /// tinted row, column and box, can show lines that are no grid's).
 pub fn read_on(image: &RgbaImage, found: &FoundGrid, shapes: &DigitShapes) -> Result<SudokuReading> {
-    let inside = |line: &crate::vision::grid_lines::Line, side: u32| line.end < side as usize;
+    let inside = |line: &crate::vision::lattice::Line, side: u32| line.end < side as usize;
     let (last_column, last_row) = (found.grid.verticals.last(), found.grid.horizontals.last());
     if !last_column.is_some_and(|l| inside(l, image.width())) || !last_row.is_some_and(|l| inside(l, image.height())) {
         bail!("the picture no longer holds the grid found earlier");
@@ -368,10 +348,10 @@ pub fn read_on(image: &RgbaImage, found: &FoundGrid, shapes: &DigitShapes) -> Re
 /// Reads a Sudoku on a grid found with no calibration.
 fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &DigitShapes) -> Result<SudokuReading> {
     let found = FoundGrid { grid: grid.clone(), drawn };
-    if grid.size > 9 {
+    if grid.size() > 9 {
         bail!(
             "a {0}×{0} grid has symbols beyond 9, which are known only from a calibration theme (`autoplay calibrate sudoku`)",
-            grid.size
+            grid.size()
         );
     }
     // (A terminal's characters are named together by the rules whatever their size: see below.)
@@ -382,22 +362,22 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
             grid.layout.pitch
         );
     }
-    let mut seen = Vec::with_capacity(grid.size * grid.size);
-    for row in 0..grid.size {
-        for col in 0..grid.size {
+    let mut seen = Vec::with_capacity(grid.size() * grid.size());
+    for row in 0..grid.size() {
+        for col in 0..grid.size() {
             seen.push(read_cell(image, &grid, drawn, row, col, shapes)?);
         }
     }
-    let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
+    let mut board = SudokuGrid::empty(grid.boxes().rows, grid.boxes().cols);
     let mut pencil = Vec::new();
     for (i, s) in seen.iter().enumerate() {
         match s {
             Seen::Digit { value, .. } => board.cells[i] = *value,
-            Seen::Pencil { .. } => pencil.push((i / grid.size, i % grid.size)),
+            Seen::Pencil { .. } => pencil.push((i / grid.size(), i % grid.size())),
             Seen::Empty { .. } => {}
         }
     }
-    board.given = givens(&seen, grid.size);
+    board.given = givens(&seen, grid.size());
     // The marks named together, by what the board must be (the fonts' nearest digits as the first guess).
     let marks: Vec<Mark> = seen
         .iter()
@@ -438,14 +418,14 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
     }
     let cursors: Vec<usize> = (0..seen.len()).filter(|&i| seen[i].cursor()).collect();
     let cursor = match cursors[..] {
-        [i] => Some((i / grid.size, i % grid.size)),
+        [i] => Some((i / grid.size(), i % grid.size())),
         _ => None,
     };
     if !board.given.iter().any(|&g| g) {
         bail!(
             "no Sudoku found: the {0} ({1}×{1} cells at ({2:.0}, {3:.0})) shows no digit",
             if drawn == Drawn::Tiles { "lattice of cells" } else { "grid" },
-            grid.size,
+            grid.size(),
             grid.layout.origin_x,
             grid.layout.origin_y
         );
@@ -462,9 +442,9 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
 }
 
 /// `board` with the marks as named (see [`name_marks`]), each a given as marked.
-fn named_board(board: &SudokuGrid, marks: &[Mark], grid: &Grid, givens: Givens) -> Result<SudokuGrid> {
+fn named_board(board: &SudokuGrid, marks: &[Mark], grid: &Lattice, givens: Givens) -> Result<SudokuGrid> {
     let mut board = board.clone();
-    for (mark, name) in marks.iter().zip(name_marks(marks, grid.box_rows, grid.box_cols, givens)?) {
+    for (mark, name) in marks.iter().zip(name_marks(marks, grid.boxes().rows, grid.boxes().cols, givens)?) {
         board.cells[mark.cell] = name;
         board.given[mark.cell] = mark.given && name != 0;
     }
@@ -658,7 +638,7 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> f64 {
 
 fn read_cell(
     image: &RgbaImage,
-    grid: &Grid,
+    grid: &Lattice,
     drawn: Drawn,
     row: usize,
     col: usize,

@@ -1,5 +1,5 @@
 //! Sudoku on the screen (Simon Tatham's `sgt-solo`, window title "Solo"; GNOME Sudoku, "Sudoku"): the grid is
-//! found from its lines ([`crate::vision::grid_lines`]), each cell's digit by calibrated glyph templates
+//! found from its lines ([`crate::vision::lattice::lines`]), each cell's digit by calibrated glyph templates
 //! ([`reader`], [`theme`]); the ink colour (or a given's cell background) tells a given from a player's digit,
 //! a clash and pencil marks; other clients (KSudoku, web pages, a curses Sudoku in a terminal) are read with no
 //! calibration ([`discover`]). An entry is made by clicking its cell and typing the digit ([`actions`]); where a

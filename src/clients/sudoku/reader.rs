@@ -1,4 +1,4 @@
-//! The Sudoku reader: screenshot → grid (via [`crate::vision::grid_lines`]) → each cell's ink → symbol, by
+//! The Sudoku reader: screenshot → grid (via [`crate::vision::lattice::lines`]) → each cell's ink → symbol, by
 //! glyph templates from a calibrated theme; and calibration: learning ink colours and templates from a
 //! screenshot whose truth is known.
 
@@ -13,17 +13,18 @@ use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
 use crate::vision::colour::{max_diff, mode, rgb_at};
 use crate::vision::glyph::{self, GLYPH_SIDE};
-use crate::vision::grid_lines::{find_grid, Grid, GridError};
+use crate::vision::lattice::{self, Boxes, Cue, Lattice, LatticeError};
 
 /// The grid drawn in lines no lighter than `dark_max` (every channel), with cells of at least `min_cell` pixels.
-fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Grid, GridError> {
+fn find_theme_grid(image: &RgbaImage, dark_max: u8, min_cell: u32) -> Result<Lattice, LatticeError> {
     let dark: Vec<bool> = image.pixels().map(|p| p[0] <= dark_max && p[1] <= dark_max && p[2] <= dark_max).collect();
-    find_grid(image.width() as usize, image.height() as usize, &dark, min_cell as usize)
+    let cue = Cue::Lines { mask: &dark, min_cell: min_cell as usize };
+    lattice::find(image.width() as usize, image.height() as usize, cue)
 }
 
 /// The grid as `theme` finds it: from dark lines, or by the search with no calibration. Tiles found from their
 /// edges get lines as wide as their bevels, so that each cell's interior is the tile's face.
-fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Grid> {
+fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Lattice> {
     match theme.grid {
         GridCue::DarkLines => find_theme_grid(image, theme.dark_max, theme.min_cell).map_err(|e| {
             if e.found_none() {
@@ -82,7 +83,7 @@ impl InkRules {
 }
 
 /// Reads a cell's ink: which ink colour dominates its strongly inked pixels, and that ink's glyph.
-pub fn cell_ink(image: &RgbaImage, grid: &Grid, row: usize, col: usize, rules: &InkRules) -> CellInk {
+pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules: &InkRules) -> CellInk {
     let (inks, threshold) = (&rules.inks, rules.threshold);
     let (x0, y0, x1, y1) = grid.interior(row, col);
     if x1 < x0 + 2 || y1 < y0 + 2 {
@@ -197,7 +198,7 @@ impl<'a> Matcher<'a> {
         }
         if let Some(given) = self.given_background {
             // Cheap first: a picture of this theme's game shows some given's cell.
-            let cells = (0..grid.size * grid.size).map(|i| grid.interior(i / grid.size, i % grid.size));
+            let cells = (0..grid.size() * grid.size()).map(|i| grid.interior(i / grid.size(), i % grid.size()));
             if !cells.map(|c| background(image, c)).any(|bg| max_diff(bg, given) <= theme.ink_threshold) {
                 bail!(
                     "no cell shows a given's background {} (the picture is not drawn the way theme '{}' knows)",
@@ -206,21 +207,21 @@ impl<'a> Matcher<'a> {
                 );
             }
         }
-        let mut board = SudokuGrid::empty(grid.box_rows, grid.box_cols);
+        let mut board = SudokuGrid::empty(grid.boxes().rows, grid.boxes().cols);
         let (mut pencil, mut clashes) = (Vec::new(), Vec::new());
-        for row in 0..grid.size {
-            for col in 0..grid.size {
+        for row in 0..grid.size() {
+            for col in 0..grid.size() {
                 match cell_ink(image, &grid, row, col, &self.rules) {
                     CellInk::Empty => {}
                     CellInk::Pencil => pencil.push((row, col)),
                     CellInk::Digit { ink, glyph, background } => {
                         let (x, y) = grid.layout.centre(row, col);
-                        let Some((v, best, next)) = self.classify(&glyph, grid.size) else {
+                        let Some((v, best, next)) = self.classify(&glyph, grid.size()) else {
                             bail!(
                                 "theme '{}' has no glyph templates for a {}×{} grid (see `autoplay calibrate sudoku`)",
                                 theme.theme,
-                                grid.size,
-                                grid.size
+                                grid.size(),
+                                grid.size()
                             );
                         };
                         if best > theme.max_distance || next - best < theme.min_margin {
@@ -234,7 +235,7 @@ impl<'a> Matcher<'a> {
                         if v == 0 {
                             continue; // a mark the game draws over an empty cell
                         }
-                        let i = row * grid.size + col;
+                        let i = row * grid.size() + col;
                         board.cells[i] = v;
                         board.given[i] = match self.given_background {
                             Some(given) => max_diff(background, given) <= theme.ink_threshold,
@@ -281,10 +282,10 @@ pub fn match_scores(image: &RgbaImage, theme: &SudokuTheme) -> Result<Vec<MatchS
     let matcher = Matcher::new(theme)?;
     let grid = theme_grid(image, theme)?;
     let mut scores = Vec::new();
-    for row in 0..grid.size {
-        for col in 0..grid.size {
+    for row in 0..grid.size() {
+        for col in 0..grid.size() {
             if let CellInk::Digit { glyph, .. } = cell_ink(image, &grid, row, col, &matcher.rules) {
-                if let Some((v, best, next)) = matcher.classify(&glyph, grid.size) {
+                if let Some((v, best, next)) = matcher.classify(&glyph, grid.size()) {
                     scores.push(MatchScore { row, col, symbol: symbol(v), best, next });
                 }
             }
@@ -318,12 +319,12 @@ const LIGHTEST_LINES: u8 = 224;
 /// does, which then becomes the theme's (some games draw the lines between cells in a light grey); else, for a
 /// client drawn otherwise (light lines on dark, tiles), the grid as found with no calibration, which the theme
 /// then keeps finding that way (`grid = "found"`, boxes of the usual shape where no thicker lines show them).
-fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Grid> {
+fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Lattice> {
     let shape = (truth.box_rows, truth.box_cols);
     let mut first_error = None;
     for dark_max in std::iter::once(theme.dark_max).chain((theme.dark_max..=LIGHTEST_LINES).step_by(32).skip(1)) {
         match find_theme_grid(image, dark_max, theme.min_cell) {
-            Ok(grid) if (grid.box_rows, grid.box_cols) == shape => {
+            Ok(grid) if (grid.boxes().rows, grid.boxes().cols) == shape => {
                 theme.dark_max = dark_max;
                 theme.grid = GridCue::DarkLines;
                 return Ok(grid);
@@ -331,8 +332,8 @@ fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuThe
             Ok(grid) => {
                 first_error.get_or_insert(anyhow::anyhow!(
                     "the screenshot shows boxes of {}×{} cells but the truth has {}×{}",
-                    grid.box_rows,
-                    grid.box_cols,
+                    grid.boxes().rows,
+                    grid.boxes().cols,
                     truth.box_rows,
                     truth.box_cols
                 ));
@@ -346,8 +347,8 @@ fn calibration_grid(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuThe
     // truth has them where thicker lines do not show them.
     if let Ok(mut found) = super::discover::find_any_grid(image) {
         let grid = &mut found.grid;
-        if grid.size == truth.size && (!grid.boxes_drawn || (grid.box_rows, grid.box_cols) == shape) {
-            (grid.box_rows, grid.box_cols) = shape;
+        if grid.size() == truth.size && (!grid.boxes().drawn || (grid.boxes().rows, grid.boxes().cols) == shape) {
+            grid.boxes = Some(Boxes { rows: shape.0, cols: shape.1, drawn: grid.boxes().drawn });
             theme.grid = GridCue::Found;
             return Ok(found.faces());
         }
@@ -374,15 +375,15 @@ fn learned_given_background(backgrounds: &[[u8; 3]], truth: &SudokuGrid, thresho
 /// pitches' templates are kept.
 pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> Result<Learned> {
     let grid = calibration_grid(image, truth, theme)?;
-    let cells = grid.size * grid.size;
+    let cells = grid.size() * grid.size();
     let backgrounds: Vec<[u8; 3]> =
-        (0..cells).map(|i| background(image, grid.interior(i / grid.size, i % grid.size))).collect();
+        (0..cells).map(|i| background(image, grid.interior(i / grid.size(), i % grid.size()))).collect();
     // Ink colours: the commonest strongly inked colour of each kind of cell.
     let clashes = truth.clashes();
     let mut samples: HashMap<&str, Vec<[u8; 3]>> = HashMap::new();
-    for row in 0..grid.size {
-        for col in 0..grid.size {
-            let i = row * grid.size + col;
+    for row in 0..grid.size() {
+        for col in 0..grid.size() {
+            let i = row * grid.size() + col;
             let kind = match (truth.cells[i], truth.given[i]) {
                 (0, _) => "pencil",
                 (_, true) => "given",
@@ -426,7 +427,7 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
     // draws over an empty cell (digit-sized, such as GNOME Sudoku's cross on a cell left without a possible digit).
     let mut inked: Vec<(usize, Glyph)> = Vec::new();
     for i in 0..cells {
-        let (row, col) = (i / grid.size, i % grid.size);
+        let (row, col) = (i / grid.size(), i % grid.size());
         match cell_ink(image, &grid, row, col, &rules) {
             CellInk::Digit { glyph, .. } => inked.push((i, glyph)),
             _ if truth.cells[i] != 0 => {
@@ -481,5 +482,5 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         theme.glyphs.push(template);
     }
     theme.glyphs.sort_by(|a, b| (value(a.symbol), a.pitch).partial_cmp(&(value(b.symbol), b.pitch)).expect("finite"));
-    Ok(Learned { size: grid.size, pitch, symbols: symbols.into_iter().map(symbol).collect() })
+    Ok(Learned { size: grid.size(), pitch, symbols: symbols.into_iter().map(symbol).collect() })
 }

@@ -8,7 +8,7 @@ use image::RgbaImage;
 use crate::game::CellLayout;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::rgb_at;
-use crate::vision::grid_lines::{Grid, Line};
+use crate::vision::lattice::{Lattice, Line};
 use crate::vision::runs::flood8;
 
 /// A reader's failure to find any grid in the picture, as against a grid found that does not read (or is cut off,
@@ -38,7 +38,7 @@ pub struct SudokuReading {
 /// A grid found with no calibration, and how it was drawn.
 #[derive(Clone, Debug)]
 pub struct FoundGrid {
-    pub grid: Grid,
+    pub grid: Lattice,
     pub drawn: Drawn,
 }
 
@@ -49,14 +49,14 @@ pub enum Drawn {
     Lines,
     /// Tiles: bevelled or textured cells whose borders are not lines, read from further inside.
     Tiles,
-    /// Only the boxes, with lines of characters in a terminal ([`crate::vision::box_lines`]); the cells are
+    /// Only the boxes, with lines of characters in a terminal ([`crate::vision::lattice::character_boxes`]); the cells are
     /// the characters inside, which may be small.
     Text,
 }
 
 impl FoundGrid {
     /// The grid with each cell's interior where its digit is looked for (a tile's face, past its bevel).
-    pub fn faces(self) -> Grid {
+    pub fn faces(self) -> Lattice {
         match self.drawn {
             Drawn::Tiles => faces_of_tiles(self.grid),
             Drawn::Lines | Drawn::Text => self.grid,
@@ -68,7 +68,7 @@ impl FoundGrid {
 pub(super) const TILE_INSET: f64 = 0.18;
 
 /// The grid of tiles with each line widened by the tiles' bevels, so that a cell's interior is its tile's face.
-pub fn faces_of_tiles(mut grid: Grid) -> Grid {
+pub fn faces_of_tiles(mut grid: Lattice) -> Lattice {
     let inset = (grid.layout.pitch * TILE_INSET).round() as usize;
     for line in grid.verticals.iter_mut().chain(grid.horizontals.iter_mut()) {
         *line = Line { start: line.start.saturating_sub(inset), end: line.end + inset };

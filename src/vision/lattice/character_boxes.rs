@@ -12,8 +12,8 @@
 //! box of n cells spans n + 1 equal steps between its lines, one for the line, and each cell is the step
 //! around its character, whatever the spacing.
 
+use super::{Boxes, Lattice, Line};
 use crate::game::CellLayout;
-use crate::vision::grid_lines::{Grid, Line};
 
 /// The widest gap, in pixels, bridged within a dashed line (between two dash characters, or two rows of a
 /// vertical bar).
@@ -87,7 +87,7 @@ fn equally_spaced(lines: &[Line]) -> Option<f64> {
 
 /// The largest grid of drawn boxes among the line pixels of a `width`×`height` picture (`mask`: row-major), with
 /// cells at least `min_cell` pixels each way; `None` where there is none.
-pub fn find_box_grid(width: usize, height: usize, mask: &[bool], min_cell: usize) -> Option<Grid> {
+pub(super) fn find(width: usize, height: usize, mask: &[bool], min_cell: usize) -> Option<Lattice> {
     assert_eq!(mask.len(), width * height);
     // A board of at least 2×2 boxes of at least 2×2 cells.
     let min_len = 4 * min_cell;
@@ -116,7 +116,7 @@ fn grid_of_lines(
     (x0, x1): (usize, usize),
     horizontals: Vec<Line>,
     min_cell: usize,
-) -> Option<Grid> {
+) -> Option<Lattice> {
     let pitch_y = equally_spaced(&horizontals)?;
     let (top, bottom) = (horizontals[0].start, horizontals.last()?.end);
     let need = (VERTICAL_COVER * (bottom - top + 1) as f64).ceil() as usize;
@@ -176,14 +176,11 @@ fn grid_of_lines(
         pitch: ((last.centre() - first.centre()) + (horizontals[box_cols].centre() - horizontals[0].centre()))
             / (2 * size) as f64,
     };
-    Some(Grid {
-        size,
-        box_rows,
-        box_cols,
-        boxes_drawn: true,
+    Some(Lattice {
+        layout,
         verticals: cut(&verticals, box_cols),
         horizontals: cut(&horizontals, box_rows),
-        layout,
+        boxes: Some(Boxes { rows: box_rows, cols: box_cols, drawn: true }),
     })
 }
 
@@ -231,8 +228,8 @@ mod tests {
     fn a_terminal_grid_of_dashes_and_bars_is_found_with_its_cells_inside_its_boxes() {
         for (cw, lh, gap) in [(6, 13, 3), (9, 18, 2), (12, 22, 5)] {
             let (w, h, mask) = terminal(3, 3, cw, lh, gap, (17, 23));
-            let grid = find_box_grid(w, h, &mask, 8).unwrap_or_else(|| panic!("{cw}x{lh}"));
-            assert_eq!((grid.size, grid.box_rows, grid.box_cols), (9, 3, 3));
+            let grid = find(w, h, &mask, 8).unwrap_or_else(|| panic!("{cw}x{lh}"));
+            assert_eq!((grid.size(), grid.boxes().rows, grid.boxes().cols), (9, 3, 3));
             assert_eq!((grid.verticals.len(), grid.horizontals.len()), (10, 10));
             // Every cell's character (columns 2, 4, 6 of a box's 8) lies inside the cell's interior.
             for col in 0..9 {
@@ -246,8 +243,8 @@ mod tests {
     #[test]
     fn boxes_of_two_by_three_make_a_six_by_six_grid() {
         let (w, h, mask) = terminal(2, 3, 8, 16, 3, (5, 5));
-        let grid = find_box_grid(w, h, &mask, 8).unwrap();
-        assert_eq!((grid.size, grid.box_rows, grid.box_cols), (6, 2, 3));
+        let grid = find(w, h, &mask, 8).unwrap();
+        assert_eq!((grid.size(), grid.boxes().rows, grid.boxes().cols), (6, 2, 3));
     }
 
     #[test]
@@ -260,7 +257,7 @@ mod tests {
                 mask[(10 + line) * w + x] = false;
             }
         }
-        assert!(find_box_grid(w, h, &mask, 8).is_none());
-        assert!(find_box_grid(50, 50, &[false; 2500], 8).is_none());
+        assert!(find(w, h, &mask, 8).is_none());
+        assert!(find(50, 50, &[false; 2500], 8).is_none());
     }
 }

@@ -1,4 +1,4 @@
-//! Finds a square lattice of cells in a picture.
+//! Finds a square lattice of cells filled with flat colours ([`super::Cue::FlatColours`]).
 //!
 //! The caller classifies every pixel (class 0: not a board colour; 1..: a board colour). The board is the
 //! largest cluster of classified pixels, where gaps of a few pixels (the dark outlines some games draw between
@@ -6,11 +6,10 @@
 //! lie on a cell boundary, cells are square, and of all lattices that explain the picture the coarsest is
 //! taken. Finally each cell is read from its central area.
 
-use image::RgbaImage;
-use thiserror::Error;
-
+use super::{Lattice, LatticeError, Line};
 use crate::calibration::format_rgb;
 use crate::game::CellLayout;
+use image::RgbaImage;
 
 /// The widest outline between two cells (each side of a boundary) the fit considers.
 const MAX_OUTLINE: usize = 4;
@@ -65,31 +64,6 @@ impl<F: FnMut([u8; 3]) -> u8> ColourCache<F> {
     }
 }
 
-/// Why no board could be read.
-#[derive(Debug, Error, PartialEq)]
-pub enum LatticeError {
-    #[error("no board found: no pixel of the image has a board colour")]
-    NoBoardPixels,
-    #[error("no board found: the largest patch of board colours is only {width}×{height} pixels (cells are at least {min_cell} pixels)")]
-    TooSmall { width: usize, height: usize, min_cell: u32 },
-    #[error("the board runs into the edge of the picture at ({x}, {y}); it may be cut off (capture the whole window)")]
-    CutOff { x: usize, y: usize },
-    #[error("the board is one colour everywhere, so its grid size cannot be seen (give the grid size)")]
-    Uniform,
-    #[error("no grid of square cells explains the {width}×{height}-pixel patch of board colours at ({x}, {y}); it is not a board")]
-    NoLattice { x: usize, y: usize, width: usize, height: usize },
-    #[error("the board does not fit the expected grid of {cols}×{rows} cells")]
-    NotExpectedGrid { cols: usize, rows: usize },
-    #[error("the {cols}×{rows} board is now only {width}×{height} pixels, so its cells are about {pitch:.1} pixels wide, under the {min_cell} needed to read them; make the window larger")]
-    CellsTooSmall { cols: usize, rows: usize, width: usize, height: usize, pitch: f64, min_cell: u32 },
-    #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) has colour {rgb}, which is not in the palette")]
-    UnknownColour { row: usize, col: usize, x: u32, y: u32, rgb: String },
-    #[error("cell (row {row}, column {col}) is {rgb} with a mark at its centre, and the palette has no marked {rgb}")]
-    UnexpectedMark { row: usize, col: usize, rgb: String },
-    #[error("cell (row {row}, column {col}) at pixel ({x}, {y}) is not one flat colour; it is not a board cell")]
-    MixedCell { row: usize, col: usize, x: u32, y: u32 },
-}
-
 /// A rectangle of pixels, inclusive bounds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Bounds {
@@ -109,12 +83,13 @@ impl Bounds {
 }
 
 /// The bounds of the largest cluster of classified pixels, where gaps of up to `BRIDGE` pixels (outlines
-/// between cells) do not split a cluster (see [`super::runs::components`]).
+/// between cells) do not split a cluster (see [`crate::vision::runs::components`]).
 fn largest_cluster(map: &ClassMap) -> Result<Bounds, LatticeError> {
     let on: Vec<bool> = map.classes.iter().map(|&c| c != 0).collect();
-    let found =
-        super::runs::components(map.width, map.height, BRIDGE as usize, |y| &on[y * map.width..(y + 1) * map.width]);
-    let mut best: Option<super::runs::Component> = None;
+    let found = crate::vision::runs::components(map.width, map.height, BRIDGE as usize, |y| {
+        &on[y * map.width..(y + 1) * map.width]
+    });
+    let mut best: Option<crate::vision::runs::Component> = None;
     for c in found {
         if best.is_none_or(|b| c.pixels > b.pixels) {
             best = Some(c);
@@ -207,15 +182,10 @@ fn fits(b: Bounds, changes: &(Vec<usize>, Vec<usize>), min_cell: u32) -> Vec<Fit
     found
 }
 
-/// Finds the board: its layout, and the class of each cell (row-major). `min_cell` is the smallest cell side to
-/// consider; `hint` is the layout of an earlier reading of the same board, which settles the grid size when the
-/// picture alone cannot.
-pub fn find_board(
-    image: &RgbaImage,
-    map: &ClassMap,
-    min_cell: u32,
-    hint: Option<&CellLayout>,
-) -> Result<(CellLayout, Vec<CellSample>), LatticeError> {
+/// Finds the board's lattice. `min_cell` is the smallest cell side to consider; `hint` is the layout of an earlier
+/// reading of the same board, which settles the grid size when the picture alone cannot. Each boundary's line is
+/// the outline the fit found (a pixel wide where there is none).
+pub(super) fn find(map: &ClassMap, min_cell: u32, hint: Option<&CellLayout>) -> Result<Lattice, LatticeError> {
     let bounds = largest_cluster(map)?;
     if bounds.width() < min_cell as usize || bounds.height() < min_cell as usize {
         return Err(LatticeError::TooSmall { width: bounds.width(), height: bounds.height(), min_cell });
@@ -237,6 +207,7 @@ pub fn find_board(
         // The coarsest lattice; among equals the thinnest outline.
         None => candidates.iter().min_by_key(|f| (f.cols * f.rows, f.outline)),
     };
+    let outline = chosen.map_or(0, |f| f.outline);
     let layout = match (chosen, hint) {
         (Some(f), _) => CellLayout {
             rows: f.rows,
@@ -264,8 +235,18 @@ pub fn find_board(
             })
         }
     };
-    let cells = sample_cells(image, map, &layout)?;
-    Ok((layout, cells))
+    let boundaries = |origin: f64, cells: usize, extent: usize| {
+        (0..=cells)
+            .map(|k| {
+                let at = (origin + k as f64 * layout.pitch).round().max(0.0) as usize;
+                let start = at.saturating_sub(outline).min(extent - 1);
+                Line { start, end: (at + outline.max(1) - 1).clamp(start, extent - 1) }
+            })
+            .collect()
+    };
+    let verticals = boundaries(layout.origin_x, layout.cols, map.width);
+    let horizontals = boundaries(layout.origin_y, layout.rows, map.height);
+    Ok(Lattice { layout, verticals, horizontals, boxes: None })
 }
 
 /// Why the picture does not show the grid of an earlier reading: its cells may have shrunk below the size
@@ -291,7 +272,7 @@ pub struct CellSample {
 /// Reads each cell: its class from a ring around the centre (clear of outlines, highlights and centre marks),
 /// or where no colour of the palette fills the ring (a keyboard cursor's frame drawn over it), from the whole
 /// cell where its middle shows the same colour; and whether its centre is marked.
-fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<CellSample>, LatticeError> {
+pub fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<CellSample>, LatticeError> {
     let outer = ((layout.pitch * 0.3) as i64).max(1);
     let inner = ((layout.pitch * 0.2) as i64).min(outer - 1);
     let mut cells = Vec::with_capacity(layout.rows * layout.cols);
@@ -382,6 +363,19 @@ mod tests {
             }
         }
         img
+    }
+
+    /// The board's layout through the one entry, and its cells.
+    fn find_board(
+        img: &RgbaImage,
+        map: &ClassMap,
+        min_cell: u32,
+        hint: Option<&CellLayout>,
+    ) -> Result<(CellLayout, Vec<CellSample>), LatticeError> {
+        let cue = super::super::Cue::FlatColours { map, min_cell, hint };
+        let lattice = super::super::find(map.width, map.height, cue)?;
+        let cells = sample_cells(img, map, &lattice.layout)?;
+        Ok((lattice.layout, cells))
     }
 
     fn classify(rgb: [u8; 3]) -> u8 {

@@ -1,7 +1,7 @@
 //! Finds a grid drawn as dark lines on a light background (Sudoku-style boards: cells in the background
 //! colour, thin lines between cells, thick lines between boxes), with no colours or offsets known in advance.
 //!
-//! The dark pixels are split into connected components ([`super::runs::components`]); a component is a grid
+//! The dark pixels are split into connected components ([`crate::vision::runs::components`]); a component is a grid
 //! when the columns that are dark over nearly all of its height, and the rows dark over nearly all of its
 //! width, form N+1 equally spaced lines each way, from edge to edge. Lines wider than the thinnest are thick,
 //! and where the thick lines fall gives the box shape; where every line is as thin as the others (a client that
@@ -9,85 +9,14 @@
 //! (a black desktop, a dark title bar) has no such lines and is passed over. "Dark" is whatever the caller's
 //! mask marks: light lines on a dark board are found from a mask of light pixels.
 
-use thiserror::Error;
-
-use super::runs::{components, Component};
+use super::{Boxes, Lattice, LatticeError, Line};
 use crate::game::CellLayout;
+use crate::vision::runs::{components, Component};
 
 /// Share of a component's height (width) a column (row) must be dark over to count as a grid line.
 const LINE_COVER: f64 = 0.9;
 /// A grid's bounding box is at most this share dark (lines are thin; a solid patch is not a grid).
 const MAX_DARK_SHARE: f64 = 0.5;
-
-/// One grid line: the pixels it covers across, inclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Line {
-    pub fn width(&self) -> usize {
-        self.end - self.start + 1
-    }
-    pub fn centre(&self) -> f64 {
-        (self.start + self.end) as f64 / 2.0
-    }
-}
-
-/// A grid found in a picture.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Grid {
-    /// Cells per side.
-    pub size: usize,
-    /// Cells per box: rows and columns.
-    pub box_rows: usize,
-    pub box_cols: usize,
-    /// true when thicker lines showed the boxes; false when the box shape is the usual one for the size.
-    pub boxes_drawn: bool,
-    /// The N+1 vertical lines (x ranges), left to right, and horizontal lines (y ranges), top to bottom.
-    pub verticals: Vec<Line>,
-    pub horizontals: Vec<Line>,
-    /// The cells as a square lattice (each cell's centre; for clicking).
-    pub layout: CellLayout,
-}
-
-impl Grid {
-    /// The pixels strictly between a cell's four lines: (x0, y0, x1, y1), inclusive.
-    pub fn interior(&self, row: usize, col: usize) -> (usize, usize, usize, usize) {
-        (
-            self.verticals[col].end + 1,
-            self.horizontals[row].end + 1,
-            self.verticals[col + 1].start - 1,
-            self.horizontals[row + 1].start - 1,
-        )
-    }
-}
-
-/// Why no grid was found.
-#[derive(Debug, Error, PartialEq)]
-pub enum GridError {
-    #[error("no grid found: the picture has no dark pixels")]
-    NoDarkPixels,
-    #[error("no grid found: no patch of dark pixels is at least {min_side}×{min_side} pixels and about square")]
-    NoCandidate { min_side: usize },
-    #[error(
-        "no grid found: the largest square patch of dark pixels, {width}×{height} at ({x}, {y}), is not a grid: {why}"
-    )]
-    NotAGrid { x: usize, y: usize, width: usize, height: usize, why: String },
-    #[error("the grid runs into the edge of the picture at ({x}, {y}); it may be cut off (capture the whole window)")]
-    CutOff { x: usize, y: usize },
-}
-
-impl GridError {
-    /// Whether no grid was found at all (as against a grid found that runs into the picture's edge).
-    pub fn found_none(&self) -> bool {
-        match self {
-            GridError::NoDarkPixels | GridError::NoCandidate { .. } | GridError::NotAGrid { .. } => true,
-            GridError::CutOff { .. } => false,
-        }
-    }
-}
 
 /// Groups positions along one axis whose dark count reaches `need` into lines.
 fn lines_in_profile(profile: &[usize], need: usize) -> Vec<Line> {
@@ -160,7 +89,7 @@ fn box_side(lines: &[Line], axis: &str) -> Result<Option<usize>, String> {
 }
 
 /// Tests one component of dark pixels (`dark` is the whole picture's mask).
-fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Result<Grid, String> {
+fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Result<Lattice, String> {
     let (w, h) = (c.width(), c.height());
     let share = c.pixels as f64 / (w * h) as f64;
     if share > MAX_DARK_SHARE {
@@ -209,12 +138,13 @@ fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Resul
         origin_y: horizontals[0].centre() + 0.5,
         pitch: (pitch_x + pitch_y) / 2.0,
     };
-    Ok(Grid { size, box_rows, box_cols, boxes_drawn, verticals, horizontals, layout })
+    let boxes = Some(Boxes { rows: box_rows, cols: box_cols, drawn: boxes_drawn });
+    Ok(Lattice { layout, verticals, horizontals, boxes })
 }
 
 /// Finds the largest grid among the dark pixels of a `width`×`height` picture (`dark`: row-major mask).
 /// `min_cell` is the smallest cell side considered.
-pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) -> Result<Grid, GridError> {
+pub(super) fn find(width: usize, height: usize, dark: &[bool], min_cell: usize) -> Result<Lattice, LatticeError> {
     assert_eq!(dark.len(), width * height);
     let min_side = 2 * min_cell;
     let mut candidates: Vec<Component> = components(width, height, 0, |y| &dark[y * width..(y + 1) * width])
@@ -226,9 +156,9 @@ pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) ->
         .collect();
     if candidates.is_empty() {
         return Err(if dark.iter().any(|&d| d) {
-            GridError::NoCandidate { min_side }
+            LatticeError::NoCandidate { min_side }
         } else {
-            GridError::NoDarkPixels
+            LatticeError::NoDarkPixels
         });
     }
     candidates.sort_by_key(|c| std::cmp::Reverse(c.width() * c.height()));
@@ -237,7 +167,7 @@ pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) ->
         match grid_in(c, dark, width, min_cell) {
             Ok(grid) => {
                 if c.touches_edge(width, height) {
-                    return Err(GridError::CutOff {
+                    return Err(LatticeError::GridCutOff {
                         x: if c.x0 == 0 { c.x0 } else { c.x1 },
                         y: if c.y0 == 0 { c.y0 } else { c.y1 },
                     });
@@ -245,7 +175,7 @@ pub fn find_grid(width: usize, height: usize, dark: &[bool], min_cell: usize) ->
                 return Ok(grid);
             }
             Err(why) => {
-                first_failure.get_or_insert(GridError::NotAGrid {
+                first_failure.get_or_insert(LatticeError::NotAGrid {
                     x: c.x0,
                     y: c.y0,
                     width: c.width(),
@@ -303,8 +233,8 @@ mod tests {
                 self.fill(begin(at.0), at.1 + centre - horizontal_width / 2, extent, horizontal_width);
             }
         }
-        fn find(&self) -> Result<Grid, GridError> {
-            find_grid(self.width, self.height, &self.dark, 8)
+        fn find(&self) -> Result<Lattice, LatticeError> {
+            super::super::find(self.width, self.height, super::super::Cue::Lines { mask: &self.dark, min_cell: 8 })
         }
     }
 
@@ -319,7 +249,11 @@ mod tests {
                 // Glyph-like marks inside cells do not disturb it.
                 picture.fill(at.0 + pitch / 3, at.1 + pitch / 4, pitch / 3, pitch / 2);
                 let grid = picture.find().unwrap_or_else(|e| panic!("{size} {box_rows}x{box_cols} pitch {pitch}: {e}"));
-                assert_eq!((grid.size, grid.box_rows, grid.box_cols), (size, box_rows, box_cols), "pitch {pitch}");
+                assert_eq!(
+                    (grid.size(), grid.boxes().rows, grid.boxes().cols),
+                    (size, box_rows, box_cols),
+                    "pitch {pitch}"
+                );
                 assert!((grid.layout.pitch - pitch as f64).abs() < 0.01);
                 let (cx, cy) = grid.layout.centre(0, 0);
                 assert!(
@@ -345,30 +279,30 @@ mod tests {
         }
         picture.grid(9, 3, 3, 16, 1, 3, (140, 70));
         let grid = picture.find().unwrap();
-        assert_eq!(grid.size, 9);
+        assert_eq!(grid.size(), 9);
         assert_eq!(grid.verticals[0].start, 139);
         // The desktop alone is refused, with the reason.
         let mut desktop = Picture::new(300, 300);
         desktop.fill(0, 0, 300, 300);
-        assert!(matches!(desktop.find(), Err(GridError::NotAGrid { .. })), "{:?}", desktop.find());
+        assert!(matches!(desktop.find(), Err(LatticeError::NotAGrid { .. })), "{:?}", desktop.find());
     }
 
     #[test]
     fn refuses_pictures_without_a_grid() {
-        assert_eq!(Picture::new(50, 50).find().unwrap_err(), GridError::NoDarkPixels);
+        assert_eq!(Picture::new(50, 50).find().unwrap_err(), LatticeError::NoDarkPixels);
         let mut box_only = Picture::new(100, 100);
         box_only.fill(10, 10, 60, 1);
         box_only.fill(10, 69, 60, 1);
         box_only.fill(10, 10, 1, 60);
         box_only.fill(69, 10, 1, 60);
-        assert!(matches!(box_only.find(), Err(GridError::NotAGrid { .. })));
+        assert!(matches!(box_only.find(), Err(LatticeError::NotAGrid { .. })));
         // Uneven lines.
         let mut uneven = Picture::new(200, 200);
         for k in [0usize, 20, 30, 70, 100] {
             uneven.fill(10 + k, 10, 1, 101);
             uneven.fill(10, 10 + k, 101, 1);
         }
-        assert!(matches!(uneven.find(), Err(GridError::NotAGrid { .. })));
+        assert!(matches!(uneven.find(), Err(LatticeError::NotAGrid { .. })));
         // All lines alike, five cells a side: no boxes can be seen or assumed.
         let mut plain = Picture::new(200, 200);
         for k in 0..=5 {
@@ -376,7 +310,7 @@ mod tests {
             plain.fill(10, 10 + 20 * k, 101, 1);
         }
         match plain.find().unwrap_err() {
-            GridError::NotAGrid { why, .. } => assert!(why.contains("no boxes"), "{why}"),
+            LatticeError::NotAGrid { why, .. } => assert!(why.contains("no boxes"), "{why}"),
             other => panic!("{other:?}"),
         }
     }
@@ -388,24 +322,27 @@ mod tests {
             let mut plain = Picture::new(500, 500);
             plain.grid(size, boxes.0, boxes.1, 24, 2, 2, (20, 20));
             let grid = plain.find().unwrap();
-            assert_eq!((grid.size, grid.box_rows, grid.box_cols, grid.boxes_drawn), (size, boxes.0, boxes.1, false));
+            assert_eq!(
+                (grid.size(), grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn),
+                (size, boxes.0, boxes.1, false)
+            );
         }
         assert_eq!(usual_boxes(7), None);
         // A thicker border alone draws no boxes.
         let mut bordered = Picture::new(500, 500);
         bordered.grid(9, 9, 9, 24, 1, 3, (20, 20));
         let grid = bordered.find().unwrap();
-        assert_eq!((grid.box_rows, grid.box_cols, grid.boxes_drawn), (3, 3, false));
+        assert_eq!((grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn), (3, 3, false));
         let mut drawn = Picture::new(500, 500);
         drawn.grid(6, 3, 2, 24, 1, 3, (20, 20));
         let grid = drawn.find().unwrap();
-        assert_eq!((grid.box_rows, grid.box_cols, grid.boxes_drawn), (3, 2, true));
+        assert_eq!((grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn), (3, 2, true));
     }
 
     #[test]
     fn a_grid_cut_off_by_the_edge_is_refused() {
         let mut picture = Picture::new(200, 200);
         picture.grid(4, 2, 2, 20, 1, 3, (1, 30));
-        assert!(matches!(picture.find(), Err(GridError::CutOff { .. })), "{:?}", picture.find());
+        assert!(matches!(picture.find(), Err(LatticeError::GridCutOff { .. })), "{:?}", picture.find());
     }
 }

@@ -1,6 +1,6 @@
 //! Finds an N×N lattice of square cells from where the picture changes across it, whatever draws the cell
 //! boundaries: lines, gaps between tiles, or the tiles' own edges (bevelled or textured tiles with no line
-//! between them). It is the reader's last resort, after the line finders ([`super::grid_lines`]).
+//! between them). It is the reader's last resort, after the line finders ([`super::lines`]).
 //!
 //! The change across columns (rows) is summed into a profile per axis. A lattice along one axis is N+1 positions
 //! `offset + k·pitch`; its score is the weakest of its boundaries (the profile's peak within a twentieth of a
@@ -13,9 +13,8 @@
 //! rows found, so that other things in the picture weigh less at each step. A background whose texture changes as
 //! much as the boundaries do hides a board from this search.
 
-use image::RgbaImage;
-
-use super::colour::luminance;
+use super::{usual_boxes, Boxes, Lattice, LatticeError, Line};
+use crate::game::CellLayout;
 
 /// Lattices scoring under this many times their interiors' change are not boards.
 const MIN_SCORE: f64 = 2.0;
@@ -26,7 +25,7 @@ const NEAR_BEST: f64 = 0.5;
 
 /// A lattice along one axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AxisLattice {
+struct AxisLattice {
     pub cells: usize,
     pub offset: f64,
     pub pitch: f64,
@@ -144,16 +143,48 @@ fn fit_any(profile: &[f64], sizes: &[usize], pitch_range: (f64, f64)) -> Option<
         .max_by(|a, b| (a.pitch * a.cells as f64).total_cmp(&(b.pitch * b.cells as f64)))
 }
 
-/// A square lattice of N×N cells (N one of `sizes`) in the picture: (columns, rows), or why none was found.
-pub fn find_edge_lattice(
-    image: &RgbaImage,
+/// A square lattice of N×N cells (N one of `sizes`) in a picture of luminance `light` (`width`×`height`, row-major),
+/// its boundaries a pixel wide and its boxes the usual ones for N, or why none was found.
+pub(super) fn find(
+    light: &[u8],
+    width: usize,
+    height: usize,
+    sizes: &[usize],
+    min_cell: f64,
+) -> Result<Lattice, LatticeError> {
+    let (columns, rows) = find_axes(light, width, height, sizes, min_cell).map_err(LatticeError::NoEdges)?;
+    let size = columns.cells;
+    let Some((box_rows, box_cols)) = usual_boxes(size) else {
+        return Err(LatticeError::NoEdges(format!("{size} cells a side have no usual boxes")));
+    };
+    let lines = |l: &AxisLattice| {
+        (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>()
+    };
+    let layout = CellLayout {
+        rows: size,
+        cols: size,
+        origin_x: columns.offset,
+        origin_y: rows.offset,
+        pitch: (columns.pitch + rows.pitch) / 2.0,
+    };
+    Ok(Lattice {
+        layout,
+        verticals: lines(&columns),
+        horizontals: lines(&rows),
+        boxes: Some(Boxes { rows: box_rows, cols: box_cols, drawn: false }),
+    })
+}
+
+/// The lattice's columns and rows, or why none was found.
+fn find_axes(
+    light: &[u8],
+    width: usize,
+    height: usize,
     sizes: &[usize],
     min_cell: f64,
 ) -> Result<(AxisLattice, AxisLattice), String> {
-    let (width, height) = (image.width() as usize, image.height() as usize);
-    let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let max_pitch = width.min(height) as f64 / *sizes.iter().min().unwrap_or(&4) as f64;
-    let whole_height = profile(&light, width, height, false, (0, height));
+    let whole_height = profile(light, width, height, false, (0, height));
     let columns = fit_any(&whole_height, sizes, (min_cell, max_pitch)).ok_or("the picture is too small for a board")?;
     let pitch_near = |l: &AxisLattice| ((l.pitch * 0.9).max(min_cell), l.pitch * 1.1);
     // The first look's pitch made fine (the rows are looked for under these columns), on the pitches a fine look
@@ -163,14 +194,14 @@ pub fn find_edge_lattice(
     let columns = fit(&whole_height, columns.cells, (low, high), PitchStep::Fine).unwrap_or(columns);
     let x_range = |c: &AxisLattice| (c.offset.max(0.0) as usize, (c.position(c.cells) as usize + 1).min(width));
     let rows = fit(
-        &profile(&light, width, height, true, x_range(&columns)),
+        &profile(light, width, height, true, x_range(&columns)),
         columns.cells,
         pitch_near(&columns),
         PitchStep::Fine,
     )
     .ok_or("no rows of cells under the columns found")?;
     let y_range = (rows.offset.max(0.0) as usize, (rows.position(rows.cells) as usize + 1).min(height));
-    let columns = fit(&profile(&light, width, height, false, y_range), rows.cells, pitch_near(&rows), PitchStep::Fine)
+    let columns = fit(&profile(light, width, height, false, y_range), rows.cells, pitch_near(&rows), PitchStep::Fine)
         .unwrap_or(columns);
     if columns.score < MIN_SCORE || rows.score < MIN_SCORE {
         return Err(format!(
@@ -189,6 +220,17 @@ pub fn find_edge_lattice(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vision::colour::luminance;
+    use image::RgbaImage;
+
+    fn find_edge_lattice(
+        image: &RgbaImage,
+        sizes: &[usize],
+        min_cell: f64,
+    ) -> Result<(AxisLattice, AxisLattice), String> {
+        let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
+        find_axes(&light, image.width() as usize, image.height() as usize, sizes, min_cell)
+    }
 
     /// A picture of bevelled tiles with gaps between them and no lines, on a lightly textured board, beside a
     /// column of other tiles (a number pad): the board's lattice is found.
