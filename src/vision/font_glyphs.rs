@@ -11,10 +11,9 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 
-use super::glyph::{ink_box, mean_squared_difference, normalise};
+use super::glyph::{ink_box, normalise, Glyph, Weights};
 
-/// A glyph matches a font's character when their distance (mean squared difference of coverage, plus a twentieth
-/// of the aspects' squared difference) is at most this, and the next other character is this much further.
+/// A glyph matches a font's character when their distance (shape and aspect: [`Weights::SHAPE`]) is at most this, and the next other character is this much further.
 pub const MAX_DISTANCE: f64 = 0.09;
 pub const MIN_MARGIN: f64 = 0.004;
 
@@ -37,10 +36,8 @@ pub struct FontGlyph {
     pub text: String,
     /// The font file it came from (its file name), for messages.
     pub font: String,
-    /// Normalised coverage (GLYPH_SIDE²).
-    pub coverage: Vec<f32>,
-    /// Width / height of the ink's bounding box.
-    pub aspect: f64,
+    /// Its ink, normalised (coverage and aspect; no height or place).
+    pub glyph: Glyph,
 }
 
 /// `calibration/fonts.toml`: the font files whose characters are known with no calibration.
@@ -122,17 +119,15 @@ impl FontGlyphs {
         glyphs
     }
 
-    /// The nearest of the characters as `key` groups them (those it gives none are left out) to a glyph of
-    /// normalised `coverage` and `aspect` whose ink is `height` pixels tall: the key, its distance, and the
-    /// next-nearest other key's (infinite where there is none). None when no character has a key.
+    /// The nearest of the characters as `key` groups them (those it gives none are left out) to `glyph`, whose
+    /// ink is `height` pixels tall: the key, its distance, and the next-nearest other key's (infinite where there is none). None when no character has a key.
     pub fn nearest<K: Copy + PartialEq>(
         &self,
-        coverage: &[f32],
-        aspect: f64,
+        glyph: &Glyph,
         height: usize,
         key: impl Fn(char) -> Option<K>,
     ) -> Option<(K, f64, f64)> {
-        let best = self.distances(coverage, aspect, height, key);
+        let best = self.distances(glyph, height, key);
         let &(k, d) = best.first()?;
         Some((k, d, best.get(1).map_or(f64::INFINITY, |next| next.1)))
     }
@@ -140,12 +135,11 @@ impl FontGlyphs {
     /// Every key's distance (its nearest character's, over all fonts) to a glyph, nearest first.
     pub fn distances<K: Copy + PartialEq>(
         &self,
-        coverage: &[f32],
-        aspect: f64,
+        glyph: &Glyph,
         height: usize,
         key: impl Fn(char) -> Option<K>,
     ) -> Vec<(K, f64)> {
-        self.distances_by_text(coverage, aspect, height, |text| {
+        self.distances_by_text(glyph, height, |text| {
             let mut characters = text.chars();
             let first = characters.next()?;
             characters.next().is_none().then(|| key(first)).flatten()
@@ -155,15 +149,14 @@ impl FontGlyphs {
     /// As [`Self::distances`], with the texts grouped by `key` whole (for texts of more than one character).
     pub fn distances_by_text<K: Copy + PartialEq>(
         &self,
-        coverage: &[f32],
-        aspect: f64,
+        glyph: &Glyph,
         height: usize,
         key: impl Fn(&str) -> Option<K>,
     ) -> Vec<(K, f64)> {
         let mut best: Vec<(K, f64)> = Vec::new();
         for g in self.at_height(height).iter() {
             let Some(k) = key(&g.text) else { continue };
-            let d = mean_squared_difference(coverage, &g.coverage) + 0.05 * (aspect - g.aspect).powi(2);
+            let d = glyph.distance(&g.glyph, &Weights::SHAPE);
             match best.iter_mut().find(|(seen, _)| *seen == k) {
                 Some(entry) => entry.1 = entry.1.min(d),
                 None => best.push((k, d)),
@@ -226,8 +219,12 @@ fn render(font: &fontdue::Font, text: &str, px: f32, name: &str) -> Option<(Font
         character: text.chars().next()?,
         text: text.to_owned(),
         font: name.to_string(),
-        coverage: normalise(&alpha, w, bbox),
-        aspect: (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64,
+        glyph: Glyph {
+            coverage: normalise(&alpha, w, bbox),
+            aspect: (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64,
+            height: 0.0,
+            centre_y: 0.0,
+        },
     };
     Some((glyph, y1 - y0 + 1))
 }

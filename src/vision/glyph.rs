@@ -1,11 +1,84 @@
 //! Glyphs for template matching: a mask of ink coverage (0–1 per pixel) cut to the ink's bounding box and scaled
 //! into a GLYPH_SIDE² square (centred, aspect kept), and its text form in calibration files (GLYPH_SIDE rows of
 //! hex digits 0–f).
+//!
+//! One glyph type ([`Glyph`]) and one distance ([`Glyph::distance`]) serve every reader: a Sudoku's digits, a
+//! card's rank, the characters of the common fonts. What each reader weighs besides the shape (the aspect the
+//! square leaves out, the ink's height and place in its cell) is its own data, a [`Weights`].
 
 use anyhow::{bail, Context, Result};
 
 /// Side of a normalised glyph, in samples.
 pub const GLYPH_SIDE: usize = 16;
+
+/// A mark of ink normalised for matching, and the measures the square leaves out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Glyph {
+    /// Ink coverage, GLYPH_SIDE² samples ([`normalise`]).
+    pub coverage: Vec<f32>,
+    /// Width over height of the ink's box.
+    pub aspect: f64,
+    /// Height of the ink's box, relative to what it sits in (a cell's pitch, a card's width); 0 where unmeasured.
+    pub height: f64,
+    /// How far the ink's centre sits below its cell's, relative to the same; 0 where unmeasured.
+    pub centre_y: f64,
+}
+
+/// How much a difference in each measure adds to the distance between two glyphs (per reader: its data).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    pub aspect: f64,
+    pub height: f64,
+    pub centre_y: f64,
+}
+
+impl Weights {
+    /// Shape and aspect only: glyphs of any size (the fonts' characters, rendered at a mark's height).
+    pub const SHAPE: Weights = Weights { aspect: 0.05, height: 0.0, centre_y: 0.0 };
+}
+
+impl Glyph {
+    /// A blank glyph (no ink, no measures), to sum glyphs into.
+    pub fn blank() -> Glyph {
+        Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], aspect: 0.0, height: 0.0, centre_y: 0.0 }
+    }
+
+    /// The ink of `alpha` (a `w`-wide coverage mask) in its box `bbox` (x0, y0, x1, y1, inclusive), normalised,
+    /// with the box's aspect; no height or place.
+    pub fn cut(alpha: &[f32], w: usize, bbox: (usize, usize, usize, usize)) -> Glyph {
+        let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
+        Glyph { coverage: normalise(alpha, w, bbox), aspect, height: 0.0, centre_y: 0.0 }
+    }
+
+    /// The mean squared difference of the coverages, plus each measure's squared difference times its weight.
+    pub fn distance(&self, other: &Glyph, weights: &Weights) -> f64 {
+        mean_squared_difference(&self.coverage, &other.coverage)
+            + weights.aspect * (self.aspect - other.aspect).powi(2)
+            + weights.height * (self.height - other.height).powi(2)
+            + weights.centre_y * (self.centre_y - other.centre_y).powi(2)
+    }
+
+    /// The mean of some glyphs.
+    pub fn mean<'a>(glyphs: impl IntoIterator<Item = &'a Glyph>) -> Glyph {
+        let mut sum = Glyph::blank();
+        let mut n = 0usize;
+        for g in glyphs {
+            for (s, c) in sum.coverage.iter_mut().zip(&g.coverage) {
+                *s += c;
+            }
+            sum.aspect += g.aspect;
+            sum.height += g.height;
+            sum.centre_y += g.centre_y;
+            n += 1;
+        }
+        if n > 0 {
+            let k = n as f64;
+            sum.coverage.iter_mut().for_each(|c| *c /= k as f32);
+            (sum.aspect, sum.height, sum.centre_y) = (sum.aspect / k, sum.height / k, sum.centre_y / k);
+        }
+        sum
+    }
+}
 
 /// The bounding box (x0, y0, x1, y1, inclusive) of the samples of a `w`-wide mask at least `at_least`, if any.
 pub fn ink_box(alpha: &[f32], w: usize, at_least: f32) -> Option<(usize, usize, usize, usize)> {
@@ -47,8 +120,8 @@ pub fn normalise(alpha: &[f32], w: usize, (x0, y0, x1, y1): (usize, usize, usize
     out
 }
 
-/// Mean squared difference of two normalised glyphs.
-pub fn mean_squared_difference(a: &[f32], b: &[f32]) -> f64 {
+/// Mean squared difference of two normalised glyphs' coverage.
+fn mean_squared_difference(a: &[f32], b: &[f32]) -> f64 {
     a.iter().zip(b).map(|(x, y)| ((x - y) * (x - y)) as f64).sum::<f64>() / (GLYPH_SIDE * GLYPH_SIDE) as f64
 }
 
@@ -98,6 +171,11 @@ mod tests {
         assert_eq!(glyph[GLYPH_SIDE / 2], 1.0, "top row inked in the middle");
         let back = coverage_of(&rows_of(&glyph), "bar").unwrap();
         assert!(mean_squared_difference(&glyph, &back) < 1e-3);
+        let (a, b) = (Glyph { coverage: glyph, aspect: 0.5, height: 0.6, centre_y: 0.1 }, Glyph::blank());
+        let shape_only = Weights { aspect: 0.0, height: 0.0, centre_y: 0.0 };
+        assert!(a.distance(&b, &Weights::SHAPE) > a.distance(&b, &shape_only));
+        assert_eq!(a.distance(&a, &Weights { aspect: 1.0, height: 1.0, centre_y: 1.0 }), 0.0);
+        assert_eq!(Glyph::mean([&a, &a]), a);
         assert!(coverage_of(&["0".repeat(16)], "short").is_err());
         assert!(ink_box(&[0.0; 4], 2, 0.5).is_none());
     }

@@ -10,7 +10,7 @@ use image::RgbaImage;
 
 use super::colour::luminance;
 use super::font_glyphs::{is_sure, FontGlyphs};
-use super::glyph::normalise;
+use super::glyph::{normalise, Glyph};
 use super::runs::{components, Component};
 
 /// How much lighter or darker than the surroundings' middle lightness ink is.
@@ -107,8 +107,8 @@ impl NumberReader {
         let alpha: Vec<f32> =
             (0..w * h).map(|i| if ink[(c.y0 + i / w) * width + c.x0 + i % w] { 1.0 } else { 0.0 }).collect();
         let coverage = normalise(&alpha, w, (0, 0, w - 1, h - 1));
-        let (digit, best, next) =
-            self.digits.nearest(&coverage, w as f64 / h as f64, h, |c| c.is_ascii_digit().then_some(c))?;
+        let glyph = Glyph { coverage, aspect: w as f64 / h as f64, height: 0.0, centre_y: 0.0 };
+        let (digit, best, next) = self.digits.nearest(&glyph, h, |c| c.is_ascii_digit().then_some(c))?;
         is_sure(best, next).then_some(digit)
     }
 }

@@ -17,12 +17,12 @@ use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 
 use super::naming;
-use super::reading::{in_reading_order, RankGlyph, TablePoints, TableReading};
+use super::reading::{in_reading_order, TablePoints, TableReading};
 use super::theme::{ColumnPlaces, RankTemplate, TableTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::cribbage::{Card, Rank, State};
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
-use crate::vision::glyph;
+use crate::vision::glyph::{self, Glyph, Weights};
 use crate::vision::printed_number::NumberReader;
 use crate::vision::runs::{components, flood8, Component};
 
@@ -204,7 +204,7 @@ fn outlines(image: &RgbaImage, shapes: &Shapes, pile: &Component, outline_max: u
 /// A card seen in a pile: its corner glyph, and a point on it (the middle of its corner label's rows, across
 /// the pile's middle).
 struct SeenCard {
-    glyph: RankGlyph,
+    glyph: Glyph,
     centre: (i32, i32),
 }
 
@@ -243,7 +243,7 @@ fn corner_glyph(
     (x0, y0, x1, y1): (usize, usize, usize, usize),
     threshold: u8,
     card_width: usize,
-) -> Result<(RankGlyph, usize)> {
+) -> Result<(Glyph, usize)> {
     let w = x1 - x0 + 1;
     let face = mode(
         (y0..=y1)
@@ -274,7 +274,7 @@ fn corner_glyph(
     let (ry0, ry1) = (rows[0], *rows.last().expect("rows"));
     let coverage = glyph::normalise(&alpha, w, (rx0, ry0, rx1, ry1));
     let (gw, gh) = ((rx1 - rx0 + 1) as f64, (ry1 - ry0 + 1) as f64);
-    Ok((RankGlyph { coverage, aspect: gw / gh, height: gh / card_width as f64 }, y0 + (first + last) / 2))
+    Ok((Glyph { coverage, aspect: gw / gh, height: gh / card_width as f64, centre_y: 0.0 }, y0 + (first + last) / 2))
 }
 
 /// The ink of a box (x0, y0, x1, y1 inclusive) of a card whose face is `face`, row by row: 0 within `threshold`
@@ -309,7 +309,7 @@ fn first_inked_band(alpha: &[f32], w: usize) -> Option<(usize, usize)> {
 
 /// The rank printed on a small card (its face's box): all the ink of the first band of inked rows from the top,
 /// past the card's own border.
-fn small_card_rank(image: &RgbaImage, card: &Component, face: [u8; 3], threshold: u8) -> Result<RankGlyph> {
+fn small_card_rank(image: &RgbaImage, card: &Component, face: [u8; 3], threshold: u8) -> Result<Glyph> {
     let inset = (card.width() / 10).max(1);
     let (x0, y0, x1, y1) = (card.x0 + inset, card.y0 + inset, card.x1 - inset, card.y1 - inset);
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
@@ -318,10 +318,11 @@ fn small_card_rank(image: &RgbaImage, card: &Component, face: [u8; 3], threshold
     let band: Vec<f32> = (0..w * h).map(|i| if (first..=last).contains(&(i / w)) { alpha[i] } else { 0.0 }).collect();
     let (gx0, gy0, gx1, gy1) = glyph::ink_box(&band, w, 0.5).expect("the band is inked");
     let (gw, gh) = ((gx1 - gx0 + 1) as f64, (gy1 - gy0 + 1) as f64);
-    Ok(RankGlyph {
+    Ok(Glyph {
         coverage: glyph::normalise(&band, w, (gx0, gy0, gx1, gy1)),
         aspect: gw / gh,
         height: gh / card.width() as f64,
+        centre_y: 0.0,
     })
 }
 
@@ -337,17 +338,17 @@ fn without_outline_ink(mut alpha: Vec<f32>, w: usize) -> Vec<f32> {
     alpha
 }
 
-fn distance(glyph: &RankGlyph, coverage: &[f32], template: &RankTemplate) -> f64 {
-    glyph::mean_squared_difference(&glyph.coverage, coverage)
-        + 0.25 * (glyph.aspect - template.aspect).powi(2)
-        + 4.0 * (glyph.height - template.height).powi(2)
-}
+/// How a card's rank glyph is matched with a theme's templates: its shape, aspect ("10" is wide, "1"-like shapes
+/// narrow) and height relative to the card's width (the corner's size on the card).
+const TEMPLATE_WEIGHTS: Weights = Weights { aspect: 0.25, height: 4.0, centre_y: 0.0 };
+/// As [`TEMPLATE_WEIGHTS`], for a glyph printed at another size than the cards' corners: its height left out.
+const ANY_SIZE_WEIGHTS: Weights = Weights { height: 0.0, ..TEMPLATE_WEIGHTS };
 
 /// Templates prepared for matching.
 struct Matcher<'a> {
     theme: &'a TableTheme,
     felt: [u8; 3],
-    templates: Vec<(&'a RankTemplate, Vec<f32>)>,
+    templates: Vec<(&'a RankTemplate, Glyph)>,
 }
 
 impl<'a> Matcher<'a> {
@@ -355,29 +356,23 @@ impl<'a> Matcher<'a> {
         if theme.glyphs.is_empty() {
             bail!("theme '{}' has no rank glyphs (see `autoplay calibrate cribbage`)", theme.theme);
         }
-        let templates = theme.glyphs.iter().map(|g| Ok((g, g.coverage()?))).collect::<Result<_>>()?;
+        let templates = theme.glyphs.iter().map(|g| Ok((g, g.glyph()?))).collect::<Result<_>>()?;
         Ok(Matcher { theme, felt: parse_rgb(&theme.felt)?, templates })
     }
 
     /// The best rank, its distance and the next-best other rank's distance.
-    fn classify(&self, glyph: &RankGlyph) -> (Rank, f64, f64) {
-        self.classify_by(glyph, distance)
+    fn classify(&self, glyph: &Glyph) -> (Rank, f64, f64) {
+        self.classify_by(glyph, &TEMPLATE_WEIGHTS)
     }
 
     /// As [`Self::classify`], for a glyph printed at another size than the cards' corners (the stack's small
     /// cards): its height is left out.
-    fn classify_any_size(&self, glyph: &RankGlyph) -> (Rank, f64, f64) {
-        self.classify_by(glyph, |g, coverage, template| {
-            distance(g, coverage, &RankTemplate { height: g.height, ..template.clone() })
-        })
+    fn classify_any_size(&self, glyph: &Glyph) -> (Rank, f64, f64) {
+        self.classify_by(glyph, &ANY_SIZE_WEIGHTS)
     }
 
-    fn classify_by(
-        &self,
-        glyph: &RankGlyph,
-        distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64,
-    ) -> (Rank, f64, f64) {
-        let costs = self.rank_costs_by(glyph, distance);
+    fn classify_by(&self, glyph: &Glyph, weights: &Weights) -> (Rank, f64, f64) {
+        let costs = self.rank_costs_by(glyph, weights);
         let mut ranked: Vec<(usize, f64)> = costs.into_iter().enumerate().filter(|(_, d)| d.is_finite()).collect();
         ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
         (rank_at(ranked[0].0), ranked[0].1, ranked.get(1).map_or(f64::INFINITY, |r| r.1))
@@ -400,21 +395,17 @@ impl<'a> Matcher<'a> {
     }
 
     /// Per rank (A … K), the glyph's distance to the rank's nearest template; infinite where the theme has none.
-    fn rank_costs(&self, glyph: &RankGlyph) -> [f64; naming::RANKS] {
-        self.rank_costs_by(glyph, distance)
+    fn rank_costs(&self, glyph: &Glyph) -> [f64; naming::RANKS] {
+        self.rank_costs_by(glyph, &TEMPLATE_WEIGHTS)
     }
 
-    /// As [`Self::rank_costs`], by another distance.
-    fn rank_costs_by(
-        &self,
-        glyph: &RankGlyph,
-        distance: impl Fn(&RankGlyph, &[f32], &RankTemplate) -> f64,
-    ) -> [f64; naming::RANKS] {
+    /// As [`Self::rank_costs`], with other weights.
+    fn rank_costs_by(&self, glyph: &Glyph, weights: &Weights) -> [f64; naming::RANKS] {
         let mut costs = [f64::INFINITY; naming::RANKS];
-        for (template, coverage) in &self.templates {
+        for (template, known) in &self.templates {
             let rank = Rank::from_char(template.rank).expect("validated theme");
             let slot = &mut costs[rank.index() as usize];
-            *slot = slot.min(distance(glyph, coverage, template));
+            *slot = slot.min(glyph.distance(known, weights));
         }
         costs
     }
@@ -699,7 +690,7 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
         None => None,
     };
     let truth = &truth.state;
-    let mut sums: HashMap<char, (RankGlyph, usize)> = HashMap::new();
+    let mut instances: HashMap<char, Vec<Glyph>> = HashMap::new();
     let wanted: Vec<&Vec<Card>> = truth.columns.iter().chain(std::iter::once(&truth.stack)).take(piles.len()).collect();
     for (p, pile) in piles.iter().enumerate() {
         let cards = pile_cards(image, &shapes, pile, theme)?;
@@ -708,29 +699,19 @@ pub fn learn(image: &RgbaImage, truth: &TableTruth, theme: &mut TableTheme) -> R
             bail!("the picture shows {} card(s) in {place}, the truth {}", cards.len(), wanted[p].len());
         }
         for (card, truth_card) in cards.iter().zip(wanted[p]) {
-            let entry = sums.entry(truth_card.rank.to_char()).or_insert_with(|| {
-                (RankGlyph { coverage: vec![0.0; glyph::GLYPH_SIDE * glyph::GLYPH_SIDE], aspect: 0.0, height: 0.0 }, 0)
-            });
-            for (s, a) in entry.0.coverage.iter_mut().zip(&card.glyph.coverage) {
-                *s += a;
-            }
-            entry.0.aspect += card.glyph.aspect;
-            entry.0.height += card.glyph.height;
-            entry.1 += 1;
+            instances.entry(truth_card.rank.to_char()).or_default().push(card.glyph.clone());
         }
     }
-    let mut ranks: Vec<char> = sums.keys().copied().collect();
+    let mut ranks: Vec<char> = instances.keys().copied().collect();
     ranks.sort_by_key(|&r| Rank::from_char(r).map(|r| r.index()));
     for &rank in &ranks {
-        let (sum, n) = &sums[&rank];
-        let n = *n as f64;
-        let coverage: Vec<f32> = sum.coverage.iter().map(|s| s / n as f32).collect();
+        let mean = Glyph::mean(&instances[&rank]);
         theme.glyphs.retain(|g| g.rank != rank);
         theme.glyphs.push(RankTemplate {
             rank,
-            aspect: (sum.aspect / n * 1e4).round() / 1e4,
-            height: (sum.height / n * 1e4).round() / 1e4,
-            rows: glyph::rows_of(&coverage),
+            aspect: (mean.aspect * 1e4).round() / 1e4,
+            height: (mean.height * 1e4).round() / 1e4,
+            rows: glyph::rows_of(&mean.coverage),
         });
     }
     theme.glyphs.sort_by_key(|g| Rank::from_char(g.rank).map(|r| r.index()));

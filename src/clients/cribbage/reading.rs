@@ -1,6 +1,6 @@
 //! What a Cribbage Solitaire table reads as, whichever reader read it (the calibrated one, [`super::reader`], or
 //! the one by shape, [`super::by_shape`]): the position and where to click ([`TableReading`], [`TablePoints`]),
-//! a card's rank glyph ([`RankGlyph`]), and the order the stack's small cards are read in.
+//! and the order the stack's small cards are read in.
 
 use crate::games::cribbage::{Rank, State};
 use crate::vision::runs::Component;
@@ -43,14 +43,6 @@ pub struct TableReading {
     /// The stack total and the score, where the table prints them as text and they were read.
     pub total: Option<u32>,
     pub score: Option<u32>,
-}
-
-/// One card's corner rank glyph, normalised, with its aspect and height relative to the card width.
-#[derive(Clone, Debug)]
-pub struct RankGlyph {
-    pub coverage: Vec<f32>,
-    pub aspect: f64,
-    pub height: f64,
 }
 
 /// Small cards in reading order: rows (cards whose tops are within half a card of the row's first, top to

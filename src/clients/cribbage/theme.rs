@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::calibration::{load_theme_files, parse_rgb, save_theme_file, ThemeFile};
 use crate::games::cribbage::Rank;
-use crate::vision::glyph;
+use crate::vision::glyph::{self, Glyph};
 
 /// A rank's glyph as printed in a card's corner (the suit sign left out).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,8 +24,10 @@ pub struct RankTemplate {
 }
 
 impl RankTemplate {
-    pub fn coverage(&self) -> Result<Vec<f32>> {
-        glyph::coverage_of(&self.rows, &format!("'{}'", self.rank))
+    /// The template as a glyph.
+    pub fn glyph(&self) -> Result<Glyph> {
+        let coverage = glyph::coverage_of(&self.rows, &format!("'{}'", self.rank))?;
+        Ok(Glyph { coverage, aspect: self.aspect, height: self.height, centre_y: 0.0 })
     }
 }
 
@@ -148,7 +150,7 @@ impl ThemeFile for TableTheme {
             if Rank::from_char(g.rank).is_none() {
                 bail!("{origin}: '{}' is not a rank (A23456789TJQK)", g.rank);
             }
-            g.coverage().map_err(|e| e.context(origin.to_string()))?;
+            g.glyph().map_err(|e| e.context(origin.to_string()))?;
         }
         Ok(())
     }

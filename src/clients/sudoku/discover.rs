@@ -20,7 +20,7 @@ use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::{luminance, max_diff, rgb_at};
 use crate::vision::font_glyphs::{is_sure, FontGlyphs};
-use crate::vision::glyph::{ink_box, normalise};
+use crate::vision::glyph::{ink_box, Glyph};
 use crate::vision::lattice::{self, Cue, Failure, Lattice, LatticeError};
 use crate::vision::runs::flood8;
 
@@ -63,17 +63,17 @@ impl DigitShapes {
 
     /// The nearest digit (0 for a mark over an empty cell), its distance, and the next-nearest other's distance,
     /// for a glyph whose ink is `height` pixels tall.
-    pub(super) fn classify(&self, coverage: &[f32], aspect: f64, height: usize) -> (u8, f64, f64) {
+    pub(super) fn classify(&self, glyph: &Glyph, height: usize) -> (u8, f64, f64) {
         let value = |c: char| Some(c.to_digit(10).unwrap_or(0) as u8);
-        self.glyphs.nearest(coverage, aspect, height, value).unwrap_or((0, f64::INFINITY, f64::INFINITY))
+        self.glyphs.nearest(glyph, height, value).unwrap_or((0, f64::INFINITY, f64::INFINITY))
     }
 
     /// The glyph's distance to each name: 0, a mark over an empty cell; 1–9, the digits (infinite for a name no
     /// font draws).
-    fn costs(&self, coverage: &[f32], aspect: f64, height: usize) -> [f64; 10] {
+    fn costs(&self, glyph: &Glyph, height: usize) -> [f64; 10] {
         let value = |c: char| Some(c.to_digit(10).unwrap_or(0) as u8);
         let mut costs = [f64::INFINITY; 10];
-        for (name, d) in self.glyphs.distances(coverage, aspect, height, value) {
+        for (name, d) in self.glyphs.distances(glyph, height, value) {
             costs[name as usize] = d;
         }
         costs
@@ -275,11 +275,10 @@ fn broken_sides(grid: &Lattice, mask: &[bool], width: usize, reach: usize) -> Ve
 /// The grid sizes looked for as tiles.
 const TILED_SIZES: [usize; 3] = [4, 6, 9];
 
-/// A mark's normalised coverage, aspect, height and distance to each name (see [`DigitShapes::costs`]).
+/// A mark's glyph, its ink's height in pixels and its distance to each name (see [`DigitShapes::costs`]).
 struct Shape {
-    coverage: Vec<f32>,
-    aspect: f64,
-    height: usize,
+    glyph: Glyph,
+    ink_height: usize,
     costs: [f64; 10],
     /// Its stroke width, in pixels ([`stroke_width`]).
     weight: f64,
@@ -385,9 +384,8 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
         .filter_map(|(i, s)| match s {
             Seen::Digit { shape, .. } => Some(Mark {
                 cell: i,
-                coverage: shape.coverage.clone(),
-                aspect: shape.aspect,
-                height: shape.height,
+                glyph: shape.glyph.clone(),
+                ink_height: shape.ink_height,
                 given: board.given[i],
                 costs: shape.costs,
             }),
@@ -732,9 +730,8 @@ fn read_cell(
         return Ok(Seen::Pencil { background: empty_background, cursor });
     }
     let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
-    let aspect = (bbox.2 - bbox.0 + 1) as f64 / (bbox.3 - bbox.1 + 1) as f64;
-    let (coverage, height) = (normalise(&alpha, w, bbox), bbox.3 - bbox.1 + 1);
-    let costs = shapes.costs(&coverage, aspect, height);
+    let (glyph, ink_height) = (Glyph::cut(&alpha, w, bbox), bbox.3 - bbox.1 + 1);
+    let costs = shapes.costs(&glyph, ink_height);
     let mut order: Vec<usize> = (0..10).collect();
     order.sort_by(|&a, &b| costs[a].total_cmp(&costs[b]));
     // A sure mark over an empty cell (a cross on a cell with no possible digit) is no digit; every other mark is
@@ -743,7 +740,7 @@ fn read_cell(
         return Ok(empty);
     }
     let weight = stroke_width(&alpha, w);
-    let shape = Box::new(Shape { coverage, aspect, height, costs, weight });
+    let shape = Box::new(Shape { glyph, ink_height, costs, weight });
     Ok(Seen::Digit { value: order[0] as u8, ink, background: empty_background, shape, cursor })
 }
 

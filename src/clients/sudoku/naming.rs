@@ -31,7 +31,7 @@ use anyhow::{bail, Result};
 
 use crate::games::sudoku::board::Grid;
 use crate::games::sudoku::solver::for_each_solution;
-use crate::vision::glyph::mean_squared_difference;
+use crate::vision::glyph::{Glyph, Weights};
 
 /// Marks at most this far apart (the fonts' distance: coverage, and aspect) are one shape class.
 const SAME_SHAPE: f64 = 0.03;
@@ -60,16 +60,16 @@ const SOLVED_AT_MOST: usize = 200;
 #[derive(Clone, Debug)]
 pub struct Mark {
     pub cell: usize,
-    pub coverage: Vec<f32>,
-    pub aspect: f64,
-    pub height: usize,
+    pub glyph: Glyph,
+    /// Its ink's height, in pixels.
+    pub ink_height: usize,
     pub given: bool,
     pub costs: [f64; 10],
 }
 
 impl Mark {
     fn shape_distance(&self, other: &Mark) -> f64 {
-        mean_squared_difference(&self.coverage, &other.coverage) + 0.05 * (self.aspect - other.aspect).powi(2)
+        self.glyph.distance(&other.glyph, &Weights::SHAPE)
     }
 }
 
@@ -202,7 +202,7 @@ pub fn shape_class_of(marks: &[Mark]) -> Vec<usize> {
 fn shape_classes(marks: &[Mark]) -> Vec<Class> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let alike = |a: &Mark, b: &Mark| {
-        a.height.abs_diff(b.height) * 6 <= a.height.max(b.height) && a.shape_distance(b) <= SAME_SHAPE
+        a.ink_height.abs_diff(b.ink_height) * 6 <= a.ink_height.max(b.ink_height) && a.shape_distance(b) <= SAME_SHAPE
     };
     for (i, mark) in marks.iter().enumerate().filter(|(_, m)| m.given) {
         match groups.iter_mut().find(|g| alike(&marks[g[0]], mark)) {
@@ -395,7 +395,13 @@ mod tests {
         let mut costs = [0.3; 10];
         costs[nearest as usize] = 0.1;
         costs[second as usize] = 0.1 + gap;
-        Mark { cell, coverage, aspect: 0.6, height: 20, given: true, costs }
+        Mark {
+            cell,
+            glyph: Glyph { coverage, aspect: 0.6, height: 0.0, centre_y: 0.0 },
+            ink_height: 20,
+            given: true,
+            costs,
+        }
     }
 
     /// Two shapes whose fonts' nearest digit is the same ('1'), in one row: the rules name the one nearer '7' as
@@ -447,7 +453,13 @@ mod tests {
                 coverage[digit as usize * 25..digit as usize * 25 + 25].fill(1.0);
                 let mut costs = [0.3; 10];
                 costs[digit as usize] = 0.02;
-                Mark { cell, coverage, aspect: 0.6, height: 20, given: true, costs }
+                Mark {
+                    cell,
+                    glyph: Glyph { coverage, aspect: 0.6, height: 0.0, centre_y: 0.0 },
+                    ink_height: 20,
+                    given: true,
+                    costs,
+                }
             })
             .collect()
     }
@@ -456,7 +468,7 @@ mod tests {
     /// `nearest`, with `second` `gap` further.
     fn players(cell: usize, nearest: u8, second: u8, gap: f64) -> Mark {
         let mut mark = mark(cell, 0, nearest, second, gap);
-        mark.coverage = vec![0.5; 256];
+        mark.glyph.coverage = vec![0.5; 256];
         mark.given = false;
         mark
     }
@@ -492,7 +504,7 @@ mod tests {
         // would have other solutions), then 9.
         let mut marks = puzzle_marks();
         let nine = marks.iter().position(|m| m.cell == 4).unwrap();
-        marks[nine].coverage = vec![0.25; 256];
+        marks[nine].glyph.coverage = vec![0.25; 256];
         marks[nine].costs[3] = 0.01;
         let named = name_marks(&marks, 3, 3, Givens::Solvable).unwrap();
         assert_eq!(named[nine], 3, "any solution: the nearest legal digit");

@@ -17,7 +17,7 @@ use super::discover::DigitShapes;
 use crate::game::CellLayout;
 use crate::vision::colour::luminance;
 use crate::vision::font_glyphs::is_sure;
-use crate::vision::glyph::{ink_box, normalise};
+use crate::vision::glyph::{ink_box, Glyph};
 use crate::vision::runs::components;
 
 /// How far (in luminance) a mark differs from the mean around it: each is tried (a digit may touch a button's
@@ -90,7 +90,8 @@ pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitSh
                 (0..bw * bh).map(|i| if mask[(c.y0 + i / bw) * w + c.x0 + i % bw] { 1.0 } else { 0.0 }).collect();
             let Some(bbox) = ink_box(&alpha, bw, 0.5) else { continue };
             let aspect = bw as f64 / bh as f64;
-            let (digit, best, next) = shapes.classify(&normalise(&alpha, bw, bbox), aspect, bh);
+            let glyph = Glyph { aspect, ..Glyph::cut(&alpha, bw, bbox) };
+            let (digit, best, next) = shapes.classify(&glyph, bh);
             if digit >= 1 && digit as usize <= size && is_sure(best, next) {
                 marks.push(Mark {
                     digit,

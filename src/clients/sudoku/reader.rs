@@ -12,7 +12,7 @@ use super::theme::{GlyphTemplate, GridCue, Ink, SudokuTheme};
 use crate::calibration::{first_reading, format_rgb, parse_rgb};
 use crate::games::sudoku::{symbol, symbol_value as value, SudokuGrid};
 use crate::vision::colour::{max_diff, mode, rgb_at};
-use crate::vision::glyph::{self, GLYPH_SIDE};
+use crate::vision::glyph::{self, Glyph, Weights};
 use crate::vision::lattice::{self, Boxes, Cue, Lattice, LatticeError};
 
 /// The grid drawn in lines no lighter than `dark_max` (every channel), with cells of at least `min_cell` pixels.
@@ -37,26 +37,22 @@ fn theme_grid(image: &RgbaImage, theme: &SudokuTheme) -> Result<Lattice> {
     }
 }
 
-/// A glyph cut from a cell, normalised for matching.
-#[derive(Clone, Debug)]
-pub struct Glyph {
-    pub coverage: Vec<f32>,
-    /// Height of the ink's bounding box / cell pitch.
-    pub height: f64,
-    pub centre_y: f64,
-    /// Height of the tallest connected mark / cell pitch (the glyph's height for a one-piece digit).
-    pub tallest_mark: f64,
-}
+/// How a cell's glyph is matched with a theme's templates: its shape, and its height and place in the cell
+/// relative to the pitch (which tell `a` from `9`-like shapes at another size); the templates keep no aspect.
+const TEMPLATE_WEIGHTS: Weights = Weights { aspect: 0.0, height: 4.0, centre_y: 4.0 };
 
 /// What one cell shows.
 #[derive(Clone, Debug)]
 pub enum CellInk {
     Empty,
     Pencil,
-    /// A digit in `ink` on a cell whose background is `background`.
+    /// A digit in `ink` on a cell whose background is `background`: its glyph (height and place relative to the
+    /// cell's pitch), and the height of its tallest connected mark over the pitch (the glyph's height for a
+    /// one-piece digit).
     Digit {
         ink: Ink,
         glyph: Glyph,
+        tallest_mark: f64,
         background: [u8; 3],
     },
 }
@@ -134,19 +130,11 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
     let glyph_centre_y = y0 as f64 + (by0 + by1) as f64 / 2.0;
     let glyph = Glyph {
         coverage: out,
+        aspect: (bx1 - bx0 + 1) as f64 / bh as f64,
         height: bh as f64 / pitch,
         centre_y: (glyph_centre_y - cell_centre_y) / pitch,
-        tallest_mark,
     };
-    CellInk::Digit { ink, glyph, background: bg }
-}
-
-/// Distance between a glyph and a template: mean squared coverage difference plus the squared differences of
-/// relative height and position (which tell `a` from `9`-like shapes at another size).
-fn distance(glyph: &Glyph, coverage: &[f32], template: &GlyphTemplate) -> f64 {
-    glyph::mean_squared_difference(&glyph.coverage, coverage)
-        + 4.0 * (glyph.height - template.height).powi(2)
-        + 4.0 * (glyph.centre_y - template.centre_y).powi(2)
+    CellInk::Digit { ink, glyph, tallest_mark, background: bg }
 }
 
 /// Templates prepared for matching.
@@ -154,12 +142,12 @@ struct Matcher<'a> {
     theme: &'a SudokuTheme,
     rules: InkRules,
     given_background: Option<[u8; 3]>,
-    templates: Vec<(&'a GlyphTemplate, Vec<f32>)>,
+    templates: Vec<(&'a GlyphTemplate, Glyph)>,
 }
 
 impl<'a> Matcher<'a> {
     fn new(theme: &'a SudokuTheme) -> Result<Self> {
-        let templates = theme.glyphs.iter().map(|g| Ok((g, g.coverage()?))).collect::<Result<_>>()?;
+        let templates = theme.glyphs.iter().map(|g| Ok((g, g.glyph()?))).collect::<Result<_>>()?;
         let given_background = theme.given_background.as_deref().map(parse_rgb).transpose()?;
         Ok(Matcher { theme, rules: InkRules::of(theme)?, given_background, templates })
     }
@@ -167,12 +155,12 @@ impl<'a> Matcher<'a> {
     /// The best symbol (value), its distance, and the next-best other symbol's distance.
     fn classify(&self, glyph: &Glyph, size: usize) -> Option<(u8, f64, f64)> {
         let mut per_symbol: HashMap<u8, f64> = HashMap::new();
-        for (template, coverage) in &self.templates {
+        for (template, known) in &self.templates {
             let v = value(template.symbol)?;
             if v as usize > size {
                 continue;
             }
-            let d = distance(glyph, coverage, template);
+            let d = glyph.distance(known, &TEMPLATE_WEIGHTS);
             let entry = per_symbol.entry(v).or_insert(f64::INFINITY);
             *entry = entry.min(d);
         }
@@ -214,7 +202,7 @@ impl<'a> Matcher<'a> {
                 match cell_ink(image, &grid, row, col, &self.rules) {
                     CellInk::Empty => {}
                     CellInk::Pencil => pencil.push((row, col)),
-                    CellInk::Digit { ink, glyph, background } => {
+                    CellInk::Digit { ink, glyph, background, .. } => {
                         let (x, y) = grid.layout.centre(row, col);
                         let Some((v, best, next)) = self.classify(&glyph, grid.size()) else {
                             bail!(
@@ -425,11 +413,11 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
     rules.pencil_max_height = None;
     // Each inked cell's glyph. In cells the truth leaves empty, ink is pencil marks (small) or a mark the game
     // draws over an empty cell (digit-sized, such as GNOME Sudoku's cross on a cell left without a possible digit).
-    let mut inked: Vec<(usize, Glyph)> = Vec::new();
+    let mut inked: Vec<(usize, Glyph, f64)> = Vec::new();
     for i in 0..cells {
         let (row, col) = (i / grid.size(), i % grid.size());
         match cell_ink(image, &grid, row, col, &rules) {
-            CellInk::Digit { glyph, .. } => inked.push((i, glyph)),
+            CellInk::Digit { glyph, tallest_mark, .. } => inked.push((i, glyph, tallest_mark)),
             _ if truth.cells[i] != 0 => {
                 bail!("cell (row {row}, column {col}) should show '{}' but shows no digit", symbol(truth.cells[i]))
             }
@@ -437,46 +425,36 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         }
     }
     let shortest_digit =
-        inked.iter().filter(|(i, _)| truth.cells[*i] != 0).map(|(_, g)| g.tallest_mark).fold(f64::INFINITY, f64::min);
-    let is_empty_mark = |glyph: &Glyph| glyph.tallest_mark >= EMPTY_MARK_SHARE * shortest_digit;
+        inked.iter().filter(|(i, ..)| truth.cells[*i] != 0).map(|&(.., tallest)| tallest).fold(f64::INFINITY, f64::min);
+    let is_empty_mark = |tallest_mark: f64| tallest_mark >= EMPTY_MARK_SHARE * shortest_digit;
     if pencil_by_size {
         let tallest_pencil = inked
             .iter()
-            .filter(|(i, g)| truth.cells[*i] == 0 && !is_empty_mark(g))
-            .map(|(_, g)| g.tallest_mark)
+            .filter(|&&(i, _, tallest)| truth.cells[i] == 0 && !is_empty_mark(tallest))
+            .map(|&(.., tallest)| tallest)
             .fold(0.0, f64::max);
         theme.pencil_max_height = Some(((tallest_pencil + shortest_digit) / 2.0 * 1e4).round() / 1e4);
     }
     // Glyphs: the mean of every instance of each symbol ('.' for the marks over empty cells).
-    let mut sums: HashMap<u8, (Glyph, usize)> = HashMap::new();
-    for (i, glyph) in &inked {
+    let mut instances: HashMap<u8, Vec<&Glyph>> = HashMap::new();
+    for (i, glyph, tallest) in &inked {
         let v = truth.cells[*i];
-        if v == 0 && !is_empty_mark(glyph) {
+        if v == 0 && !is_empty_mark(*tallest) {
             continue;
         }
-        let entry = sums.entry(v).or_insert_with(|| {
-            (Glyph { coverage: vec![0.0; GLYPH_SIDE * GLYPH_SIDE], height: 0.0, centre_y: 0.0, tallest_mark: 0.0 }, 0)
-        });
-        for (s, a) in entry.0.coverage.iter_mut().zip(&glyph.coverage) {
-            *s += a;
-        }
-        entry.0.height += glyph.height;
-        entry.0.centre_y += glyph.centre_y;
-        entry.1 += 1;
+        instances.entry(v).or_default().push(glyph);
     }
     let pitch = grid.layout.pitch;
-    let mut symbols: Vec<u8> = sums.keys().copied().collect();
+    let mut symbols: Vec<u8> = instances.keys().copied().collect();
     symbols.sort_unstable();
     for &v in &symbols {
-        let (sum, n) = &sums[&v];
-        let n = *n as f64;
-        let coverage: Vec<f32> = sum.coverage.iter().map(|s| s / n as f32).collect();
+        let mean = Glyph::mean(instances[&v].iter().copied());
         let template = GlyphTemplate {
             symbol: symbol(v),
             pitch: (pitch * 10.0).round() / 10.0,
-            height: (sum.height / n * 1e4).round() / 1e4,
-            centre_y: (sum.centre_y / n * 1e4).round() / 1e4,
-            rows: glyph::rows_of(&coverage),
+            height: (mean.height * 1e4).round() / 1e4,
+            centre_y: (mean.centre_y * 1e4).round() / 1e4,
+            rows: glyph::rows_of(&mean.coverage),
         };
         theme.glyphs.retain(|g| !(g.symbol == template.symbol && (g.pitch - template.pitch).abs() < 0.5));
         theme.glyphs.push(template);

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::calibration::{load_theme_file, load_theme_files, parse_rgb, save_theme_file, ThemeFile};
-use crate::vision::glyph;
+use crate::vision::glyph::{self, Glyph};
 
 pub use crate::vision::glyph::GLYPH_SIDE;
 
@@ -61,8 +61,10 @@ pub struct GlyphTemplate {
 }
 
 impl GlyphTemplate {
-    pub fn coverage(&self) -> Result<Vec<f32>> {
-        glyph::coverage_of(&self.rows, &format!("'{}'", self.symbol))
+    /// The template as a glyph (with no aspect: a template keeps none).
+    pub fn glyph(&self) -> Result<Glyph> {
+        let coverage = glyph::coverage_of(&self.rows, &format!("'{}'", self.symbol))?;
+        Ok(Glyph { coverage, aspect: 0.0, height: self.height, centre_y: self.centre_y })
     }
 }
 
@@ -154,7 +156,7 @@ impl SudokuTheme {
             bail!("{origin}: min_cell must be at least 6 pixels");
         }
         for g in &self.glyphs {
-            g.coverage().with_context(|| origin.to_string())?;
+            g.glyph().with_context(|| origin.to_string())?;
             if g.symbol != '.' && crate::games::sudoku::symbol_value(g.symbol).is_none_or(|v| v == 0) {
                 bail!(
                     "{origin}: '{}' is not a Sudoku symbol (1-9, A-G, or '.' for a mark over an empty cell)",

@@ -7,7 +7,7 @@ use super::cards::flat_patches;
 use super::marks::ink_boxes;
 use crate::vision::colour::{max_diff, mode, rgb_at};
 use crate::vision::font_glyphs::FontGlyphs;
-use crate::vision::glyph;
+use crate::vision::glyph::Glyph;
 use crate::vision::runs::Component;
 
 /// The word a control that ends a stack is labelled with ("NEXT STACK", "END STACK").
@@ -87,9 +87,8 @@ fn label(image: &RgbaImage, button: &Component, letters: &FontGlyphs) -> String 
         if k > 0 && (x0 - shapes[k - 1].2) * 2 > tallest {
             text.push(' ');
         }
-        let coverage = glyph::normalise(&alpha, w, (x0, y0, x1, y1));
-        let aspect = (x1 - x0 + 1) as f64 / (y1 - y0 + 1) as f64;
-        if let Some((letter, _, _)) = letters.nearest(&coverage, aspect, y1 - y0 + 1, Some) {
+        let mark = Glyph::cut(&alpha, w, (x0, y0, x1, y1));
+        if let Some((letter, _, _)) = letters.nearest(&mark, y1 - y0 + 1, Some) {
             text.push(letter);
         }
     }

@@ -4,9 +4,8 @@ use anyhow::{anyhow, Context, Result};
 use image::{imageops, RgbaImage};
 
 use super::cards::{Fan, Run, FACE_LIGHTNESS};
-use crate::clients::cribbage::reading::RankGlyph;
 use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
-use crate::vision::glyph;
+use crate::vision::glyph::Glyph;
 use crate::vision::runs::{flood8, Component};
 
 /// A pixel differing from its card's face by more than this is ink.
@@ -22,7 +21,7 @@ const CORNER: f64 = 0.45;
 /// at it).
 #[derive(Clone, Debug)]
 pub(super) struct Mark {
-    pub(super) glyph: RankGlyph,
+    pub(super) glyph: Glyph,
     pub(super) ink_height: usize,
 }
 
@@ -173,13 +172,9 @@ pub(super) fn card_mark(
             .enumerate()
             .map(|(i, &a)| if (x0..=x1).contains(&(i % w)) && (y0..=y1).contains(&(i / w)) { a } else { 0.0 })
             .collect();
-        let (gw, gh) = (x1 - x0 + 1, y1 - y0 + 1);
+        let gh = y1 - y0 + 1;
         let mark = Mark {
-            glyph: RankGlyph {
-                coverage: glyph::normalise(&own, w, (x0, y0, x1, y1)),
-                aspect: gw as f64 / gh as f64,
-                height: gh as f64 / card.0 as f64,
-            },
+            glyph: Glyph { height: gh as f64 / card.0 as f64, ..Glyph::cut(&own, w, (x0, y0, x1, y1)) },
             ink_height: gh,
         };
         (mark, ((x0 + x1) / 2, (y0 + y1) / 2))

@@ -5,34 +5,25 @@ use anyhow::{bail, Context, Result};
 
 use super::marks::{Mark, SeenCard};
 use crate::clients::cribbage::naming;
-use crate::clients::cribbage::reading::RankGlyph;
 use crate::games::cribbage::Rank;
 use crate::vision::font_glyphs::FontGlyphs;
-use crate::vision::glyph;
+use crate::vision::glyph::{Glyph, Weights};
 
-/// How far apart two marks of a table are: the mean squared difference of their coverage, plus the aspects'
-/// and the heights' squared differences.
+/// How much each measure weighs in how far apart two marks of one table are: their shapes and aspects as the
+/// fonts' ([`Weights::SHAPE`]), and their heights relative to the card's width (one table prints every rank at one
+/// size).
+const TABLE_WEIGHTS: Weights = Weights { height: 4.0, ..Weights::SHAPE };
+
+/// How far apart two marks of a table are.
 fn mark_distance(a: &Mark, b: &Mark) -> f64 {
-    glyph::mean_squared_difference(&a.glyph.coverage, &b.glyph.coverage)
-        + 0.05 * (a.glyph.aspect - b.glyph.aspect).powi(2)
-        + 4.0 * (a.glyph.height - b.glyph.height).powi(2)
+    a.glyph.distance(&b.glyph, &TABLE_WEIGHTS)
 }
 
 /// The mean of some marks.
 fn mean_mark(marks: &[&Mark]) -> Mark {
     let n = marks.len() as f64;
-    let mut coverage = vec![0f32; marks[0].glyph.coverage.len()];
-    for m in marks {
-        for (sum, c) in coverage.iter_mut().zip(&m.glyph.coverage) {
-            *sum += c / n as f32;
-        }
-    }
     Mark {
-        glyph: RankGlyph {
-            coverage,
-            aspect: marks.iter().map(|m| m.glyph.aspect).sum::<f64>() / n,
-            height: marks.iter().map(|m| m.glyph.height).sum::<f64>() / n,
-        },
+        glyph: Glyph::mean(marks.iter().map(|m| &m.glyph)),
         ink_height: (marks.iter().map(|m| m.ink_height).sum::<usize>() as f64 / n).round() as usize,
     }
 }
@@ -92,7 +83,7 @@ fn rank_of_text(text: &str) -> Option<Rank> {
 /// Per rank (A … K), a mark's distance to the nearest font text of the rank; infinite where no font has one.
 fn font_costs(fonts: &FontGlyphs, mark: &Mark) -> [f64; naming::RANKS] {
     let mut costs = [f64::INFINITY; naming::RANKS];
-    for (rank, d) in fonts.distances_by_text(&mark.glyph.coverage, mark.glyph.aspect, mark.ink_height, rank_of_text) {
+    for (rank, d) in fonts.distances_by_text(&mark.glyph, mark.ink_height, rank_of_text) {
         costs[rank.index() as usize] = d;
     }
     costs
@@ -104,7 +95,7 @@ fn font_costs(fonts: &FontGlyphs, mark: &Mark) -> [f64; naming::RANKS] {
 fn rank_mark<'a>(fonts: &FontGlyphs, card: &'a SeenCard) -> (&'a Mark, [f64; naming::RANKS]) {
     let first = &card.mark;
     let Some(both) = &card.with_next else { return (first, font_costs(fonts, first)) };
-    let nearest = fonts.distances_by_text(&first.glyph.coverage, first.glyph.aspect, first.ink_height, |t| {
+    let nearest = fonts.distances_by_text(&first.glyph, first.ink_height, |t| {
         (rank_of_text(t).is_some() && t != "10").then_some(t == "1")
     });
     match nearest.first() {
