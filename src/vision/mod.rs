@@ -5,6 +5,7 @@ pub mod annotate;
 pub mod colour;
 pub mod font_glyphs;
 pub mod glyph;
+pub mod labelling;
 pub mod lattice;
 pub mod patches;
 pub mod printed_number;

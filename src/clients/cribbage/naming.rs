@@ -13,6 +13,9 @@
 //! otherwise, the other cards renamed as best they can be to keep the counts (moving a card from rank a to rank
 //! b costs its distance to b less its distance to a; a chain of such moves ends at a rank with a place to spare,
 //! or at the rank the card left). A card whose margin is small is not named: the picture does not decide it.
+//!
+//! This is the deal's constraint on a labelling of marks ([`crate::vision::labelling`], which groups the marks
+//! and sums their costs): an assignment with room per label, so it is solved as one rather than searched.
 
 use anyhow::{bail, Result};
 use pathfinding::prelude::{kuhn_munkres_min, Matrix};

@@ -11,10 +11,10 @@
 //! The board decides between the fonts' guesses. The classes of givens are named by the assignment of least total
 //! cost under which the givens are a Sudoku — no given twice in a row, column or box, and the givens have a
 //! solution — found by a depth-first search over each class's nearer names with the unconstrained least cost as
-//! its bound, so that where the fonts' nearest digits already make a legal board (the usual case) that is the
-//! answer, found first. The player's digits must then be consistent with the givens: a player's digit that repeats
-//! a given in its row, column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's
-//! digit other than the solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs,
+//! its bound ([`crate::vision::labelling::least_cost`]; this module supplies the rules as its constraint), so that
+//! where the fonts' nearest digits already make a legal board (the usual case) that is the answer, found first.
+//! The player's digits must then be consistent with the givens: a player's digit that repeats a given in its row,
+//! column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's digit other than the solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs,
 //! not rules; but where a small font draws two digits nearly alike (xterm's 6×13 bitmap `9` and `3`), the board
 //! names the mark the player typed. A player's mark of no given's shape is named on its own (it constrains no
 //! other), which also keeps two such digits of a small font from being named as one. A digit in a font none of
@@ -32,6 +32,7 @@ use anyhow::{bail, Result};
 use crate::games::sudoku::board::Grid;
 use crate::games::sudoku::solver::for_each_solution;
 use crate::vision::glyph::{Glyph, Weights};
+use crate::vision::labelling::{self, Budget, Classes, Constraint};
 
 /// Marks at most this far apart (the fonts' distance: coverage, and aspect) are one shape class.
 const SAME_SHAPE: f64 = 0.03;
@@ -52,8 +53,7 @@ const CLEAR_RATIO: f64 = 3.0;
 const NAMES_TRIED: usize = 4;
 /// The search gives up after this many steps (names tried), or this many complete namings checked with the
 /// solver: a picture of noise that looks like a grid of marks costs milliseconds, not seconds.
-const BUDGET: usize = 20_000;
-const SOLVED_AT_MOST: usize = 200;
+const BUDGET: Budget = Budget { steps: 20_000, completions: 200 };
 
 /// A digit-sized mark in a cell, and its distance to each name (index 0: a mark over an empty cell; 1–9 the
 /// digits).
@@ -110,35 +110,17 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize, givens: Give
             );
         }
     }
-    let mut search = Search {
-        marks,
-        classes: &classes,
-        searched: classes.iter().take_while(|c| c.givens).count(),
-        givens,
-        box_rows,
-        box_cols,
-        board: vec![0; size * size],
-        names: vec![0; classes.len()],
-        best: None,
-        tried: 0,
-        solved: 0,
-    };
-    // The least cost each class can add, for the bound.
-    let floor: Vec<f64> = classes.iter().map(|c| c.costs[c.names[0] as usize]).collect();
-    let mut rest: Vec<f64> = vec![0.0; classes.len() + 1];
-    for k in (0..classes.len()).rev() {
-        rest[k] = rest[k + 1] + floor[k];
-    }
-    search.run(0, 0.0, &rest);
-    match search.best {
+    let searched = classes.iter().take_while(|c| c.givens).count();
+    let costs: Vec<[f64; 10]> = classes.iter().map(|c| c.costs).collect();
+    let candidates: Vec<Vec<usize>> = classes.iter().map(|c| c.names.iter().map(|&n| n as usize).collect()).collect();
+    let mut rules =
+        SudokuRules { marks, classes: &classes, searched, givens, box_rows, box_cols, board: vec![0; size * size] };
+    let found = labelling::least_cost(&costs, &candidates, searched, &mut rules, BUDGET);
+    match found.best {
         Some((_, names)) => {
-            let mut named = vec![0; marks.len()];
-            for (class, name) in classes.iter().zip(names) {
-                for &m in &class.marks {
-                    named[m] = name;
-                }
-            }
-            Ok(named)
+            let names: Vec<u8> = names.into_iter().map(|n| n as u8).collect();
+            let members = Classes { members: classes.into_iter().map(|c| c.marks).collect() };
+            Ok(members.spread(&names, marks.len(), 0))
         }
         None => {
             let described: Vec<String> = classes
@@ -168,7 +150,7 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize, givens: Give
                     )
                 })
                 .collect();
-            let why = if search.out_of_budget() { "no naming found within the search's budget" } else { "none" };
+            let why = if found.out_of_budget { "no naming found within the search's budget" } else { "none" };
             bail!(
                 "the marks in the cells cannot be named as digits that make a Sudoku ({why}; rows and columns from 0): {}; \
                  calibrate this client (`autoplay calibrate sudoku`)",
@@ -188,46 +170,29 @@ fn others(count: usize) -> String {
 
 /// Each mark's shape class (an index; marks of one shape share it).
 pub fn shape_class_of(marks: &[Mark]) -> Vec<usize> {
-    let mut class_of = vec![0; marks.len()];
-    for (k, class) in shape_classes(marks).iter().enumerate() {
-        for &m in &class.marks {
-            class_of[m] = k;
-        }
-    }
-    class_of
+    let classes = Classes { members: shape_classes(marks).into_iter().map(|c| c.marks).collect() };
+    classes.class_of(marks.len()).into_iter().map(|k| k.expect("every mark is in a class")).collect()
 }
 
 /// Groups the marks into shape classes (see the module doc): the classes of givens first, largest first, then
 /// the player's marks of no given's shape, one class each.
 fn shape_classes(marks: &[Mark]) -> Vec<Class> {
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let alike = |a: &Mark, b: &Mark| {
+    let alike = |a: usize, b: usize| {
+        let (a, b) = (&marks[a], &marks[b]);
         a.ink_height.abs_diff(b.ink_height) * 6 <= a.ink_height.max(b.ink_height) && a.shape_distance(b) <= SAME_SHAPE
     };
-    for (i, mark) in marks.iter().enumerate().filter(|(_, m)| m.given) {
-        match groups.iter_mut().find(|g| alike(&marks[g[0]], mark)) {
-            Some(group) => group.push(i),
-            None => groups.push(vec![i]),
-        }
-    }
-    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let mut alone = Vec::new();
-    for (i, mark) in marks.iter().enumerate().filter(|(_, m)| !m.given) {
-        match groups.iter_mut().find(|g| alike(&marks[g[0]], mark)) {
-            Some(group) => group.push(i),
-            None => alone.push(vec![i]),
-        }
-    }
-    groups.extend(alone);
-    groups
+    let mut classes = Classes::default();
+    classes.found((0..marks.len()).filter(|&i| marks[i].given), alike);
+    classes.members.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    let alone = classes.join((0..marks.len()).filter(|&i| !marks[i].given), alike);
+    classes.members.extend(alone.into_iter().map(|m| vec![m]));
+    let mark_costs: Vec<[f64; 10]> = marks.iter().map(|m| m.costs).collect();
+    let class_costs = classes.costs(&mark_costs);
+    classes
+        .members
         .into_iter()
-        .map(|marks_of| {
-            let mut costs = [0.0; 10];
-            for &m in &marks_of {
-                for (total, cost) in costs.iter_mut().zip(marks[m].costs) {
-                    *total += cost;
-                }
-            }
+        .zip(class_costs)
+        .map(|(marks_of, costs)| {
             let count = marks_of.len() as f64;
             let mut order: Vec<u8> = (0..10).collect();
             order.sort_by(|&a, &b| costs[a as usize].total_cmp(&costs[b as usize]));
@@ -247,8 +212,10 @@ fn shape_classes(marks: &[Mark]) -> Vec<Class> {
         .collect()
 }
 
-/// The depth-first search for the least-cost legal naming.
-struct Search<'a> {
+/// The rules a naming keeps: the givens as named repeat no digit in a row, column or box, and have a solution (or
+/// exactly one, as `givens` asks); the player's digits cost more where they break them
+/// ([`SudokuRules::inconsistency`]).
+struct SudokuRules<'a> {
     marks: &'a [Mark],
     classes: &'a [Class],
     /// The classes named by the search (those with givens: the first ones); the rest are the player's alone.
@@ -258,63 +225,50 @@ struct Search<'a> {
     box_cols: usize,
     /// The givens named so far (0: none).
     board: Vec<u8>,
-    names: Vec<u8>,
-    best: Option<(f64, Vec<u8>)>,
-    /// Steps taken, and complete namings checked with the solver.
-    tried: usize,
-    solved: usize,
 }
 
-impl Search<'_> {
-    fn out_of_budget(&self) -> bool {
-        self.tried >= BUDGET || self.solved >= SOLVED_AT_MOST
+impl Constraint for SudokuRules<'_> {
+    fn place(&mut self, k: usize, name: usize) -> bool {
+        let (class, name) = (&self.classes[k], name as u8);
+        if name != 0 && !self.fits(class, name) {
+            return false;
+        }
+        for m in self.givens_of(class) {
+            self.board[self.marks[m].cell] = name;
+        }
+        true
     }
 
-    fn run(&mut self, k: usize, cost: f64, rest: &[f64]) {
-        self.tried += 1;
-        if self.out_of_budget() || self.best.as_ref().is_some_and(|(best, _)| cost + rest[k] >= *best) {
-            return;
-        }
-        if k == self.searched {
-            self.solved += 1;
-            let Some(solution) = self.givens_solution() else { return };
-            if self.givens == Givens::OneSolution && solution.is_none() {
-                return;
-            }
-            // The player's digits, held to the givens: in the classes of givens as named, and in each class of
-            // the player's alone by the name of least cost with what it costs to differ from the givens.
-            let mut cost = cost;
-            for j in 0..self.searched {
-                cost += self.inconsistency(&self.classes[j], self.names[j], solution.as_deref());
-            }
-            for j in self.searched..self.classes.len() {
-                let class = &self.classes[j];
-                let with = |n: u8| class.costs[n as usize] + self.inconsistency(class, n, solution.as_deref());
-                let name = class.names.iter().copied().min_by(|&a, &b| with(a).total_cmp(&with(b))).unwrap_or(0);
-                cost += with(name);
-                self.names[j] = name;
-            }
-            if self.best.as_ref().is_none_or(|(best, _)| cost < *best) {
-                self.best = Some((cost, self.names.clone()));
-            }
-            return;
-        }
-        let class = &self.classes[k];
-        for &name in &class.names {
-            if name != 0 && !self.fits(class, name) {
-                continue;
-            }
-            for m in self.givens_of(class) {
-                self.board[self.marks[m].cell] = name;
-            }
-            self.names[k] = name;
-            self.run(k + 1, cost + class.costs[name as usize], rest);
-            for m in self.givens_of(class) {
-                self.board[self.marks[m].cell] = 0;
-            }
+    fn lift(&mut self, k: usize, _: usize) {
+        for m in self.givens_of(&self.classes[k]) {
+            self.board[self.marks[m].cell] = 0;
         }
     }
 
+    /// The givens must have a solution (one, where asked); the player's digits are held to them: in the classes
+    /// of givens as named, and in each class of the player's alone by the name of least cost with what it costs
+    /// to differ from the givens.
+    fn complete(&mut self, names: &mut [usize]) -> Option<f64> {
+        let solution = self.givens_solution()?;
+        if self.givens == Givens::OneSolution && solution.is_none() {
+            return None;
+        }
+        let mut cost = 0.0;
+        for (j, &name) in names.iter().enumerate().take(self.searched) {
+            cost += self.inconsistency(&self.classes[j], name as u8, solution.as_deref());
+        }
+        for (j, name_of) in names.iter_mut().enumerate().skip(self.searched) {
+            let class = &self.classes[j];
+            let with = |n: u8| class.costs[n as usize] + self.inconsistency(class, n, solution.as_deref());
+            let name = class.names.iter().copied().min_by(|&a, &b| with(a).total_cmp(&with(b))).unwrap_or(0);
+            cost += with(name);
+            *name_of = name as usize;
+        }
+        Some(cost)
+    }
+}
+
+impl SudokuRules<'_> {
     /// The class's marks that are givens.
     fn givens_of(&self, class: &Class) -> Vec<usize> {
         class.marks.iter().copied().filter(|&m| self.marks[m].given).collect()

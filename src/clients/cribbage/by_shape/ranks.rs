@@ -8,6 +8,7 @@ use crate::clients::cribbage::naming;
 use crate::games::cribbage::Rank;
 use crate::vision::font_glyphs::FontGlyphs;
 use crate::vision::glyph::{Glyph, Weights};
+use crate::vision::labelling::Classes;
 
 /// How much each measure weighs in how far apart two marks of one table are: their shapes and aspects as the
 /// fonts' ([`Weights::SHAPE`]), and their heights relative to the card's width (one table prints every rank at one
@@ -36,7 +37,7 @@ fn groups_by_likeness(
     marks: &[&Mark],
     font_costs: &[[f64; naming::RANKS]],
     room: &[usize; naming::RANKS],
-) -> Result<Vec<Vec<usize>>> {
+) -> Result<Classes> {
     let mut labels = naming::name_by_deal(font_costs, room, 1.0)?.ranks;
     for _ in 0..20 {
         let means: Vec<Option<Mark>> = (0..naming::RANKS)
@@ -56,11 +57,11 @@ fn groups_by_likeness(
         }
         labels = next;
     }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut groups = Classes::default();
     for r in 0..naming::RANKS {
         let members: Vec<usize> = (0..marks.len()).filter(|&i| labels[i] == r).collect();
         if !members.is_empty() {
-            groups.push(members);
+            groups.members.push(members);
         }
     }
     Ok(groups)
@@ -138,13 +139,11 @@ pub(super) fn name(
         }
     }
     let groups = groups_by_likeness(&marks, &costs, room).with_context(|| format!("{} cards seen", cards.len()))?;
-    let group_costs: Vec<[f64; naming::RANKS]> =
-        groups.iter().map(|g| std::array::from_fn(|r| g.iter().map(|&i| costs[i][r]).sum())).collect();
-    let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let group_costs = groups.costs(&costs);
+    let sizes: Vec<usize> = groups.members.iter().map(Vec::len).collect();
     let named =
         naming::name_groups(&group_costs, &sizes, room, 1.0).with_context(|| format!("{} cards seen", cards.len()))?;
-    let mut ranks = vec![Rank::ACE; cards.len()];
-    for (g, members) in groups.iter().enumerate() {
+    for (g, members) in groups.members.iter().enumerate() {
         let rank = Rank::new(named.ranks[g] as u8).expect("a rank index");
         if named.margins[g] < GROUP_MARGIN * members.len() as f64 {
             let which: Vec<&str> = members.iter().map(|&i| cards[i].0.as_str()).collect();
@@ -156,9 +155,8 @@ pub(super) fn name(
                 GROUP_MARGIN * members.len() as f64
             );
         }
-        for &i in members {
-            ranks[i] = rank;
-        }
     }
-    Ok(ranks)
+    let ranks: Vec<Rank> = named.ranks.iter().map(|&r| Rank::new(r as u8).expect("a rank index")).collect();
+    // (Every card is in a group: the groups are the deal naming's labels.)
+    Ok(groups.spread(&ranks, cards.len(), Rank::ACE))
 }
