@@ -14,8 +14,8 @@
 //! its bound ([`crate::vision::labelling::least_cost`]; this module supplies the rules as its constraint), so that
 //! where the fonts' nearest digits already make a legal board (the usual case) that is the answer, found first.
 //! The player's digits must then be consistent with the givens: a player's digit that repeats a given in its row,
-//! column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's digit other than the solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs,
-//! not rules; but where a small font draws two digits nearly alike (xterm's 6×13 bitmap `9` and `3`), the board
+//! column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's digit other than
+//! the solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs, not rules; but where a small font draws two digits nearly alike (xterm's 6×13 bitmap `9` and `3`), the board
 //! names the mark the player typed. A player's mark of no given's shape is named on its own (it constrains no
 //! other), which also keeps two such digits of a small font from being named as one. A digit in a font none of
 //! the listed fonts resembles closely is still named where its class is nearer that digit than any other name the
