@@ -10,16 +10,16 @@
 //!
 //! The board decides between the fonts' guesses. The classes of givens are named by the assignment of least total
 //! cost under which the givens are a Sudoku — no given twice in a row, column or box, and the givens have a
-//! solution — found by a depth-first search over each class's nearer names with the unconstrained least cost as
-//! its bound ([`crate::vision::labelling::least_cost`]; this module supplies the rules as its constraint), so that
-//! where the fonts' nearest digits already make a legal board (the usual case) that is the answer, found first.
-//! The player's digits must then be consistent with the givens: a player's digit that repeats a given in its row,
-//! column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's digit other than
-//! the solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs, not rules; but where a small font draws two digits nearly alike (xterm's 6×13 bitmap `9` and `3`), the board
-//! names the mark the player typed. A player's mark of no given's shape is named on its own (it constrains no
-//! other), which also keeps two such digits of a small font from being named as one. A digit in a font none of
-//! the listed fonts resembles closely is still named where its class is nearer that digit than any other name the
-//! rules allow.
+//! solution — found by a depth-first search over each class's nearer names with the unconstrained least cost as its
+//! bound ([`crate::vision::labelling::least_cost`]; this module supplies the rules as its constraint), so that
+//! where the fonts' nearest digits already make a legal board (the usual case) that is the answer, found first. The
+//! player's digits must then be consistent with the givens: a player's digit that repeats a given in its row,
+//! column or box costs [`CLASH_COST`] more, and where the givens have one solution, a player's digit other than the
+//! solution's in its cell costs [`MISTAKE_COST`] more. A player may err, so these are costs, not rules; but where a
+//! small font draws two digits nearly alike (xterm's 6×13 bitmap `9` and `3`), the board names the mark the player
+//! typed. A player's mark of no given's shape is named on its own (it constrains no other), which also keeps two
+//! such digits of a small font from being named as one. A digit in a font none of the listed fonts resembles
+//! closely is still named where its class is nearer that digit than any other name the rules allow.
 //!
 //! A class further than [`NOT_A_DIGIT`] from every name is no digit (a cursor's block, a picture); where no
 //! assignment makes a legal board, the error names each doubtful class by its cells and candidate digits.
