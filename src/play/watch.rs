@@ -126,7 +126,8 @@ pub struct Awaited<G: Client> {
 
 /// Watches the window after a move until its board shows `expected` and then holds still for the settle's quiet
 /// period; `shown` is `None` when it has not within `bound`. `before` is the frame the move was made on: a capture
-/// whose board has not changed from it is not read again.
+/// whose board has not changed from it is not read again. One wait ("the move to show"): each try captures; a
+/// capture as it was, one that does not read as `expected`, or one that goes on changing is what it lacks.
 pub fn await_expected<G: Client>(
     game: &mut G,
     source: &mut dyn FrameSource,
@@ -139,36 +140,36 @@ pub fn await_expected<G: Client>(
     let region = layout.region();
     let start = source.now();
     let mut expected_read = false;
-    while let Some((frame, grabbed_at)) = next_change(source, settle, before, region, start, bound)? {
-        let Ok(reading) = game.read(&frame, Some(layout)) else { continue };
-        if reading.board != *expected {
-            continue;
+    let wait = Wait::new("the move to show", bound, settle.interval, First::Clock);
+    let shown = wait.run(source, start, |round| {
+        let frame = round.source.grab()?;
+        if frame.same_in(before, region) {
+            return Ok(Try::Lacks("the board as it was".into()));
         }
+        let grabbed_at = round.source.now();
+        let reading = match game.read(&frame, Some(layout)) {
+            Ok(reading) if reading.board == *expected => reading,
+            Ok(_) => return Ok(Try::Lacks("the board changed to another than expected".into())),
+            Err(e) => return Ok(Try::Lacks(format!("the board changed and does not read: {e:#}"))),
+        };
         expected_read = true;
         // Observation: it counts once the board holds still (at least one more capture agrees).
-        let Some(confirmed) = hold_still(
-            source,
-            settle.interval,
-            settle.quiet,
-            super::pace::HOLD_STILL_BOUND,
-            frame.clone(),
-            grabbed_at,
-            region,
-        )?
-        else {
-            continue;
+        let still_bound = super::pace::HOLD_STILL_BOUND;
+        let held =
+            hold_still(round.source, settle.interval, settle.quiet, still_bound, frame.clone(), grabbed_at, region)?;
+        let Some(confirmed) = held else {
+            return Ok(Try::Lacks("the expected board, still changing".into()));
         };
         if confirmed.same_in(&frame, region) {
-            return Ok(Awaited { shown: Some((confirmed, reading)), expected_read });
+            return Ok(Try::Holds((confirmed, reading)));
         }
         // It moved on (an animation, such as a flash on completion) and has held still since: what does it show?
-        if let Ok(settled) = game.read(&confirmed, Some(layout)) {
-            if settled.board == *expected {
-                return Ok(Awaited { shown: Some((confirmed, settled)), expected_read });
-            }
+        match game.read(&confirmed, Some(layout)) {
+            Ok(settled) if settled.board == *expected => Ok(Try::Holds((confirmed, settled))),
+            _ => Ok(Try::Lacks("the expected board, then another".into())),
         }
-    }
-    Ok(Awaited { shown: None, expected_read })
+    })?;
+    Ok(Awaited { shown: shown.ok(), expected_read })
 }
 
 #[cfg(test)]
