@@ -173,11 +173,7 @@ pub fn play<'a, G: Client>(
         if !player.act(&mut ways, &attempt)? {
             // Nothing was entered (the move's place was not chosen): the window as it is now, and the next way.
             let (shown, read) = player.watch_still(&settle, Some(&reading.layout), settle.quiet)?;
-            let seen = read?;
-            let learned =
-                shown::move_shown(&mut *player.game, (&before, &mv, &expected), &seen.board, move_input.trial)?;
-            ways.learn(&mut *player.game, &attempt, (&shown, &seen), learned.control, &mut *player.log)?;
-            (frame, reading) = (shown, seen);
+            (frame, reading) = player.take_in(&mut ways, &attempt, (shown, read?), false)?;
             plan.push_front(mv);
             report.moves = number - 1;
             continue;
@@ -225,7 +221,7 @@ pub fn play<'a, G: Client>(
             }
         };
         player.hands.check_pointer()?;
-        let (shown, mut seen) = if seen.1.board == expected && !winning && player.copy_wanted(&move_input) {
+        let (shown, seen) = if seen.1.board == expected && !winning && player.copy_wanted(&move_input) {
             player.look_at_a_copy(&attempt, seen)?
         } else {
             seen
@@ -238,14 +234,7 @@ pub fn play<'a, G: Client>(
         if seen.board != expected {
             player.check_not_doubled(&before, &mv, &move_input, &seen.board, number)?;
         }
-        let learned = shown::move_shown(&mut *player.game, (&before, &mv, &expected), &seen.board, move_input.trial)?;
-        if let Some((board, learned)) = learned.variant {
-            player.report(PlayEvent::Learned { number, how: None, what: learned });
-            seen.board = board;
-        }
-        player.report(PlayEvent::reading(&seen));
-        ways.learn(&mut *player.game, &attempt, (&shown, &seen), learned.control, &mut *player.log)?;
-        (frame, reading) = (shown, seen);
+        (frame, reading) = player.take_in(&mut ways, &attempt, (shown, seen), true)?;
         as_expected = reading.board == expected;
         if !as_expected {
             report.replans += 1;

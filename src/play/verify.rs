@@ -31,7 +31,8 @@ use super::watch::{self, Observation};
 use super::{Attempt, PlayEvent, Player};
 use crate::capture::Frame;
 use crate::game::{Action, BoardOf, Client, Game, Layout, MoveOf, Repeat};
-use crate::play::ways::MoveInput;
+use crate::play::shown;
+use crate::play::ways::{MoveInput, Ways};
 
 /// What the window showed after a move.
 pub(super) enum Verdict<G: Client> {
@@ -58,6 +59,30 @@ enum Look<G: Client> {
 }
 
 impl<G: Client> Player<'_, G> {
+    /// Takes in what the window shows after a move (`seen`): the client's answer to what the move showed
+    /// ([`shown::move_shown`]), and what the ways of moving learn from it ([`Ways::learn`]). Where the move was
+    /// `entered`, a rules variant the client names is reported and its board taken, and the reading reported; a
+    /// move whose place was not chosen (nothing entered) teaches only the ways.
+    pub(super) fn take_in(
+        &mut self,
+        ways: &mut Ways<G::Way>,
+        attempt: &Attempt<'_, G>,
+        (shown, mut seen): Observation<G>,
+        entered: bool,
+    ) -> Result<Observation<G>> {
+        let (before, mv, expected) = (&attempt.reading.board, attempt.mv, attempt.expected);
+        let learned = shown::move_shown(&mut *self.game, (before, mv, expected), &seen.board, attempt.input.trial)?;
+        if entered {
+            if let Some((board, what)) = learned.variant {
+                self.report(PlayEvent::Learned { number: attempt.number, how: None, what });
+                seen.board = board;
+            }
+            self.report(PlayEvent::reading(&seen));
+        }
+        ways.learn(&mut *self.game, attempt, (&shown, &seen), learned.control, &mut *self.log)?;
+        Ok((shown, seen))
+    }
+
     /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
     pub(super) fn patience(&mut self) -> Result<Duration> {
         let busy = self.source.busy()?;
