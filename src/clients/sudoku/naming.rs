@@ -349,13 +349,13 @@ mod tests {
         let mut costs = [0.3; 10];
         costs[nearest as usize] = 0.1;
         costs[second as usize] = 0.1 + gap;
-        Mark {
-            cell,
-            glyph: Glyph { coverage, aspect: 0.6, height: 0.0, centre_y: 0.0 },
-            ink_height: 20,
-            given: true,
-            costs,
-        }
+        given_mark(cell, coverage, costs)
+    }
+
+    /// A given's mark in `cell`, of a digit's height and aspect.
+    fn given_mark(cell: usize, coverage: Vec<f32>, costs: [f64; 10]) -> Mark {
+        let glyph = Glyph { coverage, aspect: 0.6, height: 0.0, centre_y: 0.0 };
+        Mark { cell, glyph, ink_height: 20, given: true, costs }
     }
 
     /// Two shapes whose fonts' nearest digit is the same ('1'), in one row: the rules name the one nearer '7' as
@@ -407,13 +407,7 @@ mod tests {
                 coverage[digit as usize * 25..digit as usize * 25 + 25].fill(1.0);
                 let mut costs = [0.3; 10];
                 costs[digit as usize] = 0.02;
-                Mark {
-                    cell,
-                    glyph: Glyph { coverage, aspect: 0.6, height: 0.0, centre_y: 0.0 },
-                    ink_height: 20,
-                    given: true,
-                    costs,
-                }
+                given_mark(cell, coverage, costs)
             })
             .collect()
     }
