@@ -23,6 +23,8 @@ packages=(
     # the Tk Cribbage table (fixtures/tables/cribbage_tk.py): Tk for Python, KDE's SVG card decks, rsvg-convert to
     # export their cards, and ImageMagick's import for its window captures (scripts/fixtures/cribbage-tk.sh)
     python3-tk kdegames-card-data-kf5 librsvg2-bin imagemagick
+    # a game engine's Flood-It that polls its input once a frame (fixtures/tables/flood_pygame.py)
+    python3-pygame
 )
 
 sudo=()

@@ -1,4 +1,14 @@
 //! The act stage: input events sent to the desktop (enigo, over XTEST), or recorded in a dry run.
+//!
+//! The desktop is given input as a person gives it: the pointer comes to rest before a press, and a button or key
+//! is held down for about as long as a finger holds it ([`HOLD`]) before it is released. Games built on engines
+//! that poll the mouse and keys once a frame (SDL, pygame, Love2D, Godot, Unity and the like) see a button down
+//! only if it is down when they look: a press and release sent in the same instant fall between two frames and are
+//! never seen. A hold longer than a frame (at 15 frames a second or more) is seen by every such game, and an
+//! event-driven toolkit (GTK, Qt, Tk, a browser) takes it the same as an instant click.
+
+use std::thread::sleep;
+use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
@@ -16,9 +26,29 @@ pub trait InputDevice {
     fn pointer(&self) -> Result<(i32, i32)>;
 }
 
+/// How long a pressed button or key is held before it is released: as a person holds one (about 80 ms), longer
+/// than a frame of a game that polls its input 15 times a second or more.
+pub const HOLD: Duration = Duration::from_millis(80);
+/// How long the pointer rests where it was moved before a button is pressed there: a frame at 30 frames a second,
+/// so that a game that polls the pointer sees it arrive before it sees the press.
+pub const REST: Duration = Duration::from_millis(33);
+
 /// The live desktop.
 pub struct DesktopInput {
     enigo: Enigo,
+}
+
+impl DesktopInput {
+    /// Presses, holds ([`HOLD`]) and releases, with `send` sending the press or the release.
+    fn hold(
+        &mut self,
+        what: &str,
+        mut send: impl FnMut(&mut Enigo, Direction) -> enigo::InputResult<()>,
+    ) -> Result<()> {
+        send(&mut self.enigo, Direction::Press).map_err(|e| anyhow!("{what} (pressing): {e}"))?;
+        sleep(HOLD);
+        send(&mut self.enigo, Direction::Release).map_err(|e| anyhow!("{what} (releasing): {e}"))
+    }
 }
 
 impl DesktopInput {
@@ -38,11 +68,12 @@ impl InputDevice for DesktopInput {
     }
 
     fn click(&mut self) -> Result<()> {
-        self.enigo.button(Button::Left, Direction::Click).map_err(|e| anyhow!("clicking: {e}"))
+        sleep(REST);
+        self.hold("clicking", |enigo, direction| enigo.button(Button::Left, direction))
     }
 
     fn type_char(&mut self, c: char) -> Result<()> {
-        self.enigo.text(&c.to_string()).map_err(|e| anyhow!("typing '{c}': {e}"))
+        self.hold(&format!("typing '{c}'"), |enigo, direction| enigo.key(enigo::Key::Unicode(c), direction))
     }
 
     fn press_key(&mut self, key: Key) -> Result<()> {
@@ -53,7 +84,7 @@ impl InputDevice for DesktopInput {
             Key::Right => enigo::Key::RightArrow,
             Key::Enter => enigo::Key::Return,
         };
-        self.enigo.key(code, Direction::Click).map_err(|e| anyhow!("pressing {key}: {e}"))
+        self.hold(&format!("pressing {key}"), |enigo, direction| enigo.key(code, direction))
     }
 
     fn pointer(&self) -> Result<(i32, i32)> {

@@ -887,3 +887,45 @@ fn a_client_moved_by_number_keys_is_won_once_its_keys_are_learned() {
     let learned = game.stderr.matches("that the key").count();
     assert!(learned <= game.colours + 1, "{learned} keys learned for {} colours:\n{}", game.colours, game.stderr);
 }
+
+/// A Flood-It of a game engine that polls its input once a frame (`fixtures/tables/flood_pygame.py`: pygame at 15
+/// frames a second, written from a description of its look and input alone): a button pressed and released in one
+/// instant falls between two frames and is never seen, so only clicks given as a person gives them (the pointer at
+/// rest, the button held) are. Won with no calibration made for it, at the optimum, twice in a row (two boards),
+/// checked by the game's own state.
+#[test]
+fn a_game_that_polls_its_input_once_a_frame_is_won_at_the_optimum() {
+    for seed in ["7", "8"] {
+        let mut desktop = Desktop::start();
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state.json");
+        let script = repo().join("fixtures/tables/flood_pygame.py");
+        let (script, state_path) = (path_str(&script), path_str(&state));
+        let args = [script.as_str(), "--size", "10", "--colours", "5", "--seed", seed, "--state", &state_path];
+        desktop.spawn(common::cribbage::python(), &args, &[("SDL_VIDEODRIVER", "x11")]);
+        // (SDL maps its window as "pygame window" and titles it after, in UTF-8 alone, which xdotool's --name
+        // does not read: the window is waited for as the bot lists windows.)
+        let titled = || {
+            let out = autoplay().arg("windows").env("DISPLAY", &desktop.display).output().unwrap();
+            String::from_utf8_lossy(&out.stdout).contains("Flood (pygame)")
+        };
+        wait_until("the game's window, titled", Duration::from_secs(20), titled);
+        let read_state = || -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(&state).expect("the game's state")).unwrap()
+        };
+        wait_until("the game's state file", Duration::from_secs(20), || state.exists());
+        let start = FloodBoard::parse(read_state()["start"].as_str().unwrap()).unwrap();
+        let optimal = proven_optimal_length(&start);
+
+        let out = autoplay().args(["play", "flood", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seed {seed}: play failed:\n{stderr}");
+        // The game's own word: won, in the optimal number of moves (none missed, none counted twice).
+        wait_until(
+            &format!("seed {seed}: the game to say it is won; the bot said:\n{stderr}"),
+            Duration::from_secs(20),
+            || read_state()["won"] == true,
+        );
+        assert_eq!(read_state()["moves"].as_u64().unwrap() as usize, optimal, "seed {seed}:\n{stderr}");
+    }
+}

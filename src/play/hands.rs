@@ -6,6 +6,9 @@
 //! - A pointer move is queued like any input: after moving it, the bot waits (bounded) until the X server
 //!   reports it there, so that a click is never sent to where the pointer was.
 //! - Every click is clamped to the window; keys are typed only once the game's window has the input focus.
+//! - Each click and key is given as a person gives it (the device's concern: [`crate::input`]): the pointer at
+//!   rest before the press, the button or key held about 80 ms, so that games that poll their input once a frame
+//!   see it.
 //! - Where the client previews a move under the pointer, the pointer is parked off the board after every move.
 
 use std::time::Duration;
