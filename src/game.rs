@@ -20,26 +20,86 @@ use serde::Serialize;
 
 use crate::capture::{Frame, Settle};
 
-/// Where the cells of a read board sit in the image it was read from: a lattice of square cells.
+/// Where the cells of a read board sit in the image it was read from: a lattice of cells, as wide as
+/// `pitch_x` and as tall as `pitch_y` (a window that stretches its board makes them differ; most boards are
+/// square, and a lattice measured square within [`CellLayout::SQUARE_WITHIN`] is kept exactly square).
 ///
-/// Coordinates are image pixels (add the frame's screen origin to get screen points).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Coordinates are image pixels (add the frame's screen origin to get screen points). As data (`read --json`,
+/// recorded sessions) a square lattice has one `pitch`; another has `pitch_x` and `pitch_y`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct CellLayout {
     pub rows: usize,
     pub cols: usize,
     /// Image position of the lattice's top-left corner (the outer edge of cell (0, 0)).
     pub origin_x: f64,
     pub origin_y: f64,
-    /// Side of one cell, in pixels.
-    pub pitch: f64,
+    /// Width of one cell, in pixels.
+    pub pitch_x: f64,
+    /// Height of one cell, in pixels.
+    pub pitch_y: f64,
 }
 
 impl CellLayout {
-    /// The image point at the centre of a cell, rounded to the nearest pixel.
+    /// How far (pixels) the board's measured width and height may stray from one square pitch for its cells to be
+    /// taken as square: the finders place each boundary to within about a pixel.
+    pub const SQUARE_WITHIN: f64 = 1.5;
+
+    /// A lattice of square cells.
+    pub fn square(rows: usize, cols: usize, origin: (f64, f64), pitch: f64) -> CellLayout {
+        CellLayout { rows, cols, origin_x: origin.0, origin_y: origin.1, pitch_x: pitch, pitch_y: pitch }
+    }
+
+    /// A lattice as measured along each axis: square (the two pitches' mean) when the board's extents agree with
+    /// one pitch within [`CellLayout::SQUARE_WITHIN`], else each axis its own.
+    pub fn measured(rows: usize, cols: usize, origin: (f64, f64), (pitch_x, pitch_y): (f64, f64)) -> CellLayout {
+        let mean = (pitch_x + pitch_y) / 2.0;
+        let square = (pitch_x - mean).abs() * cols as f64 <= Self::SQUARE_WITHIN
+            && (pitch_y - mean).abs() * rows as f64 <= Self::SQUARE_WITHIN;
+        match square {
+            true => CellLayout::square(rows, cols, origin, mean),
+            false => CellLayout { rows, cols, origin_x: origin.0, origin_y: origin.1, pitch_x, pitch_y },
+        }
+    }
+
+    /// The image point at the centre of a cell, rounded down to a pixel.
     pub fn centre(&self, row: usize, col: usize) -> (i32, i32) {
-        let x = self.origin_x + (col as f64 + 0.5) * self.pitch;
-        let y = self.origin_y + (row as f64 + 0.5) * self.pitch;
+        let x = self.origin_x + (col as f64 + 0.5) * self.pitch_x;
+        let y = self.origin_y + (row as f64 + 0.5) * self.pitch_y;
         (x.floor() as i32, y.floor() as i32)
+    }
+
+    /// The side of the largest square a cell holds: what sizes a look inside one cell (a ring sampled round its
+    /// centre, an inset past its bevel) and whether cells are big enough to read.
+    pub fn side(&self) -> f64 {
+        self.pitch_x.min(self.pitch_y)
+    }
+
+    /// Are the cells square (as measured, see [`CellLayout::measured`])?
+    pub fn is_square(&self) -> bool {
+        self.pitch_x == self.pitch_y
+    }
+
+    /// The lattice's width and height, in pixels.
+    pub fn extent(&self) -> (f64, f64) {
+        (self.cols as f64 * self.pitch_x, self.rows as f64 * self.pitch_y)
+    }
+}
+
+impl Serialize for CellLayout {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("CellLayout", if self.is_square() { 5 } else { 6 })?;
+        s.serialize_field("rows", &self.rows)?;
+        s.serialize_field("cols", &self.cols)?;
+        s.serialize_field("origin_x", &self.origin_x)?;
+        s.serialize_field("origin_y", &self.origin_y)?;
+        if self.is_square() {
+            s.serialize_field("pitch", &self.pitch_x)?;
+        } else {
+            s.serialize_field("pitch_x", &self.pitch_x)?;
+            s.serialize_field("pitch_y", &self.pitch_y)?;
+        }
+        s.end()
     }
 }
 
@@ -65,12 +125,12 @@ pub trait Layout: Clone + Debug + Serialize {
 impl Layout for CellLayout {
     fn marks(&self) -> Marks {
         let mut marks = Marks::default();
-        let side = self.pitch.round().max(1.0) as u32;
+        let (width, height) = (self.pitch_x.round().max(1.0) as u32, self.pitch_y.round().max(1.0) as u32);
         for row in 0..self.rows {
             for col in 0..self.cols {
-                let x = (self.origin_x + col as f64 * self.pitch).round() as i32;
-                let y = (self.origin_y + row as f64 * self.pitch).round() as i32;
-                marks.boxes.push((x, y, side, side));
+                let x = (self.origin_x + col as f64 * self.pitch_x).round() as i32;
+                let y = (self.origin_y + row as f64 * self.pitch_y).round() as i32;
+                marks.boxes.push((x, y, width, height));
                 marks.points.push(self.centre(row, col));
             }
         }

@@ -33,7 +33,7 @@ fn every_fixture_reads_exactly_its_truth() {
                 let symbol = reading.board.at(row, col) as char;
                 let colour = theme.colours.iter().find(|c| c.symbol == symbol).unwrap();
                 // Beside the centre, clear of any centre mark.
-                let p = image.get_pixel((x as f64 - reading.layout.pitch * 0.25) as u32, y as u32);
+                let p = image.get_pixel((x as f64 - reading.layout.pitch_x * 0.25) as u32, y as u32);
                 assert_eq!([p[0], p[1], p[2]], colour.rgb().unwrap(), "{} cell ({row}, {col})", fixture.name);
             }
         }
@@ -62,7 +62,7 @@ fn an_unreadable_picture_is_reported_by_the_theme_that_got_furthest() {
         }
     }
     let (cx, cy) = reading.layout.centre(5, 7);
-    let half = (reading.layout.pitch / 2.0) as i32 - 3;
+    let half = (reading.layout.side() / 2.0) as i32 - 3;
     for y in cy - half..=cy + half {
         for x in cx - half..=cx + half {
             picture.put_pixel(x as u32, y as u32, image::Rgba([0x12, 0x34, 0x56, 255]));

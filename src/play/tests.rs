@@ -99,7 +99,7 @@ impl Client for Counter {
         if pixel[2] != 0 {
             bail!("no board found");
         }
-        let layout = CellLayout { rows: 1, cols: 1, origin_x: 0.0, origin_y: 0.0, pitch: BOARD as f64 };
+        let layout = CellLayout::square(1, 1, (0.0, 0.0), BOARD as f64);
         Ok(Reading { board: Count { value: pixel[0] as u32, goal: self.goal }, layout, theme: "sim".into() })
     }
     fn actions(

@@ -29,15 +29,16 @@ enum Known {
 /// The controls of one game window.
 #[derive(Clone, Debug)]
 pub struct Controls {
-    /// The cell pitch the buttons were found at (a window drawn at another size is searched again).
-    pub pitch: f64,
+    /// The cells' pitch across and down when the buttons were found (a window drawn at another size is searched
+    /// again).
+    pub pitch: (f64, f64),
     pub candidates: Vec<Candidate>,
     buttons: Vec<Known>,
     keys: [Known; 10],
 }
 
 impl Controls {
-    pub fn new(pitch: f64, candidates: Vec<Candidate>) -> Controls {
+    pub fn new(pitch: (f64, f64), candidates: Vec<Candidate>) -> Controls {
         let buttons = vec![Known::Untried; candidates.len()];
         Controls { pitch, candidates, buttons, keys: [Known::Untried; 10] }
     }
@@ -143,7 +144,7 @@ mod tests {
     #[test]
     fn a_button_is_kept_for_the_colour_it_floods_with_and_dropped_when_it_does_nothing() {
         let mut controls =
-            Controls::new(20.0, vec![candidate(b'G', 0.0), candidate(b'G', 40.0), candidate(b'B', 80.0)]);
+            Controls::new((20.0, 20.0), vec![candidate(b'G', 0.0), candidate(b'G', 40.0), candidate(b'B', 80.0)]);
         let before = board("RG\nBG\n");
         assert_eq!(controls.button_for(b'G'), Some((0, false)));
         let said = controls.learn(0, &before, &before).unwrap();
@@ -164,7 +165,7 @@ mod tests {
     /// that colour (and dropped if it does nothing again); a key seen to play a colour is used without trial.
     #[test]
     fn number_keys_are_learned_from_what_they_flood_with() {
-        let mut controls = Controls::new(20.0, Vec::new());
+        let mut controls = Controls::new((20.0, 20.0), Vec::new());
         let before = board("RG\nBG\n");
         assert_eq!(controls.key_for(b'G', 3), Some((1, false)));
         controls.learn(NUMBER_KEYS + 1, &before, &board("BG\nBG\n"));
@@ -177,7 +178,7 @@ mod tests {
         controls.learn(NUMBER_KEYS + 2, &before, &before);
         assert_eq!(controls.key_for(b'R', 3), Some((3, false)));
         // Two keys that do nothing under one flood: the client takes no number keys.
-        let mut dead = Controls::new(20.0, Vec::new());
+        let mut dead = Controls::new((20.0, 20.0), Vec::new());
         dead.learn(NUMBER_KEYS + 1, &before, &before);
         let said = dead.learn(NUMBER_KEYS + 2, &before, &before).unwrap();
         assert!(said.ends_with("the client takes no number keys"), "{said}");

@@ -286,8 +286,11 @@ impl FloodClient {
     /// The window's controls, their buttons found in this frame the first time (and again when the board is drawn
     /// at another size).
     fn controls_for(&mut self, frame: &Frame, reading: &Reading<FloodBoard>) -> Result<&mut controls::Controls> {
-        let pitch = reading.layout.pitch;
-        if self.controls.as_ref().is_none_or(|c| (c.pitch - pitch).abs() > 0.02 * pitch) {
+        let pitch = (reading.layout.pitch_x, reading.layout.pitch_y);
+        let resized = |c: &controls::Controls| {
+            (c.pitch.0 - pitch.0).abs() > 0.02 * pitch.0 || (c.pitch.1 - pitch.1).abs() > 0.02 * pitch.1
+        };
+        if self.controls.as_ref().is_none_or(resized) {
             let palette = self.palette_of(frame, reading)?;
             let candidates = buttons::find_candidates(&frame.image, &reading.layout, &palette);
             self.controls = Some(controls::Controls::new(pitch, candidates));
@@ -431,7 +434,7 @@ mod tests {
     fn a_colour_picked_again_leaves_the_board_and_cursor_keys_again_do_not() {
         let (game, mut client) = (Flood, FloodClient::with_themes(Vec::new()));
         let board = FloodBoard::parse("RGB\nGBR\nBRG\n").unwrap();
-        let layout = CellLayout { rows: 3, cols: 3, origin_x: 0.0, origin_y: 0.0, pitch: 20.0 };
+        let layout = CellLayout::square(3, 3, (0.0, 0.0), 20.0);
         let reading = Reading { board, layout, theme: "test".into() };
         let frame = Frame::from_image(RgbaImage::new(60, 60));
         let mut events = |way| client.actions(&frame, &reading, &ColourMove(b'G'), way).unwrap().unwrap();

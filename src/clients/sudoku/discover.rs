@@ -140,7 +140,7 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
 /// Cells found from their edges may be those of a grid of lines the line finder refused because something
 /// covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
 fn refuse_if_lines_covered(grid: &Lattice, light: &[u8], w: usize) -> Result<()> {
-    let reach = ((grid.layout.pitch * 0.06).round() as usize).max(2);
+    let reach = ((grid.layout.side() * 0.06).round() as usize).max(2);
     for (dark, t) in masks() {
         let mask = line_mask(light, dark, t);
         if interior_share(grid, &mask, w, reach) > CLEAR_INTERIOR {
@@ -354,11 +354,11 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
         );
     }
     // (A terminal's characters are named together by the rules whatever their size: see below.)
-    if drawn != Drawn::Text && grid.layout.pitch < MIN_PITCH {
+    if drawn != Drawn::Text && grid.layout.side() < MIN_PITCH {
         bail!(
             "the cells are {:.1} pixels, and digits in cells under {MIN_PITCH} pixels are hinted too differently by every \
              font to read without a calibration theme learned at their size (`autoplay calibrate sudoku`)",
-            grid.layout.pitch
+            grid.layout.side()
         );
     }
     let mut seen = Vec::with_capacity(grid.size() * grid.size());
@@ -645,14 +645,14 @@ fn read_cell(
     let (x0, y0, x1, y1) = grid.interior(row, col);
     // In from the lines, which may be blended into the cell: one pixel; from a tile's edge, past its bevel.
     let inset = match drawn {
-        Drawn::Tiles => (grid.layout.pitch * TILE_INSET).round() as usize,
+        Drawn::Tiles => (grid.layout.side() * TILE_INSET).round() as usize,
         Drawn::Lines => 1,
         // (A cell is the step around its character, and the lines are characters apart.)
         Drawn::Text => 0,
     };
     let (x0, y0, x1, y1) = (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
     if x1 < x0 + 4 || y1 < y0 + 4 {
-        bail!("the cells are too small to read ({:.1} pixels)", grid.layout.pitch);
+        bail!("the cells are too small to read ({:.1} pixels)", grid.layout.side());
     }
     // A tile may be shaded or textured: its background is its border's median, not its commonest colour.
     let tiled = drawn == Drawn::Tiles;
@@ -721,7 +721,7 @@ fn read_cell(
     if strong.iter().filter(|&&s| s).count() < 3 {
         return Ok(empty);
     }
-    let pitch = grid.layout.pitch;
+    let pitch = grid.layout.pitch_y;
     if (tallest_mark(&strong, w) as f64) < PENCIL_HEIGHT * pitch {
         // One small dot is the client's mark of an empty cell (a terminal's '.'); pencil marks are several.
         if one_mark(&strong, w) {

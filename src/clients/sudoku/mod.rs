@@ -422,7 +422,7 @@ mod tests {
         let game = Sudoku;
         let mut client = SudokuScreen { themes: Vec::new(), digit_shapes: Err("none".into()) }.client();
         let board = SudokuGrid::parse_givens("1...\n..1.\n.1..\n....\n").unwrap();
-        let cells = CellLayout { rows: 4, cols: 4, origin_x: 0.0, origin_y: 0.0, pitch: 20.0 };
+        let cells = CellLayout::square(4, 4, (0.0, 0.0), 20.0);
         let layout = SudokuLayout {
             cells,
             pencil: Vec::new(),

@@ -61,14 +61,14 @@ pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitSh
         Luma([luminance([p[0], p[1], p[2]])])
     });
     let light: Vec<i32> = lightness.as_raw().iter().map(|&l| l as i32).collect();
-    let mean = local_means(&lightness, ((cells.pitch * SURROUNDINGS / 2.0).round() as u32).max(4));
+    let mean = local_means(&lightness, ((cells.side() * SURROUNDINGS / 2.0).round() as u32).max(4));
     // The grid and half a cell around it are not the pad.
-    let margin = cells.pitch / 2.0;
+    let margin = cells.side() / 2.0;
     let grid = (
         cells.origin_x - margin,
         cells.origin_y - margin,
-        cells.origin_x + cells.cols as f64 * cells.pitch + margin,
-        cells.origin_y + cells.rows as f64 * cells.pitch + margin,
+        cells.origin_x + cells.extent().0 + margin,
+        cells.origin_y + cells.extent().1 + margin,
     );
     let mut marks = Vec::new();
     for (darker, contrast) in [true, false].into_iter().flat_map(|d| CONTRASTS.map(|c| (d, c))) {
@@ -77,7 +77,7 @@ pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitSh
             .collect();
         for c in components(w, h, 0, |y| &mask[y * w..(y + 1) * w]) {
             let (bw, bh) = (c.x1 - c.x0 + 1, c.y1 - c.y0 + 1);
-            let tall_enough = bh as f64 >= (SHORTEST * cells.pitch).max(8.0) && bh as f64 <= TALLEST * cells.pitch;
+            let tall_enough = bh as f64 >= (SHORTEST * cells.pitch_y).max(8.0) && bh as f64 <= TALLEST * cells.pitch_y;
             let inside = (c.x1 as f64) >= grid.0
                 && (c.x0 as f64) <= grid.2
                 && (c.y1 as f64) >= grid.1

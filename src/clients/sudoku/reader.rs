@@ -117,7 +117,8 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
         return CellInk::Pencil;
     }
     let alpha: Vec<f32> = best.iter().map(|&(kk, a)| if kk as usize == k { a } else { 0.0 }).collect();
-    let pitch = grid.layout.pitch;
+    // Heights are relative to the cell's height (a glyph's size follows it where a window stretches the cells).
+    let pitch = grid.layout.pitch_y;
     let strong: Vec<bool> = alpha.iter().map(|&a| a >= 0.5).collect();
     let tallest_mark = tallest_mark(&strong, w) as f64 / pitch;
     if rules.pencil_max_height.is_some_and(|limit| tallest_mark < limit) {
@@ -176,7 +177,7 @@ impl<'a> Matcher<'a> {
         // Small glyphs are drawn differently at each size (font hinting): small cells are read only with
         // templates learned at about that size or smaller, else templates could match the wrong symbol.
         let smallest = self.templates.iter().map(|(t, _)| t.pitch).fold(f64::INFINITY, f64::min);
-        let pitch = grid.layout.pitch;
+        let pitch = grid.layout.pitch_y;
         if pitch < theme.min_scalable_pitch && pitch < 0.95 * smallest {
             bail!(
                 "the cells are {pitch:.1} pixels, smaller than any theme '{}' has learned ({smallest:.0}), and glyphs this \
@@ -444,7 +445,7 @@ pub fn learn(image: &RgbaImage, truth: &SudokuGrid, theme: &mut SudokuTheme) -> 
         }
         instances.entry(v).or_default().push(glyph);
     }
-    let pitch = grid.layout.pitch;
+    let pitch = grid.layout.pitch_y;
     let mut symbols: Vec<u8> = instances.keys().copied().collect();
     symbols.sort_unstable();
     for &v in &symbols {

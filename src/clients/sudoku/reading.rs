@@ -69,7 +69,7 @@ pub(super) const TILE_INSET: f64 = 0.18;
 
 /// The grid of tiles with each line widened by the tiles' bevels, so that a cell's interior is its tile's face.
 pub fn faces_of_tiles(mut grid: Lattice) -> Lattice {
-    let inset = (grid.layout.pitch * TILE_INSET).round() as usize;
+    let inset = (grid.layout.side() * TILE_INSET).round() as usize;
     for line in grid.verticals.iter_mut().chain(grid.horizontals.iter_mut()) {
         *line = Line { start: line.start.saturating_sub(inset), end: line.end + inset };
     }

@@ -166,16 +166,13 @@ fn grid_of_lines(
         }
         all
     };
-    let layout = CellLayout {
-        rows: size,
-        cols: size,
-        origin_x: first.centre() + 0.5,
-        origin_y: horizontals[0].centre() + 0.5,
-        // The mean spacing of the cells (they skip a step at each box line): a point at the lattice's centre for a
-        // cell is within a third of a step of the cell's own.
-        pitch: ((last.centre() - first.centre()) + (horizontals[box_cols].centre() - horizontals[0].centre()))
-            / (2 * size) as f64,
-    };
+    // The mean spacing of the cells each way (they skip a step at each box line): a point at the lattice's centre
+    // for a cell is within a third of a step of the cell's own.
+    let pitches = (
+        (last.centre() - first.centre()) / size as f64,
+        (horizontals[box_cols].centre() - horizontals[0].centre()) / size as f64,
+    );
+    let layout = CellLayout::measured(size, size, (first.centre() + 0.5, horizontals[0].centre() + 0.5), pitches);
     Some(Lattice {
         layout,
         verticals: cut(&verticals, box_cols),

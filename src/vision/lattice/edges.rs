@@ -160,13 +160,7 @@ pub(super) fn find(
     let lines = |l: &AxisLattice| {
         (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>()
     };
-    let layout = CellLayout {
-        rows: size,
-        cols: size,
-        origin_x: columns.offset,
-        origin_y: rows.offset,
-        pitch: (columns.pitch + rows.pitch) / 2.0,
-    };
+    let layout = CellLayout::measured(size, size, (columns.offset, rows.offset), (columns.pitch, rows.pitch));
     Ok(Lattice {
         layout,
         verticals: lines(&columns),

@@ -1,10 +1,10 @@
-//! Finds a square lattice of cells filled with flat colours ([`super::Cue::FlatColours`]).
+//! Finds a lattice of cells filled with flat colours ([`super::Cue::FlatColours`]).
 //!
 //! The caller classifies every pixel (class 0: not a board colour; 1..: a board colour). The board is the
 //! largest cluster of classified pixels, where gaps of a few pixels (the dark outlines some games draw between
 //! cells) do not split a cluster. The lattice is then fitted from where the class changes: every change must
-//! lie on a cell boundary, cells are square, and of all lattices that explain the picture the coarsest is
-//! taken. Finally each cell is read from its central area.
+//! lie on a cell boundary, and of all lattices that explain the picture the coarsest is taken, its cells square
+//! where square cells explain it as well (else a window has stretched the board, and each axis has its own pitch). Finally each cell is read from its central area.
 
 use super::{Lattice, LatticeError, Line};
 use crate::calibration::format_rgb;
@@ -154,28 +154,40 @@ struct Fit {
     cols: usize,
     rows: usize,
     outline: usize,
-    pitch: f64,
+    pitch_x: f64,
+    pitch_y: f64,
 }
 
-/// Every lattice of square cells that explains the changes inside the bounds, for each possible outline width.
+impl Fit {
+    fn is_square(&self) -> bool {
+        self.pitch_x == self.pitch_y
+    }
+}
+
+/// The counts of cells (with their pitch) along one axis of `extent` pixels that put every change on a boundary.
+fn axis_fits(extent: f64, changes: &[usize], outline: usize, min_cell: u32) -> Vec<(usize, f64)> {
+    let (tolerance, start) = (outline as f64 + 1.0, -(outline as f64));
+    (1..=(extent / min_cell as f64).floor() as usize)
+        .map(|cells| (cells, extent / cells as f64))
+        .filter(|&(cells, pitch)| changes_fit(changes, start, pitch, cells, tolerance))
+        .collect()
+}
+
+/// Every lattice that explains the changes inside the bounds, for each possible outline width: each axis's
+/// counts of cells paired, square where the two agree (the board's height within
+/// [`CellLayout::SQUARE_WITHIN`] of whole square cells, the pitch then the width's).
 fn fits(b: Bounds, changes: &(Vec<usize>, Vec<usize>), min_cell: u32) -> Vec<Fit> {
     let mut found = Vec::new();
     for outline in 0..=MAX_OUTLINE {
         let width = (b.width() + 2 * outline) as f64;
         let height = (b.height() + 2 * outline) as f64;
-        let max_cols = (width / min_cell as f64).floor() as usize;
-        for cols in 1..=max_cols {
-            let pitch = width / cols as f64;
-            let rows = (height / pitch).round() as usize;
-            if rows == 0 || (rows as f64 * pitch - height).abs() > 1.5 {
-                continue;
-            }
-            let tolerance = outline as f64 + 1.0;
-            let start = -(outline as f64);
-            if changes_fit(&changes.0, start, pitch, cols, tolerance)
-                && changes_fit(&changes.1, start, pitch, rows, tolerance)
-            {
-                found.push(Fit { cols, rows, outline, pitch });
+        let across = axis_fits(width, &changes.0, outline, min_cell);
+        let down = axis_fits(height, &changes.1, outline, min_cell);
+        for &(cols, pitch_x) in &across {
+            for &(rows, pitch_y) in &down {
+                let square = (rows as f64 * pitch_x - height).abs() <= CellLayout::SQUARE_WITHIN;
+                let pitch_y = if square { pitch_x } else { pitch_y };
+                found.push(Fit { cols, rows, outline, pitch_x, pitch_y });
             }
         }
     }
@@ -198,14 +210,19 @@ pub(super) fn find(map: &ClassMap, min_cell: u32, hint: Option<&CellLayout>) -> 
     let candidates = fits(bounds, &changes, min_cell);
     let uniform = changes.0.is_empty() && changes.1.is_empty();
     let chosen = match hint {
-        Some(h) => match candidates.iter().find(|f| f.cols == h.cols && f.rows == h.rows) {
+        Some(h) => match candidates
+            .iter()
+            .filter(|f| f.cols == h.cols && f.rows == h.rows)
+            .min_by_key(|f| f.is_square() != h.is_square())
+        {
             Some(f) => Some(f),
             None if uniform => None,
             None => return Err(not_expected_grid(bounds, h, min_cell)),
         },
         None if uniform => return Err(LatticeError::Uniform),
-        // The coarsest lattice; among equals the thinnest outline.
-        None => candidates.iter().min_by_key(|f| (f.cols * f.rows, f.outline)),
+        // The coarsest lattice (a fine lattice of square cells, on thick outlines, can pass through any boundary of
+        // a stretched board's); among equals square cells (most boards), then the thinnest outline.
+        None => candidates.iter().min_by_key(|f| (f.cols * f.rows, !f.is_square(), f.outline)),
     };
     let outline = chosen.map_or(0, |f| f.outline);
     let layout = match (chosen, hint) {
@@ -214,14 +231,16 @@ pub(super) fn find(map: &ClassMap, min_cell: u32, hint: Option<&CellLayout>) -> 
             cols: f.cols,
             origin_x: bounds.x0 as f64 - f.outline as f64,
             origin_y: bounds.y0 as f64 - f.outline as f64,
-            pitch: f.pitch,
+            pitch_x: f.pitch_x,
+            pitch_y: f.pitch_y,
         },
         // A board of one colour: keep the earlier layout if the patch still sits inside it.
         (None, Some(h)) => {
-            let inside = |start: usize, end: usize, origin: f64, cells: usize| {
-                start as f64 >= origin - 1.0 && end as f64 <= origin + cells as f64 * h.pitch + 1.0
+            let inside = |start: usize, end: usize, origin: f64, extent: f64| {
+                start as f64 >= origin - 1.0 && end as f64 <= origin + extent + 1.0
             };
-            if !(inside(bounds.x0, bounds.x1, h.origin_x, h.cols) && inside(bounds.y0, bounds.y1, h.origin_y, h.rows)) {
+            let (width, height) = h.extent();
+            if !(inside(bounds.x0, bounds.x1, h.origin_x, width) && inside(bounds.y0, bounds.y1, h.origin_y, height)) {
                 return Err(LatticeError::NotExpectedGrid { cols: h.cols, rows: h.rows });
             }
             h.clone()
@@ -235,17 +254,17 @@ pub(super) fn find(map: &ClassMap, min_cell: u32, hint: Option<&CellLayout>) -> 
             })
         }
     };
-    let boundaries = |origin: f64, cells: usize, extent: usize| {
+    let boundaries = |origin: f64, cells: usize, pitch: f64, extent: usize| {
         (0..=cells)
             .map(|k| {
-                let at = (origin + k as f64 * layout.pitch).round().max(0.0) as usize;
+                let at = (origin + k as f64 * pitch).round().max(0.0) as usize;
                 let start = at.saturating_sub(outline).min(extent - 1);
                 Line { start, end: (at + outline.max(1) - 1).clamp(start, extent - 1) }
             })
             .collect()
     };
-    let verticals = boundaries(layout.origin_x, layout.cols, map.width);
-    let horizontals = boundaries(layout.origin_y, layout.rows, map.height);
+    let verticals = boundaries(layout.origin_x, layout.cols, layout.pitch_x, map.width);
+    let horizontals = boundaries(layout.origin_y, layout.rows, layout.pitch_y, map.height);
     Ok(Lattice { layout, verticals, horizontals, boxes: None })
 }
 
@@ -273,8 +292,8 @@ pub struct CellSample {
 /// or where no colour of the palette fills the ring (a keyboard cursor's frame drawn over it), from the whole
 /// cell where its middle shows the same colour; and whether its centre is marked.
 pub fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> Result<Vec<CellSample>, LatticeError> {
-    let outer = ((layout.pitch * 0.3) as i64).max(1);
-    let inner = ((layout.pitch * 0.2) as i64).min(outer - 1);
+    let outer = ((layout.side() * 0.3) as i64).max(1);
+    let inner = ((layout.side() * 0.2) as i64).min(outer - 1);
     let mut cells = Vec::with_capacity(layout.rows * layout.cols);
     for row in 0..layout.rows {
         for col in 0..layout.cols {
@@ -297,7 +316,7 @@ pub fn sample_cells(image: &RgbaImage, map: &ClassMap, layout: &CellLayout) -> R
                     return Err(LatticeError::MixedCell { row, col, x, y });
                 }
                 ring_class
-            } else if let Some(class) = main_class(map, (cx, cy), ((layout.pitch * 0.45) as i64).max(1))
+            } else if let Some(class) = main_class(map, (cx, cy), ((layout.side() * 0.45) as i64).max(1))
                 .filter(|&class| main_class(map, (cx, cy), (inner / 2).max(1)) == Some(class))
             {
                 // A frame drawn over the ring (a keyboard cursor's): the colour most of the cell shows, which
@@ -399,16 +418,52 @@ mod tests {
             let img = draw(7, 5, &cells, side, outline, at);
             let (layout, read_cells) = read(&img, None).unwrap();
             assert_eq!((layout.cols, layout.rows), (7, 5), "side {side}");
-            assert_eq!(layout.pitch, side as f64);
+            assert_eq!((layout.pitch_x, layout.pitch_y), (side as f64, side as f64));
             assert_eq!((layout.origin_x, layout.origin_y), (at.0 as f64, at.1 as f64));
             assert_eq!(read_cells, cells);
         }
     }
 
+    /// A board a window stretches to fill it: cells `width`×`height` pixels in all, each cell's edges rounded
+    /// from a fractional pitch (53.3 pixels and the like), no outline.
+    fn draw_stretched(
+        cols: usize,
+        rows: usize,
+        cells: &[u8],
+        (width, height): (u32, u32),
+        at: (u32, u32),
+    ) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(at.0 * 2 + width, at.1 * 2 + height, Rgba([200, 200, 200, 255]));
+        for y in 0..height {
+            for x in 0..width {
+                let (c, r) = ((x as usize * cols) / width as usize, (y as usize * rows) / height as usize);
+                img.put_pixel(at.0 + x, at.1 + y, Rgba([cells[r * cols + c] * 40, 0, 0, 255]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn finds_boards_stretched_by_their_window_with_a_pitch_each_way() {
+        let cells: Vec<u8> = (0..100u32).map(|i| ((i * i * 11 + i * 37 + i / 10) % 5 + 1) as u8).collect();
+        for (width, height) in [(533, 417), (700, 450), (380, 520)] {
+            let img = draw_stretched(10, 10, &cells, (width, height), (25, 40));
+            let (layout, read_cells) = read(&img, None).unwrap_or_else(|e| panic!("{width}×{height}: {e}"));
+            assert_eq!((layout.cols, layout.rows), (10, 10), "{width}×{height}");
+            assert!((layout.pitch_x - width as f64 / 10.0).abs() < 0.01, "{layout:?}");
+            assert!((layout.pitch_y - height as f64 / 10.0).abs() < 0.01, "{layout:?}");
+            assert_eq!(read_cells, cells, "{width}×{height}");
+        }
+        // Square cells stay exactly square (one pitch, as boards always were read).
+        let img = draw_stretched(10, 10, &cells, (400, 400), (25, 40));
+        let (layout, _) = read(&img, None).unwrap();
+        assert!(layout.is_square() && layout.pitch_x == 40.0, "{layout:?}");
+    }
+
     #[test]
     fn a_board_shrunk_under_the_smallest_cell_is_named_as_such() {
         let cells: Vec<u8> = (0..64).map(|i| (i * 7 % 5 + 1) as u8).collect();
-        let before = CellLayout { rows: 8, cols: 8, origin_x: 10.0, origin_y: 10.0, pitch: 20.0 };
+        let before = CellLayout::square(8, 8, (10.0, 10.0), 20.0);
         let shrunk = draw(8, 8, &cells, 4, 0, (10, 10));
         match read(&shrunk, Some(&before)) {
             Err(LatticeError::CellsTooSmall { cols: 8, rows: 8, pitch, min_cell: 6, .. }) => assert_eq!(pitch, 4.0),
@@ -427,7 +482,7 @@ mod tests {
         let img = draw(4, 4, &cells, 12, 0, (10, 10));
         let (alone, _) = read(&img, None).unwrap();
         assert_eq!((alone.cols, alone.rows), (2, 2));
-        let hint = CellLayout { rows: 4, cols: 4, origin_x: 10.0, origin_y: 10.0, pitch: 12.0 };
+        let hint = CellLayout::square(4, 4, (10.0, 10.0), 12.0);
         let (layout, read_cells) = read(&img, Some(&hint)).unwrap();
         assert_eq!(layout, hint);
         assert_eq!(read_cells, cells);
@@ -437,7 +492,7 @@ mod tests {
     fn a_one_colour_board_needs_a_hint() {
         let img = draw(3, 3, &[2; 9], 16, 0, (4, 4));
         assert_eq!(read(&img, None).unwrap_err(), LatticeError::Uniform);
-        let hint = CellLayout { rows: 3, cols: 3, origin_x: 4.0, origin_y: 4.0, pitch: 16.0 };
+        let hint = CellLayout::square(3, 3, (4.0, 4.0), 16.0);
         assert_eq!(read(&img, Some(&hint)).unwrap().1, vec![2; 9]);
     }
 

@@ -131,19 +131,18 @@ fn grid_in(c: &Component, dark: &[bool], width: usize, min_cell: usize) -> Resul
         lines.into_iter().map(|l| Line { start: l.start + by, end: l.end + by }).collect::<Vec<_>>()
     };
     let (verticals, horizontals) = (shift(verticals, c.x0), shift(horizontals, c.y0));
-    let layout = CellLayout {
-        rows: size,
-        cols: size,
-        origin_x: verticals[0].centre() + 0.5,
-        origin_y: horizontals[0].centre() + 0.5,
-        pitch: (pitch_x + pitch_y) / 2.0,
-    };
+    let origin = (verticals[0].centre() + 0.5, horizontals[0].centre() + 0.5);
+    let layout = CellLayout::measured(size, size, origin, (pitch_x, pitch_y));
     let boxes = Some(Boxes { rows: box_rows, cols: box_cols, drawn: boxes_drawn });
     Ok(Lattice { layout, verticals, horizontals, boxes })
 }
 
+/// How much wider than tall (or taller than wide) a grid may be: a window that stretches its board to fill it.
+const MAX_STRETCH: f64 = 2.0;
+
 /// Finds the largest grid among the dark pixels of a `width`×`height` picture (`dark`: row-major mask).
-/// `min_cell` is the smallest cell side considered.
+/// `min_cell` is the smallest cell side considered. A grid is as many cells across as down, its cells square or
+/// stretched by the window up to [`MAX_STRETCH`].
 pub(super) fn find(width: usize, height: usize, dark: &[bool], min_cell: usize) -> Result<Lattice, LatticeError> {
     assert_eq!(dark.len(), width * height);
     let min_side = 2 * min_cell;
@@ -151,7 +150,7 @@ pub(super) fn find(width: usize, height: usize, dark: &[bool], min_cell: usize) 
         .into_iter()
         .filter(|c| {
             let (w, h) = (c.width(), c.height());
-            w >= min_side && h >= min_side && w.abs_diff(h) as f64 <= (0.05 * w.max(h) as f64).max(3.0)
+            w >= min_side && h >= min_side && w.max(h) as f64 <= MAX_STRETCH * w.min(h) as f64
         })
         .collect();
     if candidates.is_empty() {
@@ -217,20 +216,20 @@ mod tests {
             size: usize,
             box_rows: usize,
             box_cols: usize,
-            pitch: usize,
+            (pitch_x, pitch_y): (usize, usize),
             thin: usize,
             thick: usize,
             at: (usize, usize),
         ) {
             // The outer lines are thick: the grid spans from the first line's start to the last line's end.
             let begin = |at: usize| at + thin / 2 - thick / 2;
-            let extent = size * pitch + thick;
+            let (width, height) = (size * pitch_x + thick, size * pitch_y + thick);
             for k in 0..=size {
                 let vertical_width = if k % box_cols == 0 { thick } else { thin };
                 let horizontal_width = if k % box_rows == 0 { thick } else { thin };
-                let centre = k * pitch + thin / 2;
-                self.fill(at.0 + centre - vertical_width / 2, begin(at.1), vertical_width, extent);
-                self.fill(begin(at.0), at.1 + centre - horizontal_width / 2, extent, horizontal_width);
+                let (x, y) = (k * pitch_x + thin / 2, k * pitch_y + thin / 2);
+                self.fill(at.0 + x - vertical_width / 2, begin(at.1), vertical_width, height);
+                self.fill(begin(at.0), at.1 + y - horizontal_width / 2, width, horizontal_width);
             }
         }
         fn find(&self) -> Result<Lattice, LatticeError> {
@@ -245,7 +244,7 @@ mod tests {
                 [(16, 1, 3, (20, 30)), (32, 1, 3, (5, 61)), (48, 1, 5, (100, 7)), (64, 2, 6, (13, 13))]
             {
                 let mut picture = Picture::new(at.0 + size * pitch + 40, at.1 + size * pitch + 25);
-                picture.grid(size, box_rows, box_cols, pitch, thin, thick, at);
+                picture.grid(size, box_rows, box_cols, (pitch, pitch), thin, thick, at);
                 // Glyph-like marks inside cells do not disturb it.
                 picture.fill(at.0 + pitch / 3, at.1 + pitch / 4, pitch / 3, pitch / 2);
                 let grid = picture.find().unwrap_or_else(|e| panic!("{size} {box_rows}x{box_cols} pitch {pitch}: {e}"));
@@ -254,7 +253,7 @@ mod tests {
                     (size, box_rows, box_cols),
                     "pitch {pitch}"
                 );
-                assert!((grid.layout.pitch - pitch as f64).abs() < 0.01);
+                assert!(grid.layout.is_square() && (grid.layout.pitch_x - pitch as f64).abs() < 0.01);
                 let (cx, cy) = grid.layout.centre(0, 0);
                 assert!(
                     (cx - (at.0 + pitch / 2) as i32).abs() <= 1 && (cy - (at.1 + pitch / 2) as i32).abs() <= 1,
@@ -267,6 +266,31 @@ mod tests {
         }
     }
 
+    /// A window that stretches its board (a grid of widgets filling a frame) draws cells wider than tall: each
+    /// axis keeps its own pitch, and cell centres are each cell's own.
+    #[test]
+    fn finds_grids_stretched_by_their_window() {
+        for (pitch_x, pitch_y) in [(70, 45), (40, 64), (50, 48)] {
+            let at = (30, 20);
+            let mut picture = Picture::new(at.0 + 9 * pitch_x + 40, at.1 + 9 * pitch_y + 40);
+            picture.grid(9, 3, 3, (pitch_x, pitch_y), 1, 3, at);
+            let grid = picture.find().unwrap_or_else(|e| panic!("{pitch_x}×{pitch_y}: {e}"));
+            assert_eq!(grid.size(), 9);
+            assert!(!grid.layout.is_square(), "{pitch_x}×{pitch_y}");
+            assert!(
+                (grid.layout.pitch_x - pitch_x as f64).abs() < 0.01
+                    && (grid.layout.pitch_y - pitch_y as f64).abs() < 0.01
+            );
+            let (cx, cy) = grid.layout.centre(8, 8);
+            assert!((cx - (at.0 + 8 * pitch_x + pitch_x / 2) as i32).abs() <= 1, "{cx}");
+            assert!((cy - (at.1 + 8 * pitch_y + pitch_y / 2) as i32).abs() <= 1, "{cy}");
+        }
+        // Twice as wide as tall, or more, is not taken for a board.
+        let mut picture = Picture::new(9 * 100 + 60, 9 * 45 + 60);
+        picture.grid(9, 3, 3, (100, 45), 1, 3, (20, 20));
+        assert!(picture.find().is_err());
+    }
+
     #[test]
     fn a_black_desktop_is_not_a_grid_and_does_not_hide_one() {
         let mut picture = Picture::new(400, 300);
@@ -277,7 +301,7 @@ mod tests {
                 picture.dark[y * 400 + x] = false;
             }
         }
-        picture.grid(9, 3, 3, 16, 1, 3, (140, 70));
+        picture.grid(9, 3, 3, (16, 16), 1, 3, (140, 70));
         let grid = picture.find().unwrap();
         assert_eq!(grid.size(), 9);
         assert_eq!(grid.verticals[0].start, 139);
@@ -320,7 +344,7 @@ mod tests {
         for (size, boxes) in [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), (12, (3, 4)), (16, (4, 4))] {
             assert_eq!(usual_boxes(size), Some(boxes));
             let mut plain = Picture::new(500, 500);
-            plain.grid(size, boxes.0, boxes.1, 24, 2, 2, (20, 20));
+            plain.grid(size, boxes.0, boxes.1, (24, 24), 2, 2, (20, 20));
             let grid = plain.find().unwrap();
             assert_eq!(
                 (grid.size(), grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn),
@@ -330,11 +354,11 @@ mod tests {
         assert_eq!(usual_boxes(7), None);
         // A thicker border alone draws no boxes.
         let mut bordered = Picture::new(500, 500);
-        bordered.grid(9, 9, 9, 24, 1, 3, (20, 20));
+        bordered.grid(9, 9, 9, (24, 24), 1, 3, (20, 20));
         let grid = bordered.find().unwrap();
         assert_eq!((grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn), (3, 3, false));
         let mut drawn = Picture::new(500, 500);
-        drawn.grid(6, 3, 2, 24, 1, 3, (20, 20));
+        drawn.grid(6, 3, 2, (24, 24), 1, 3, (20, 20));
         let grid = drawn.find().unwrap();
         assert_eq!((grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn), (3, 2, true));
     }
@@ -342,7 +366,7 @@ mod tests {
     #[test]
     fn a_grid_cut_off_by_the_edge_is_refused() {
         let mut picture = Picture::new(200, 200);
-        picture.grid(4, 2, 2, 20, 1, 3, (1, 30));
+        picture.grid(4, 2, 2, (20, 20), 1, 3, (1, 30));
         assert!(matches!(picture.find(), Err(LatticeError::GridCutOff { .. })), "{:?}", picture.find());
     }
 }
