@@ -324,7 +324,7 @@ fn the_read_command_needs_no_calibration() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let error = String::from_utf8_lossy(&out.stderr);
-    assert!(error.contains("reading the table with no calibration") && error.contains("no card"), "{error}");
+    assert!(error.contains("with no calibration: ") && error.contains("no card"), "{error}");
 }
 
 /// The first table's NEXT STACK button is found by its label, greyed or lit; the parlour's control is an icon

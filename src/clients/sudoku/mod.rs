@@ -29,6 +29,7 @@ pub use theme::SudokuTheme;
 
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
+use crate::clients::{no_way_read, WayFailed, WITH_NO_CALIBRATION, WITH_THEMES};
 use crate::game::{Action, Answer, CellLayout, Client, Layout, Marks, MoveEvents, Reading, Screen, Shown, Way};
 use crate::games::sudoku::{Entry, Sudoku, SudokuGrid};
 
@@ -80,14 +81,18 @@ pub fn read_any(
     found.map_err(|found_error| reported(themed_error, found_error))
 }
 
-/// Of the themes' failure (`None` where there are no themes) and the search's, the one to report: the themes'
-/// unless they found no grid and the search did.
+/// Every way's failure (the themes' is `None` where there are no themes), the cause the themes' unless they found
+/// no grid and the search did.
 fn reported(themed_error: Option<anyhow::Error>, found_error: anyhow::Error) -> anyhow::Error {
     let found_a_grid = |error: &anyhow::Error| error.downcast_ref::<reading::NoGrid>().is_none();
-    match themed_error {
-        Some(themed) if found_a_grid(&themed) || !found_a_grid(&found_error) => themed,
-        _ => found_error.context("reading Sudoku with no calibration theme"),
-    }
+    let telling = match &themed_error {
+        Some(themed) if found_a_grid(themed) || !found_a_grid(&found_error) => 0,
+        _ => 1,
+    };
+    let mut failed: Vec<WayFailed> =
+        themed_error.map(|error| WayFailed { way: WITH_THEMES, error }).into_iter().collect();
+    failed.push(WayFailed { way: WITH_NO_CALIBRATION, error: found_error });
+    no_way_read("Sudoku", failed, telling)
 }
 
 impl Layout for SudokuLayout {
@@ -396,23 +401,21 @@ mod tests {
         assert!(marked.contains(&true) && marked.contains(&false), "{marked:?}");
     }
 
-    /// The themes' failure is reported unless they found no grid and the search found one.
+    /// The themes' failure is the cause unless they found no grid and the search found one; both are named.
     #[test]
     fn the_failure_that_found_a_grid_is_reported() {
         let no_grid = || anyhow::Error::new(reading::NoGrid("no grid found: nothing".into())).context("with theme 't'");
         let unread = || anyhow::anyhow!("a grid that does not read");
         let report = |themed: Option<anyhow::Error>, found| format!("{:#}", reported(themed, found));
-        assert_eq!(
-            report(Some(no_grid()), unread()),
-            "reading Sudoku with no calibration theme: a grid that does not read"
-        );
-        assert_eq!(report(Some(unread()), no_grid()), "a grid that does not read");
-        assert_eq!(report(Some(unread()), unread()), "a grid that does not read");
-        assert_eq!(report(Some(no_grid()), no_grid()), "with theme 't': no grid found: nothing");
-        assert_eq!(
-            report(None, no_grid()),
-            "reading Sudoku with no calibration theme: with theme 't': no grid found: nothing"
-        );
+        let both = |first: &str, cause: &str| format!("no way read the Sudoku board — {first}; {cause}");
+        let themes = |e: &str| format!("with the calibration themes: {e}");
+        let search = |e: &str| format!("with no calibration: {e}");
+        let (unread_text, no_grid_text) = ("a grid that does not read", "with theme 't': no grid found: nothing");
+        assert_eq!(report(Some(no_grid()), unread()), both(&themes(no_grid_text), &search(unread_text)));
+        assert_eq!(report(Some(unread()), no_grid()), both(&search(no_grid_text), &themes(unread_text)));
+        assert_eq!(report(Some(unread()), unread()), both(&search(unread_text), &themes(unread_text)));
+        assert_eq!(report(Some(no_grid()), no_grid()), both(&search(no_grid_text), &themes(no_grid_text)));
+        assert_eq!(report(None, no_grid()), format!("reading Sudoku {}", search(no_grid_text)));
     }
 
     /// A copy of a click and a typed digit enters the digit the cell shows (the board is left as it was); a copy
