@@ -46,6 +46,11 @@ const TEMPLATE_WEIGHTS: Weights = Weights { aspect: 0.0, height: 4.0, centre_y: 
 pub enum CellInk {
     Empty,
     Pencil,
+    /// Ink of no colour the theme knows (its mean colour): another client's, drawn in colours alike enough for the
+    /// theme to have matched the window.
+    Unknown {
+        rgb: [u8; 3],
+    },
     /// A digit in `ink` on a cell whose background is `background`: its glyph (height and place relative to the
     /// cell's pitch), and the height of its tallest connected mark over the pitch (the glyph's height for a
     /// one-piece digit).
@@ -78,7 +83,13 @@ impl InkRules {
     }
 }
 
-/// Reads a cell's ink: which ink colour dominates its strongly inked pixels, and that ink's glyph.
+/// How far (RGB distance) the typical strongly inked pixel of a cell may lie off the line from the cell's background
+/// to the theme's nearest ink, for the ink to be that one: anti-aliasing and blending stay well within it; another
+/// colour (a blue digit where the theme knows a lilac pencil) does not.
+const UNKNOWN_INK: f32 = 48.0;
+
+/// Reads a cell's ink: which ink colour dominates its strongly inked pixels (none the theme knows where they lie
+/// far from every ink's colour), and that ink's glyph.
 pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules: &InkRules) -> CellInk {
     let (inks, threshold) = (&rules.inks, rules.threshold);
     let (x0, y0, x1, y1) = grid.interior(row, col);
@@ -90,13 +101,15 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
     // Per pixel: the closest ink and its coverage (0 for background-like pixels).
     let mut best: Vec<(u8, f32)> = vec![(0, 0.0); w * h];
     let mut strong = [0usize; 4];
+    // Per ink: how far its strongly inked pixels lie off the line from the background to it.
+    let mut off_ink: [Vec<f32>; 4] = Default::default();
     for y in 0..h {
         for x in 0..w {
             let p = rgb_at(image, x0 + x, y0 + y);
             if max_diff(p, bg) <= threshold {
                 continue;
             }
-            let (k, (a, _)) = inks
+            let (k, (a, residual)) = inks
                 .iter()
                 .enumerate()
                 .map(|(k, &(_, ink))| (k, coverage(p, bg, ink)))
@@ -105,12 +118,28 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
             best[y * w + x] = (k as u8, a);
             if a >= 0.5 {
                 strong[k] += 1;
+                off_ink[k].push(residual.sqrt());
             }
         }
     }
     let Some((k, &count)) = strong.iter().enumerate().max_by_key(|(_, &n)| n) else { return CellInk::Empty };
     if count < 3 {
         return CellInk::Empty;
+    }
+    off_ink[k].sort_by(f32::total_cmp);
+    if off_ink[k][off_ink[k].len() / 2] > UNKNOWN_INK {
+        let (mut sum, mut n) = ([0u32; 3], 0u32);
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                if best[i].0 as usize == k && best[i].1 >= 0.5 {
+                    let p = rgb_at(image, x0 + x, y0 + y);
+                    (0..3).for_each(|c| sum[c] += p[c] as u32);
+                    n += 1;
+                }
+            }
+        }
+        return CellInk::Unknown { rgb: sum.map(|s| (s / n.max(1)) as u8) };
     }
     let ink = inks[k].0;
     if ink == Ink::Pencil {
@@ -203,6 +232,15 @@ impl<'a> Matcher<'a> {
                 match cell_ink(image, &grid, row, col, &self.rules) {
                     CellInk::Empty => {}
                     CellInk::Pencil => pencil.push((row, col)),
+                    CellInk::Unknown { rgb } => {
+                        let (x, y) = grid.layout.centre(row, col);
+                        bail!(
+                            "cell (row {row}, column {col}) at ({x}, {y}) shows ink {} of no colour theme '{}' knows (the \
+                             picture is not drawn the way the theme knows)",
+                            format_rgb(rgb),
+                            theme.theme
+                        );
+                    }
                     CellInk::Digit { ink, glyph, background, .. } => {
                         let (x, y) = grid.layout.centre(row, col);
                         let Some((v, best, next)) = self.classify(&glyph, grid.size()) else {

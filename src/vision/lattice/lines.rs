@@ -165,7 +165,7 @@ pub(super) fn find(width: usize, height: usize, dark: &[bool], min_cell: usize) 
     for c in &candidates {
         match grid_in(c, dark, width, min_cell) {
             Ok(grid) => {
-                if c.touches_edge(width, height) {
+                if c.touches_edge(width, height) && !whole_at_edges(&grid, c, width, height) {
                     return Err(LatticeError::GridCutOff {
                         x: if c.x0 == 0 { c.x0 } else { c.x1 },
                         y: if c.y0 == 0 { c.y0 } else { c.y1 },
@@ -185,6 +185,19 @@ pub(super) fn find(width: usize, height: usize, dark: &[bool], min_cell: usize) 
         }
     }
     Err(first_failure.expect("at least one candidate"))
+}
+
+/// Is a grid that runs into the picture's edge whole there — a window the board fills, captured whole — rather
+/// than cut off? Its boxes are drawn with thicker lines, so that the part of a grid a cut would leave shows boxes
+/// that make no whole board (the finder refuses those), and on every side it touches, its outermost line lies on
+/// the edge (a grid cut between lines ends in none there).
+fn whole_at_edges(grid: &Lattice, c: &Component, width: usize, height: usize) -> bool {
+    let on_edge = |line: Option<&Line>, at_edge: &dyn Fn(&Line) -> bool| line.is_some_and(at_edge);
+    grid.boxes.is_some_and(|b| b.drawn)
+        && (c.x0 != 0 || on_edge(grid.verticals.first(), &|l| l.start == 0))
+        && (c.x1 + 1 != width || on_edge(grid.verticals.last(), &|l| l.end + 1 == width))
+        && (c.y0 != 0 || on_edge(grid.horizontals.first(), &|l| l.start == 0))
+        && (c.y1 + 1 != height || on_edge(grid.horizontals.last(), &|l| l.end + 1 == height))
 }
 
 #[cfg(test)]
@@ -363,10 +376,25 @@ mod tests {
         assert_eq!((grid.boxes().rows, grid.boxes().cols, grid.boxes().drawn), (3, 2, true));
     }
 
+    /// A grid the picture's edge cuts inside its cells is refused, and so is one that ends on the edge with no
+    /// boxes drawn (its part would pass for a smaller grid) as cut off; one with its boxes drawn and its border
+    /// lines on the edges (a window the board fills, captured whole; or its border line cut through, every cell
+    /// still shown whole) is read.
     #[test]
-    fn a_grid_cut_off_by_the_edge_is_refused() {
-        let mut picture = Picture::new(200, 200);
-        picture.grid(4, 2, 2, (20, 20), 1, 3, (1, 30));
-        assert!(matches!(picture.find(), Err(LatticeError::GridCutOff { .. })), "{:?}", picture.find());
+    fn a_grid_cut_off_by_the_edge_is_refused_and_one_filling_the_picture_is_read() {
+        // The right-hand line spans x 99..=101; the last column of cells x 81..=98.
+        let drawn_to = |width: usize| {
+            let mut picture = Picture::new(width, 200);
+            picture.grid(4, 2, 2, (20, 20), 1, 3, (20, 30));
+            picture.find()
+        };
+        assert!(drawn_to(90).is_err(), "{:?}", drawn_to(90));
+        assert_eq!(drawn_to(100).map(|g| g.size()).ok(), Some(4), "{:?}", drawn_to(100).err());
+        let mut plain = Picture::new(81, 200);
+        plain.grid(4, 2, 2, (20, 20), 1, 1, (0, 30));
+        assert!(matches!(plain.find(), Err(LatticeError::GridCutOff { .. })), "{:?}", plain.find());
+        let mut filling = Picture::new(83, 83);
+        filling.grid(4, 2, 2, (20, 20), 1, 3, (1, 1));
+        assert_eq!(filling.find().map(|g| g.size()).ok(), Some(4), "{:?}", filling.find().err());
     }
 }
