@@ -24,11 +24,15 @@ pub trait InputDevice {
     fn press_key(&mut self, key: Key) -> Result<()>;
     /// Where the pointer is now.
     fn pointer(&self) -> Result<(i32, i32)>;
+    /// How long each button and key is held from now on ([`HOLD`] until set).
+    fn set_hold(&mut self, _hold: Duration) {}
 }
 
 /// How long a pressed button or key is held before it is released: as a person holds one (about 80 ms), longer
 /// than a frame of a game that polls its input 15 times a second or more.
 pub const HOLD: Duration = Duration::from_millis(80);
+/// The longer hold a move is made again with where it left the board as it was (see `play::hands`).
+pub const LONG_HOLD: Duration = Duration::from_millis(250);
 /// How long the pointer rests where it was moved before a button is pressed there: a frame at 30 frames a second,
 /// so that a game that polls the pointer sees it arrive before it sees the press.
 pub const REST: Duration = Duration::from_millis(33);
@@ -36,17 +40,18 @@ pub const REST: Duration = Duration::from_millis(33);
 /// The live desktop.
 pub struct DesktopInput {
     enigo: Enigo,
+    hold: Duration,
 }
 
 impl DesktopInput {
-    /// Presses, holds ([`HOLD`]) and releases, with `send` sending the press or the release.
+    /// Presses, holds ([`HOLD`], or as set) and releases, with `send` sending the press or the release.
     fn hold(
         &mut self,
         what: &str,
         mut send: impl FnMut(&mut Enigo, Direction) -> enigo::InputResult<()>,
     ) -> Result<()> {
         send(&mut self.enigo, Direction::Press).map_err(|e| anyhow!("{what} (pressing): {e}"))?;
-        sleep(HOLD);
+        sleep(self.hold);
         send(&mut self.enigo, Direction::Release).map_err(|e| anyhow!("{what} (releasing): {e}"))
     }
 }
@@ -58,7 +63,7 @@ impl DesktopInput {
         let settings = Settings { linux_delay: 0, ..Settings::default() };
         let enigo =
             Enigo::new(&settings).map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?;
-        Ok(DesktopInput { enigo })
+        Ok(DesktopInput { enigo, hold: HOLD })
     }
 }
 
@@ -89,6 +94,10 @@ impl InputDevice for DesktopInput {
 
     fn pointer(&self) -> Result<(i32, i32)> {
         self.enigo.location().map_err(|e| anyhow!("reading the pointer position: {e}"))
+    }
+
+    fn set_hold(&mut self, hold: Duration) {
+        self.hold = hold;
     }
 }
 

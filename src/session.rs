@@ -411,6 +411,11 @@ impl InputDevice for RecordingInput<'_> {
         self.recorder.borrow_mut().push(Event::Pointer { x, y });
         Ok((x, y))
     }
+
+    /// (Recorded as the loop's report of it, [`crate::play::PlayEvent::HeldLonger`].)
+    fn set_hold(&mut self, hold: Duration) {
+        self.inner.set_hold(hold)
+    }
 }
 
 /// The recorded session a replay walks through.

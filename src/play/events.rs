@@ -64,6 +64,9 @@ pub enum PlayEvent {
     WayOffersNothing { number: usize, mv: String, way: usize, next: usize },
     /// A move made the way in use left the board as it was for the whole patience: another way is tried.
     WayLeftBoard { number: usize, how: String },
+    /// A move left the board as it was: it is made again the same way, each button and key held this long (a game
+    /// too busy to poll its input while the usual hold lasted).
+    HeldLonger { number: usize, how: String, hold_ms: u64 },
     /// A pointed move did not go as expected: cells are chosen by clicking again.
     PointingDropped { number: usize, how: String },
     /// What the client says of a way that worked (kept in its calibration, or how to keep it).
@@ -166,6 +169,11 @@ impl fmt::Display for PlayEvent {
             PlayEvent::WayLeftBoard { number, how } => {
                 write!(f, "move {number} ({how}) left the board as it was; making moves another way")
             }
+            PlayEvent::HeldLonger { number, how, hold_ms } => write!(
+                f,
+                "move {number} ({how}) left the board as it was; making it again the same way, holding each button \
+                 and key {hold_ms} ms"
+            ),
             PlayEvent::PointingDropped { number, how } => {
                 write!(f, "move {number} ({how}) did not go as expected; choosing cells by clicking again")
             }

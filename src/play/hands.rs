@@ -47,11 +47,54 @@ pub struct Hands<'a> {
     pub parks_pointer: bool,
     /// A dry run: the events go to a recording device, and no focus is waited for.
     dry_run: bool,
+    /// How buttons and keys are held: the usual way, held longer once for a move that left the board as it was,
+    /// or held longer for the rest of the game since a move held so showed.
+    pub hold: Hold,
+}
+
+/// How long the bot holds each button and key, learned from what the client showed (see [`Hands::hold_longer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// [`crate::input::HOLD`], as a person holds one.
+    Usual,
+    /// [`crate::input::LONG_HOLD`], on trial: a move held the usual time left the board as it was.
+    LongerOnTrial,
+    /// [`crate::input::LONG_HOLD`] for the rest of the game: a move held longer showed where the usual hold did not.
+    Longer,
+    /// The usual hold: a move held longer did no better, so the hold is not what this client misses.
+    NoHelp,
 }
 
 impl<'a> Hands<'a> {
     pub fn new(input: &'a mut dyn InputDevice, dry_run: bool) -> Hands<'a> {
-        Hands { input, left_at: None, parks_pointer: false, dry_run }
+        Hands { input, left_at: None, parks_pointer: false, dry_run, hold: Hold::Usual }
+    }
+
+    /// A move left the board as it was, waited for in full: whether to make it again the same way held longer.
+    /// Yes (with the hold now used) the first time in a game; where the longer hold did no better, the usual hold
+    /// comes back for the rest of the game and the move is made another way (the way, not the hold, is what the
+    /// client does not take).
+    pub fn hold_longer(&mut self) -> Option<std::time::Duration> {
+        match self.hold {
+            Hold::Usual => {
+                self.hold = Hold::LongerOnTrial;
+                self.input.set_hold(crate::input::LONG_HOLD);
+                Some(crate::input::LONG_HOLD)
+            }
+            Hold::LongerOnTrial => {
+                self.hold = Hold::NoHelp;
+                self.input.set_hold(crate::input::HOLD);
+                None
+            }
+            Hold::Longer | Hold::NoHelp => None,
+        }
+    }
+
+    /// A move showed: a longer hold on trial is kept for the rest of the game.
+    pub fn move_shown(&mut self) {
+        if self.hold == Hold::LongerOnTrial {
+            self.hold = Hold::Longer;
+        }
     }
 
     /// The bot takes the controls: from now on the pointer moves only by its hand, whether it plays by clicks or

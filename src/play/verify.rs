@@ -72,12 +72,23 @@ impl<G: Client> Player<'_, G> {
     ) -> Result<Observation<G>> {
         let (before, mv, expected) = (&attempt.reading.board, attempt.mv, attempt.expected);
         let learned = shown::move_shown(&mut *self.game, (before, mv, expected), &seen.board, attempt.input.trial)?;
+        let not_taken = seen.board == *before && expected != before;
         if entered {
             if let Some((board, what)) = learned.variant {
                 self.report(PlayEvent::Learned { number: attempt.number, how: None, what });
                 seen.board = board;
             }
             self.report(PlayEvent::reading(&seen));
+            if !not_taken {
+                self.hands.move_shown();
+            } else if !attempt.input.pointed() && attempt.input.trial.is_none() {
+                // Shown never received: made again the same way, held longer, before another way is tried.
+                if let Some(hold) = self.hands.hold_longer() {
+                    let (number, how) = (attempt.number, attempt.input.how.clone());
+                    self.report(PlayEvent::HeldLonger { number, how, hold_ms: hold.as_millis() as u64 });
+                    return Ok((shown, seen));
+                }
+            }
         }
         ways.learn(&mut *self.game, attempt, (&shown, &seen), learned.control, &mut *self.log)?;
         Ok((shown, seen))
