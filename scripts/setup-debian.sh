@@ -25,6 +25,8 @@ packages=(
     python3-tk kdegames-card-data-kf5 librsvg2-bin imagemagick
     # a game engine's Flood-It that polls its input once a frame (fixtures/tables/flood_pygame.py)
     python3-pygame
+    # the Java Swing Flood-It and Sudoku (fixtures/tables/*.java): javac and a JRE with AWT
+    default-jdk
 )
 
 sudo=()

@@ -616,3 +616,38 @@ fn a_terminal_sudoku_is_won(font: &[&str]) {
         assert_eq!(digits.iter().collect::<String>(), "123456789", "{text}");
     }
 }
+
+/// A Sudoku in Java Swing (fixtures/tables/SudokuSwing.java, written from a description of its look alone): labels
+/// in grids stretched to fill the frame, so its cells are wider than tall and the board fills its window to the edges;
+/// the selected cell yellow, its row, column and box tinted; the player's digits blue. Won with no calibration made
+/// for it (the shipped themes are tried first: sgt's matches its black-on-white givens and must give way where it
+/// fails), on two puzzles, with one entry per empty cell and no wrong one, by the game's own state.
+#[test]
+fn a_swing_sudoku_with_stretched_cells_and_a_tinted_selection_is_won_with_no_wrong_entry() {
+    let client = common::java::JavaClient::compile("SudokuSwing");
+    for seed in ["7", "8"] {
+        let mut desktop = Desktop::start();
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state.json");
+        let state_path = common::path_str(&state);
+        client.spawn(&mut desktop, &["--seed", seed, "--state", &state_path]);
+        desktop.wait_for_window("Sudoku \\(Swing\\)");
+        let read_state = || -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(&state).expect("the game's state")).unwrap()
+        };
+        wait_until("the game's state file", Duration::from_secs(30), || state.exists());
+        let empty_at_start = read_state()["puzzle"].as_str().unwrap().chars().filter(|&c| c == '.').count();
+
+        let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seed {seed}: play failed:\n{stderr}");
+        wait_until(
+            &format!("seed {seed}: the game to say it is solved; the bot said:\n{stderr}"),
+            Duration::from_secs(20),
+            || read_state()["solved"] == true,
+        );
+        let end = read_state();
+        assert_eq!(end["wrong_entries"], 0, "seed {seed}:\n{stderr}");
+        assert_eq!(end["entries"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+    }
+}

@@ -3,6 +3,7 @@
 
 pub mod cribbage;
 pub mod desktop;
+pub mod java;
 pub mod sgt_flood;
 pub mod sudoku;
 
