@@ -8,27 +8,38 @@ pub mod cribbage;
 pub mod flood;
 pub mod sudoku;
 
-/// One way of reading a picture that failed, and why: with the calibration themes, or with none.
-pub struct WayFailed {
-    pub way: &'static str,
-    pub error: anyhow::Error,
+/// Which way's failure is the cause when no way of reading a picture worked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// Reading with the calibration themes.
+    Themes,
+    /// Reading with no calibration (what the picture itself shows).
+    Search,
 }
 
-/// The way that reads with the calibration themes.
-pub const WITH_THEMES: &str = "with the calibration themes";
-/// The way that reads with no calibration (what the picture itself shows).
-pub const WITH_NO_CALIBRATION: &str = "with no calibration";
-
-/// The error when no way read a picture of `game`: it names how far every way got (each way's own error), and is
-/// the `telling` way's error in kind (the type a caller chooses by, never the text), under a context naming the
-/// others. The telling failure comes last in the message, as the cause.
-pub fn no_way_read(game: &str, mut failed: Vec<WayFailed>, telling: usize) -> anyhow::Error {
-    let telling = failed.remove(telling.min(failed.len() - 1));
-    if failed.is_empty() {
-        return telling.error.context(format!("reading {game} {}", telling.way));
+impl Cause {
+    fn way(self) -> &'static str {
+        match self {
+            Cause::Themes => "with the calibration themes",
+            Cause::Search => "with no calibration",
+        }
     }
-    let others: Vec<String> = failed.iter().map(|f| format!("{}: {:#}", f.way, f.error)).collect();
-    telling.error.context(format!("no way read the {game} board — {}; {}", others.join("; "), telling.way))
+}
+
+/// The error when no way read a picture of `game`: the themes' failure (`None` where there are no themes) and the
+/// search's, each named with how far it got. It is the `cause`'s error in kind (the type a caller chooses by, never
+/// the text), under a context naming the other; the cause comes last in the message. Without themes, the search
+/// is the cause whatever `cause` says.
+pub fn no_way_read(game: &str, themed: Option<anyhow::Error>, found: anyhow::Error, cause: Cause) -> anyhow::Error {
+    let Some(themed) = themed else {
+        return found.context(format!("reading {game} {}", Cause::Search.way()));
+    };
+    let (telling, other, other_way) = match cause {
+        Cause::Themes => (themed, found, Cause::Search),
+        Cause::Search => (found, themed, Cause::Themes),
+    };
+    let other = format!("{}: {other:#}", other_way.way());
+    telling.context(format!("no way read the {game} board — {other}; {}", cause.way()))
 }
 
 #[cfg(test)]
@@ -41,27 +52,22 @@ mod tests {
 
     #[test]
     fn the_error_names_every_way_and_keeps_the_telling_ones_kind() {
-        let failed = || {
-            vec![
-                WayFailed { way: WITH_THEMES, error: anyhow::anyhow!("a frame pixel is no colour of its palette") },
-                WayFailed { way: WITH_NO_CALIBRATION, error: anyhow::Error::new(Kind).context("the search") },
-            ]
-        };
-        let error = no_way_read("Flood-It", failed(), 1);
+        let themed = || Some(anyhow::anyhow!("a frame pixel is no colour of its palette"));
+        let found = || anyhow::Error::new(Kind).context("the search");
+        let error = no_way_read("Flood-It", themed(), found(), Cause::Search);
         assert_eq!(
             format!("{error:#}"),
             "no way read the Flood-It board — with the calibration themes: a frame pixel is no colour of its palette; \
              with no calibration: the search: no grid here"
         );
         assert!(error.downcast_ref::<Kind>().is_some());
-        let error = no_way_read("Flood-It", failed(), 0);
+        let error = no_way_read("Flood-It", themed(), found(), Cause::Themes);
         assert!(
             format!("{error:#}").ends_with("with the calibration themes: a frame pixel is no colour of its palette")
         );
         assert!(error.downcast_ref::<Kind>().is_none());
-        let alone = vec![WayFailed { way: WITH_NO_CALIBRATION, error: anyhow::Error::new(Kind) }];
         assert_eq!(
-            format!("{:#}", no_way_read("Sudoku", alone, 0)),
+            format!("{:#}", no_way_read("Sudoku", None, anyhow::Error::new(Kind), Cause::Themes)),
             "reading Sudoku with no calibration: no grid here"
         );
     }

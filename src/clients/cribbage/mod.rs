@@ -23,7 +23,7 @@ pub use theme::{load_themes, TableTheme};
 
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
-use crate::clients::{no_way_read, WayFailed, WITH_NO_CALIBRATION, WITH_THEMES};
+use crate::clients::{no_way_read, Cause};
 use crate::game::{Answer, Client, Game, Layout, Marks, MoveEvents, OnlyWay, Reading, Screen, Shown};
 use crate::games::cribbage::table::{state_text, Cribbage, Table};
 use crate::games::cribbage::{Deal, Move, State};
@@ -98,14 +98,8 @@ pub fn read_any(
             Err(anyhow!("no calibration theme reads it, and the fonts to read it without one are missing: {why}"))
         }
     };
-    found.map_err(|found_error| {
-        let mut failed: Vec<WayFailed> =
-            themed_error.map(|error| WayFailed { way: WITH_THEMES, error }).into_iter().collect();
-        failed.push(WayFailed { way: WITH_NO_CALIBRATION, error: found_error });
-        // The search's failure is the cause: a table no theme was made for is the usual case.
-        let telling = failed.len() - 1;
-        no_way_read("Cribbage Solitaire", failed, telling)
-    })
+    // The search's failure is the cause: a table no theme was made for is the usual case.
+    found.map_err(|found_error| no_way_read("Cribbage Solitaire", themed_error, found_error, Cause::Search))
 }
 
 impl Layout for TablePoints {

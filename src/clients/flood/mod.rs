@@ -20,7 +20,7 @@ use image::RgbaImage;
 
 use crate::calibration::{format_rgb, theme_to_refresh, ThemeTarget};
 use crate::capture::Frame;
-use crate::clients::{no_way_read, WayFailed, WITH_NO_CALIBRATION, WITH_THEMES};
+use crate::clients::{no_way_read, Cause};
 use crate::game::{Action, Answer, CellLayout, Client, Learned, MoveEvents, Reading, Screen, Shown};
 use crate::games::flood::board::centre_cell;
 use crate::games::flood::sgt_id::SgtFloodId;
@@ -84,20 +84,15 @@ pub fn read_finding(
     themes: &[PaletteTheme],
     hint: Option<&CellLayout>,
 ) -> Result<(Reading<FloodBoard>, Option<PaletteTheme>)> {
-    let mut failed = Vec::new();
-    if let Some(themed) = read_with_themes(image, themes, hint) {
-        match themed {
-            Ok(reading) => return Ok((reading, None)),
-            Err(error) => failed.push(WayFailed { way: WITH_THEMES, error }),
-        }
-    }
+    let themed_error = match read_with_themes(image, themes, hint) {
+        Some(Ok(reading)) => return Ok((reading, None)),
+        Some(Err(error)) => Some(error),
+        None => None,
+    };
     // No theme reads it: perhaps a client none was made for, or a theme matching the window's colours that fails
     // further on. Where the search fails too, every way's failure is named, the themes' (the one that got
     // furthest) as the cause, whether or not they found a board.
-    read_discovering(image, themes, hint).map_err(|error| {
-        failed.push(WayFailed { way: WITH_NO_CALIBRATION, error });
-        no_way_read("Flood-It", failed, 0)
-    })
+    read_discovering(image, themes, hint).map_err(|found| no_way_read("Flood-It", themed_error, found, Cause::Themes))
 }
 
 /// Reads with the board's colours found in the picture (see [`discover`]).

@@ -29,7 +29,7 @@ pub use theme::SudokuTheme;
 
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
-use crate::clients::{no_way_read, WayFailed, WITH_NO_CALIBRATION, WITH_THEMES};
+use crate::clients::{no_way_read, Cause};
 use crate::game::{Action, Answer, CellLayout, Client, Layout, Marks, MoveEvents, Reading, Screen, Shown, Way};
 use crate::games::sudoku::{Entry, Sudoku, SudokuGrid};
 
@@ -85,14 +85,11 @@ pub fn read_any(
 /// no grid and the search did.
 fn reported(themed_error: Option<anyhow::Error>, found_error: anyhow::Error) -> anyhow::Error {
     let found_a_grid = |error: &anyhow::Error| error.downcast_ref::<reading::NoGrid>().is_none();
-    let telling = match &themed_error {
-        Some(themed) if found_a_grid(themed) || !found_a_grid(&found_error) => 0,
-        _ => 1,
+    let cause = match &themed_error {
+        Some(themed) if found_a_grid(themed) || !found_a_grid(&found_error) => Cause::Themes,
+        _ => Cause::Search,
     };
-    let mut failed: Vec<WayFailed> =
-        themed_error.map(|error| WayFailed { way: WITH_THEMES, error }).into_iter().collect();
-    failed.push(WayFailed { way: WITH_NO_CALIBRATION, error: found_error });
-    no_way_read("Sudoku", failed, telling)
+    no_way_read("Sudoku", themed_error, found_error, cause)
 }
 
 impl Layout for SudokuLayout {
