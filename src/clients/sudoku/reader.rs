@@ -101,8 +101,10 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
     // Per pixel: the closest ink and its coverage (0 for background-like pixels).
     let mut best: Vec<(u8, f32)> = vec![(0, 0.0); w * h];
     let mut strong = [0usize; 4];
-    // Per ink: how far its strongly inked pixels lie off the line from the background to it.
-    let mut off_ink: [Vec<f32>; 4] = Default::default();
+    // Per ink: how many of its strongly inked pixels lie far off the line from the background to it, and the sum
+    // of their colours.
+    let mut far_off = [0usize; 4];
+    let mut colour_sum = [[0u32; 3]; 4];
     for y in 0..h {
         for x in 0..w {
             let p = rgb_at(image, x0 + x, y0 + y);
@@ -118,7 +120,8 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
             best[y * w + x] = (k as u8, a);
             if a >= 0.5 {
                 strong[k] += 1;
-                off_ink[k].push(residual.sqrt());
+                far_off[k] += usize::from(residual.sqrt() > UNKNOWN_INK);
+                (0..3).for_each(|c| colour_sum[k][c] += p[c] as u32);
             }
         }
     }
@@ -126,20 +129,9 @@ pub fn cell_ink(image: &RgbaImage, grid: &Lattice, row: usize, col: usize, rules
     if count < 3 {
         return CellInk::Empty;
     }
-    off_ink[k].sort_by(f32::total_cmp);
-    if off_ink[k][off_ink[k].len() / 2] > UNKNOWN_INK {
-        let (mut sum, mut n) = ([0u32; 3], 0u32);
-        for y in 0..h {
-            for x in 0..w {
-                let i = y * w + x;
-                if best[i].0 as usize == k && best[i].1 >= 0.5 {
-                    let p = rgb_at(image, x0 + x, y0 + y);
-                    (0..3).for_each(|c| sum[c] += p[c] as u32);
-                    n += 1;
-                }
-            }
-        }
-        return CellInk::Unknown { rgb: sum.map(|s| (s / n.max(1)) as u8) };
+    // The typical (median) strong pixel lies far off: at least half of them do.
+    if far_off[k] >= count - count / 2 {
+        return CellInk::Unknown { rgb: colour_sum[k].map(|s| (s / count as u32) as u8) };
     }
     let ink = inks[k].0;
     if ink == Ink::Pencil {
