@@ -235,7 +235,7 @@ pub fn play<'a, G: Client>(
             player.check_not_doubled(&before, &mv, &move_input, &seen.board, number)?;
         }
         (frame, reading) = player.take_in(&mut ways, &attempt, (shown, seen), true)?;
-        if reading.board == before && expected != before {
+        if shown::not_taken(&before, &expected, &reading.board) {
             // The window shows the move was never received: it is still to be made (held longer, or another way,
             // as `take_in` chose), and is not counted as made.
             reading.board = shown::completed(&mut *player.game, &before, reading.board)?;

@@ -6,6 +6,12 @@ use anyhow::Result;
 
 use crate::game::{Answer, BoardOf, Client, Learned, MoveOf, Shown};
 
+/// Whether the board `seen` after a move shows the move was never taken: the board as it was, where the move
+/// would change it.
+pub fn not_taken<B: PartialEq>(before: &B, expected: &B, seen: &B) -> bool {
+    seen == before && expected != before
+}
+
 /// Whether `layout` shows `mv`'s place chosen (`Some(false)`: another is); `None` where it shows no choice.
 pub fn chosen<G: Client>(game: &mut G, layout: &G::Layout, mv: &MoveOf<G>) -> Result<Option<bool>> {
     Ok(match game.shown(Shown::Choice { layout, mv })? {

@@ -72,7 +72,7 @@ impl<G: Client> Player<'_, G> {
     ) -> Result<Observation<G>> {
         let (before, mv, expected) = (&attempt.reading.board, attempt.mv, attempt.expected);
         let learned = shown::move_shown(&mut *self.game, (before, mv, expected), &seen.board, attempt.input.trial)?;
-        let not_taken = seen.board == *before && expected != before;
+        let not_taken = shown::not_taken(before, expected, &seen.board);
         if entered {
             if let Some((board, what)) = learned.variant {
                 self.report(PlayEvent::Learned { number: attempt.number, how: None, what });

@@ -14,7 +14,7 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::{Attempt, PlayEvent};
+use super::{shown, Attempt, PlayEvent};
 use crate::capture::Frame;
 use crate::game::{Action, Client, MoveEvents, MoveOf, ReadingOf, Repeat, Way};
 
@@ -264,7 +264,7 @@ impl<W: Way> Ways<W> {
     ) -> Result<()> {
         let (number, mv, input, expected) = (attempt.number, attempt.mv, attempt.input, attempt.expected);
         let before = &attempt.reading.board;
-        let not_taken = seen.board == *before && expected != before;
+        let not_taken = shown::not_taken(before, expected, &seen.board);
         if not_taken && !input.pointed() {
             self.ignored.push((number, input.how.clone()));
         }
