@@ -67,7 +67,8 @@ impl Candidate {
 /// each colour (see the module doc).
 pub fn find_candidates(image: &RgbaImage, layout: &CellLayout, palette: &[(u8, [u8; 3])]) -> Vec<Candidate> {
     let patches = smooth_patches(image, layout);
-    let board_side = layout.extent().0.max(layout.extent().1);
+    let (board_width, board_height) = layout.extent();
+    let board_side = board_width.max(board_height);
     let mut candidates: Vec<Candidate> = patches
         .into_iter()
         .filter(|p| !p.touches_edge && !p.touches_left_out)
@@ -126,7 +127,8 @@ fn set_size(candidates: &[Candidate], i: usize) -> usize {
 /// within [`STEP`] ([`patches::flat_patches`]), each marked where it touches the board.
 fn smooth_patches(image: &RgbaImage, layout: &CellLayout) -> Vec<Patch> {
     let (bx0, by0) = (layout.origin_x - 1.0, layout.origin_y - 1.0);
-    let (bx1, by1) = (layout.origin_x + layout.extent().0 + 1.0, layout.origin_y + layout.extent().1 + 1.0);
+    let (width, height) = layout.extent();
+    let (bx1, by1) = (layout.origin_x + width + 1.0, layout.origin_y + height + 1.0);
     let on_board = |x: usize, y: usize| {
         let (x, y) = (x as f64, y as f64);
         x >= bx0 && x < bx1 && y >= by0 && y < by1

@@ -63,12 +63,12 @@ pub fn find(image: &RgbaImage, cells: &CellLayout, size: usize, shapes: &DigitSh
     let light: Vec<i32> = lightness.as_raw().iter().map(|&l| l as i32).collect();
     let mean = local_means(&lightness, ((cells.side() * SURROUNDINGS / 2.0).round() as u32).max(4));
     // The grid and half a cell around it are not the pad.
-    let margin = cells.side() / 2.0;
+    let (margin, (width, height)) = (cells.side() / 2.0, cells.extent());
     let grid = (
         cells.origin_x - margin,
         cells.origin_y - margin,
-        cells.origin_x + cells.extent().0 + margin,
-        cells.origin_y + cells.extent().1 + margin,
+        cells.origin_x + width + margin,
+        cells.origin_y + height + margin,
     );
     let mut marks = Vec::new();
     for (darker, contrast) in [true, false].into_iter().flat_map(|d| CONTRASTS.map(|c| (d, c))) {

@@ -4,7 +4,8 @@
 //! largest cluster of classified pixels, where gaps of a few pixels (the dark outlines some games draw between
 //! cells) do not split a cluster. The lattice is then fitted from where the class changes: every change must
 //! lie on a cell boundary, and of all lattices that explain the picture the coarsest is taken, its cells square
-//! where square cells explain it as well (else a window has stretched the board, and each axis has its own pitch). Finally each cell is read from its central area.
+//! where square cells explain it as well (else a window has stretched the board, and each axis has its own
+//! pitch). Finally each cell is read from its central area.
 
 use super::{Lattice, LatticeError, Line};
 use crate::calibration::format_rgb;

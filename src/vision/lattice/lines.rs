@@ -192,12 +192,12 @@ pub(super) fn find(width: usize, height: usize, dark: &[bool], min_cell: usize) 
 /// that make no whole board (the finder refuses those), and on every side it touches, its outermost line lies on
 /// the edge (a grid cut between lines ends in none there).
 fn whole_at_edges(grid: &Lattice, c: &Component, width: usize, height: usize) -> bool {
-    let on_edge = |line: Option<&Line>, at_edge: &dyn Fn(&Line) -> bool| line.is_some_and(at_edge);
+    let (verticals, horizontals) = (&grid.verticals, &grid.horizontals);
     grid.boxes.is_some_and(|b| b.drawn)
-        && (c.x0 != 0 || on_edge(grid.verticals.first(), &|l| l.start == 0))
-        && (c.x1 + 1 != width || on_edge(grid.verticals.last(), &|l| l.end + 1 == width))
-        && (c.y0 != 0 || on_edge(grid.horizontals.first(), &|l| l.start == 0))
-        && (c.y1 + 1 != height || on_edge(grid.horizontals.last(), &|l| l.end + 1 == height))
+        && (c.x0 != 0 || verticals.first().is_some_and(|l| l.start == 0))
+        && (c.x1 + 1 != width || verticals.last().is_some_and(|l| l.end + 1 == width))
+        && (c.y0 != 0 || horizontals.first().is_some_and(|l| l.start == 0))
+        && (c.y1 + 1 != height || horizontals.last().is_some_and(|l| l.end + 1 == height))
 }
 
 #[cfg(test)]
