@@ -146,6 +146,12 @@ pub const CHROMIUM_FLAGS: [&str; 7] = [
 /// A page of the project's own clients in `fixtures/tables/` (`file` with `query`), and the text it writes into its
 /// hidden `<pre id="board">` on load, as headless Chromium's `--dump-dom` shows it: the tests' truth.
 pub fn page_and_board_text(file: &str, query: &str) -> (String, String) {
+    page_and_pre_text(file, query, "board")
+}
+
+/// A page of the project's own clients in `fixtures/tables/` (`file` with `query`), and the text it writes into its
+/// hidden `<pre id="ID">` on load, as headless Chromium's `--dump-dom` shows it.
+pub fn page_and_pre_text(file: &str, query: &str, id: &str) -> (String, String) {
     let page = format!("file://{}?{query}", repo().join("fixtures/tables").join(file).display());
     let profile = tempfile::tempdir().unwrap();
     let profile_arg = format!("--user-data-dir={}", profile.path().display());
@@ -156,9 +162,12 @@ pub fn page_and_board_text(file: &str, query: &str) -> (String, String) {
         .unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
     // The element's opening tag may carry other attributes (a style hiding it).
-    let after_id = dom.split("<pre id=\"board\"").nth(1).expect("the page's board");
-    let text =
-        after_id.split_once('>').and_then(|(_, s)| s.split("</pre>").next()).expect("the page's board").to_owned();
+    let after_id = dom.split(&format!("<pre id=\"{id}\"")).nth(1).expect("the page's hidden text");
+    let text = after_id
+        .split_once('>')
+        .and_then(|(_, s)| s.split("</pre>").next())
+        .expect("the page's hidden text")
+        .replace("&quot;", "\"");
     (page, text)
 }
 

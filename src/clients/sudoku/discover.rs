@@ -1,15 +1,18 @@
 //! Reading a Sudoku that no calibration theme describes: the grid from its lines in either polarity (dark lines
-//! on a light board, or light lines on a dark one), else from the edges of its cells (tiles with gaps and no
-//! lines, as KSudoku draws them: [`crate::vision::lattice::edges`]); the boxes from thicker lines or else from the
-//! grid's size; each digit by the nearest of the digits rendered from common fonts
+//! on a light board, or light lines on a dark one, at fixed thresholds; else lines of any shade that differ from
+//! the cells on both sides of them, as a dark theme draws them faintly), else from the edges of its cells (tiles
+//! with gaps and no lines, as KSudoku draws them: [`crate::vision::lattice::edges`]); the boxes from thicker lines
+//! or else from the grid's size; each digit by the nearest of the digits rendered from common fonts
 //! ([`crate::vision::font_glyphs`]), looked for inside a tile's bevel and apart from marks that reach its edge (a
 //! selection frame); and the givens told from the player's digits by what the picture shows.
 //!
 //! Givens and the player's digits: where many digits sit on a cell background that empty cells do not have
-//! (GNOME Sudoku's grey cells, KSudoku's gold tiles; shaded tiles are grouped by nearness), those are the givens; else, where the digits come in more than one ink, the
-//! givens are the least colourful ink (clients print givens black, white or grey and the player's digits, and
-//! clashes, in a colour); where neither tells them apart, every digit is a given (a game before the player's
-//! first move).
+//! (GNOME Sudoku's grey cells, KSudoku's gold tiles; shaded tiles are grouped by nearness), those are the givens
+//! — unless the background is what the client shows of its selection: a tint of the selected cell's row, column
+//! and box covers empty cells too, and a tint of the cells holding the selected digit holds one digit where a
+//! puzzle's givens hold all but one at least. Else, where the digits come in more than one ink, the givens are the
+//! least colourful ink (clients print givens black, white or grey and the player's digits, and clashes, in a
+//! colour); where neither tells them apart, every digit is a given (a game before the player's first move).
 
 use anyhow::{bail, Result};
 use image::RgbaImage;
@@ -92,8 +95,18 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
     let (w, h) = (image.width() as usize, image.height() as usize);
     let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     let mut failure: Option<LatticeError> = None;
-    for (dark, t) in masks() {
-        let mask = line_mask(&light, dark, t);
+    for line_mask in masks() {
+        let mask = line_mask.mask(image, &light);
+        if std::env::var("DBG").is_ok() {
+            let img = image::GrayImage::from_fn(w as u32, h as u32, |x, y| {
+                image::Luma([if mask[y as usize * w + x as usize] { 255 } else { 0 }])
+            });
+            img.save(format!("/tmp/s46/mask-{line_mask:?}.png")).ok();
+            eprintln!(
+                "{line_mask:?}: {:?}",
+                lattice::find(w, h, Cue::Lines { mask: &mask, min_cell: MIN_CELL }).err().map(|e| e.to_string())
+            );
+        }
         match lattice::find(w, h, Cue::Lines { mask: &mask, min_cell: MIN_CELL }) {
             Ok(grid) => {
                 refuse_if_covered(&broken_sides(&grid, &mask, w, 0))?;
@@ -141,8 +154,8 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
 /// covers part of it: where one mask shows lines along most cells' sides, the cells it misses are covered.
 fn refuse_if_lines_covered(grid: &Lattice, light: &[u8], w: usize) -> Result<()> {
     let reach = ((grid.layout.side() * 0.06).round() as usize).max(2);
-    for (dark, t) in masks() {
-        let mask = line_mask(light, dark, t);
+    for threshold in thresholds() {
+        let mask = threshold.mask(light);
         if interior_share(grid, &mask, w, reach) > CLEAR_INTERIOR {
             continue; // not lines between cells but (parts of) the cells themselves: tiles, their bevels
         }
@@ -159,8 +172,8 @@ fn refuse_if_lines_covered(grid: &Lattice, light: &[u8], w: usize) -> Result<()>
 /// shows one.
 fn text_grid(light: &[u8], w: usize, h: usize) -> Result<Lattice, LatticeError> {
     let mut failure = LatticeError::NoCharacterBoxes;
-    for (dark, t) in masks() {
-        let mask = line_mask(light, dark, t);
+    for threshold in thresholds() {
+        let mask = threshold.mask(light);
         match lattice::find(w, h, Cue::CharacterBoxes { mask: &mask, min_cell: MIN_TEXT_CELL }) {
             Ok(grid) => return Ok(grid),
             Err(e) => failure = e,
@@ -233,14 +246,74 @@ fn clear_of_lines(
     (x0 + reach..(x1 + 1).saturating_sub(reach), y0 + reach..(y1 + 1).saturating_sub(reach))
 }
 
-/// The pixels of a picture's luminance `light` that may be lines: at most `t` (dark lines) or at least `t`.
-fn line_mask(light: &[u8], dark: bool, t: u8) -> Vec<bool> {
-    light.iter().map(|&l| if dark { l <= t } else { l >= t }).collect()
+/// Pixels at most (`dark`) or at least `t` light: lines drawn plainly.
+#[derive(Clone, Copy, Debug)]
+struct Threshold {
+    dark: bool,
+    t: u8,
 }
 
-/// The line masks tried in turn: dark lines at each threshold, then light ones.
-fn masks() -> impl Iterator<Item = (bool, u8)> {
-    DARK_LINES.iter().map(|&t| (true, t)).chain(LIGHT_LINES.iter().map(|&t| (false, t)))
+impl Threshold {
+    /// The mask over a picture's luminance.
+    fn mask(self, light: &[u8]) -> Vec<bool> {
+        light.iter().map(|&l| if self.dark { l <= self.t } else { l >= self.t }).collect()
+    }
+}
+
+/// How the pixels of a grid's lines are told from the rest of a picture.
+#[derive(Clone, Copy, Debug)]
+enum LineMask {
+    Threshold(Threshold),
+    /// Pixels of another colour (by at least [`FAINT_LINE`], largest channel) than the pixels [`RIDGE_REACH`]
+    /// away on both sides, across or down (or on all four diagonals, where lines cross): lines drawn faintly,
+    /// whatever the cells' shade. A dark theme draws its lines between cells at luminance 43 on cells of 33, under
+    /// every fixed threshold but the one that takes its digits too, and its selection tints some cells as light as
+    /// the lines (in another hue). A tint's edge is a step, which differs from one side only.
+    Ridge,
+}
+
+/// A faint line's least difference from the cells on both sides of it, largest channel.
+const FAINT_LINE: u8 = 6;
+/// How far to each side of a pixel the cells are looked at: past a line up to `2 × RIDGE_REACH − 1` pixels wide.
+const RIDGE_REACH: usize = 3;
+
+impl LineMask {
+    /// The mask over a picture whose luminance is `light`.
+    fn mask(self, image: &RgbaImage, light: &[u8]) -> Vec<bool> {
+        match self {
+            LineMask::Threshold(threshold) => threshold.mask(light),
+            LineMask::Ridge => {
+                let (w, h) = (image.width() as usize, image.height() as usize);
+                let rgb: Vec<[u8; 3]> = image.pixels().map(|p| [p[0], p[1], p[2]]).collect();
+                let off = |i: usize, j: usize| max_diff(rgb[i], rgb[j]) >= FAINT_LINE;
+                let (r, rw) = (RIDGE_REACH, RIDGE_REACH * w);
+                (0..rgb.len())
+                    .map(|i| {
+                        let (x, y) = (i % w, i / w);
+                        let across_in = x >= r && x + r < w;
+                        let down_in = y >= r && y + r < h;
+                        (across_in && off(i, i - r) && off(i, i + r))
+                            || (down_in && off(i, i - rw) && off(i, i + rw))
+                            || (across_in
+                                && down_in
+                                && [i - rw - r, i - rw + r, i + rw - r, i + rw + r].into_iter().all(|j| off(i, j)))
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// The line masks tried in turn to find a grid: dark lines at each threshold, then light ones; then faint lines.
+fn masks() -> impl Iterator<Item = LineMask> {
+    thresholds().map(LineMask::Threshold).chain([LineMask::Ridge])
+}
+
+/// The line masks of a fixed threshold: dark lines at each, then light ones (a terminal's characters, and the
+/// lines that something may cover, are drawn plainly).
+fn thresholds() -> impl Iterator<Item = Threshold> {
+    let dark = DARK_LINES.iter().map(|&t| Threshold { dark: true, t });
+    dark.chain(LIGHT_LINES.iter().map(|&t| Threshold { dark: false, t }))
 }
 
 /// The cells (row, column) whose top or left side is not drawn along at least half its length within `reach`
@@ -465,10 +538,31 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
             _ => None,
         })
         .collect();
+    // The inks, grouped greedily (each joins the first group whose first ink is near).
+    let mut inks: Vec<([u8; 3], usize)> = Vec::new();
+    let group: Vec<usize> = digits
+        .iter()
+        .map(|&(_, ink, _)| match inks.iter().position(|&(first, _)| max_diff(first, ink) <= SAME_INK) {
+            Some(k) => {
+                inks[k].1 += 1;
+                k
+            }
+            None => {
+                inks.push((ink, 1));
+                inks.len() - 1
+            }
+        })
+        .collect();
+    let plainest = (0..inks.len())
+        .min_by(|&a, &b| saturation(inks[a].0).total_cmp(&saturation(inks[b].0)).then(inks[b].1.cmp(&inks[a].1)));
     let mut given = vec![false; seen.len()];
     // A background that empty cells do not have, shared by enough digits to be the givens' (a puzzle has at
     // least about half a side of givens), not a highlighted cell or two: the givens are on it. Backgrounds are
     // compared by which of the two they are nearer, as shaded or textured tiles differ a little from cell to cell.
+    // What a client shows of its selection is no such background: a tint over the selected cell's row, column
+    // and box covers empty cells too (at most one empty cell, the selected one, may share the givens'), and a
+    // tint over the cells holding the selected digit holds one digit, where the givens of a puzzle of one
+    // solution hold all digits but one at least.
     let empty: Vec<[u8; 3]> = seen
         .iter()
         .filter_map(|s| match *s {
@@ -491,7 +585,14 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
                 let d = distance(bg, given_background);
                 d < SAME_TILE && d < distance(bg, empty_background)
             };
-            if digits.iter().filter(|d| on_given(d.2)).count() >= (size / 2).max(2) {
+            let empty_on_it = empty.iter().filter(|&&bg| on_given(bg)).count();
+            let mut values: Vec<u8> = digits.iter().filter(|d| on_given(d.2)).map(|d| value_of(&seen[d.0])).collect();
+            values.sort_unstable();
+            values.dedup();
+            if digits.iter().filter(|d| on_given(d.2)).count() >= (size / 2).max(2)
+                && empty_on_it <= 1
+                && values.len() + 1 >= size
+            {
                 for &(i, _, bg) in &digits {
                     given[i] = on_given(bg);
                 }
@@ -499,24 +600,6 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
             }
         }
     }
-    // Else by ink: grouped greedily (each joins the first group whose first ink is near); with more than one
-    // group, the givens are the least colourful (among equals, the commonest); with one, every digit is a given.
-    let mut inks: Vec<([u8; 3], usize)> = Vec::new();
-    let group: Vec<usize> = digits
-        .iter()
-        .map(|&(_, ink, _)| match inks.iter().position(|&(first, _)| max_diff(first, ink) <= SAME_INK) {
-            Some(k) => {
-                inks[k].1 += 1;
-                k
-            }
-            None => {
-                inks.push((ink, 1));
-                inks.len() - 1
-            }
-        })
-        .collect();
-    let plainest = (0..inks.len())
-        .min_by(|&a, &b| saturation(inks[a].0).total_cmp(&saturation(inks[b].0)).then(inks[b].1.cmp(&inks[a].1)));
     if inks.len() == 1 {
         // One ink: where the marks of one shape come in two weights (a terminal prints the givens bold, the
         // player's digits plain), the plain ones are the player's. (Weights are compared only between marks the
@@ -554,6 +637,14 @@ fn givens(seen: &[Seen], size: usize) -> Vec<bool> {
 /// no weight lies between them closer than this ratio to either.
 const BOLDER: f64 = 1.25;
 const WEIGHT_GAP: f64 = 1.15;
+
+/// A digit's first guess (the fonts' nearest digit).
+fn value_of(seen: &Seen) -> u8 {
+    match seen {
+        Seen::Digit { value, .. } => *value,
+        _ => 0,
+    }
+}
 
 fn weight_of(seen: &Seen) -> f64 {
     match seen {
