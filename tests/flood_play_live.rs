@@ -248,7 +248,10 @@ fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "played one of two windows without being told which");
     assert!(
-        stderr.contains("several windows are titled 'Flood'") && stderr.contains(&first) && stderr.contains(&second),
+        stderr.contains("2 window(s) show a flood board")
+            && stderr.contains(&format!("id {first}"))
+            && stderr.contains(&format!("id {second}"))
+            && stderr.contains("--window id:N"),
         "{stderr}"
     );
 
@@ -263,6 +266,29 @@ fn two_windows_of_one_title_are_named_and_one_is_played_by_id() {
     });
     assert_eq!(palette_counts(&desktop, &second).iter().filter(|&&n| n > 0).count(), 1, "the named window is won");
     assert_eq!(palette_counts(&desktop, &first), before_first, "the other window is left as it was");
+}
+
+/// With no `--window`, the one window that shows a Flood-It board is played whatever its title: the game's window
+/// retitled "Untitled", beside a terminal and a Sudoku (windows of the usual size that show no Flood-It board).
+#[test]
+fn the_one_window_showing_a_board_is_played_whatever_its_title() {
+    let mut desktop = Desktop::start();
+    let (window, _) = open_game(&mut desktop, "6x6c4m0#untitled", &[]);
+    desktop.run("xdotool", &["set_window", "--name", "Untitled", &window]);
+    desktop.spawn("xterm", &["-geometry", "80x24+600+0"], &[]);
+    desktop.spawn("/usr/games/sgt-solo", &["2x2#other"], &[]);
+    desktop.wait_for_window("Solo");
+    desktop.wait_for_window("xterm");
+    desktop.move_window(&window, 20, 400);
+    desktop.wait_for_still_picture(&window);
+    assert!(desktop.visible_windows("Flood").is_empty(), "no window is titled as the game");
+
+    let out = autoplay().args(["play", "flood", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    wait_until(&format!("the window to show one colour; the bot said:\n{stderr}"), Duration::from_secs(20), || {
+        colours_shown(&desktop, &window) == 1
+    });
 }
 
 /// A game window covered by another is brought to the front and played, and the log names what covered it.

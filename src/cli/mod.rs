@@ -5,6 +5,7 @@
 //! binary's `main.rs` only routes a (command, game) pair to them, so a flag one game does not take is a usage
 //! error for it.
 
+mod board_window;
 pub mod cribbage;
 pub mod dandelions;
 pub mod flood;

@@ -83,7 +83,9 @@ pub fn calibrate<G: Screen>(root: &Path, args: &CalibrateArgs, truth: &G::Truth)
 /// Play the game in its window until it is won, checking every move by reading the window again.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The game window: its title (or a unique part of it), or `id:N` (default: the game's usual title).
+    /// The game window: its title (or a unique part of it), its program's class, or `id:N` (default: the one
+    /// window that shows the game's board, whatever its title; else one of the game's usual title; else the
+    /// whole screen).
     #[arg(long)]
     pub window: Option<String>,
     /// Print the clicks it would make, and make none.
@@ -134,7 +136,7 @@ pub fn play<G: Screen>(root: &Path, args: &PlayArgs) -> Result<()> {
     let mut source: Box<dyn FrameSource> = match (&args.image, &args.window) {
         (Some(path), _) => Box::new(ImageFileSource::open(path)?),
         (None, Some(title)) => Box::new(WindowSource::new(title)?),
-        (None, None) => Box::new(WindowSource::first_of(G::WINDOW_TITLES)?),
+        (None, None) => super::board_window::board_source(&mut game, G::WINDOW_TITLES)?,
     };
     let mut dry_run = DryRunInput::default();
     let mut desktop;
