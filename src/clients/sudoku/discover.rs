@@ -17,7 +17,7 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::naming::{name_marks, shape_class_of, Givens, Mark};
+use super::naming::{name_marks, same_shape, shape_class_of, Givens, Mark};
 use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, NoGrid, SudokuReading, TILE_INSET};
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
@@ -51,9 +51,12 @@ const SAME_BACKGROUND: u8 = 24;
 const SAME_TILE: f64 = 48.0;
 
 /// The digits 1–9 of the fonts of `calibration/fonts.toml`, and the marks clients draw over an empty cell (a
-/// cross on a cell left with no possible digit).
+/// cross on a cell left with no possible digit); and the client's own digits, as it drew the digits the bot typed
+/// ([`DigitShapes::teach`]).
 pub struct DigitShapes {
     glyphs: FontGlyphs,
+    /// Marks (glyph, ink height) the client drew for a digit the bot typed, and that digit.
+    taught: Vec<(Glyph, usize, u8)>,
 }
 
 /// Characters that are not digits but marks over an empty cell.
@@ -61,7 +64,7 @@ const EMPTY_MARKS: &str = "×xX";
 
 impl DigitShapes {
     pub fn load(root: &std::path::Path) -> Result<DigitShapes> {
-        Ok(DigitShapes { glyphs: FontGlyphs::load(root, &format!("123456789{EMPTY_MARKS}"))? })
+        Ok(DigitShapes { glyphs: FontGlyphs::load(root, &format!("123456789{EMPTY_MARKS}"))?, taught: Vec::new() })
     }
 
     /// The nearest digit (0 for a mark over an empty cell), its distance, and the next-nearest other's distance,
@@ -72,14 +75,25 @@ impl DigitShapes {
     }
 
     /// The glyph's distance to each name: 0, a mark over an empty cell; 1–9, the digits (infinite for a name no
-    /// font draws).
+    /// font draws); none to the digit the client drew in this shape for the bot.
     fn costs(&self, glyph: &Glyph, height: usize) -> [f64; 10] {
         let value = |c: char| Some(c.to_digit(10).unwrap_or(0) as u8);
         let mut costs = [f64::INFINITY; 10];
         for (name, d) in self.glyphs.distances(glyph, height, value) {
             costs[name as usize] = d;
         }
+        if let Some(&(.., digit)) = self.taught.iter().find(|(g, h, _)| same_shape((g, *h), (glyph, height))) {
+            costs[digit as usize] = 0.0;
+        }
         costs
+    }
+
+    /// Learns that this client draws `digit` as `shape` (glyph, ink height): the mark that appeared where the bot
+    /// typed it. Marks of that shape are read as that digit for the rest of the game.
+    pub fn teach(&mut self, (glyph, height): (Glyph, usize), digit: u8) {
+        if !self.taught.iter().any(|(g, h, d)| *d == digit && same_shape((g, *h), (&glyph, height))) {
+            self.taught.push((glyph, height, digit));
+        }
     }
 }
 
@@ -501,6 +515,13 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
             grid.layout.origin_y
         );
     }
+    let shapes = seen
+        .iter()
+        .map(|s| match s {
+            Seen::Digit { shape, .. } => Some((shape.glyph.clone(), shape.ink_height)),
+            _ => None,
+        })
+        .collect();
     Ok(SudokuReading {
         grid: board,
         layout: grid.layout,
@@ -509,6 +530,7 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
         clashes: Vec::new(),
         cursor,
         found: Some(found),
+        shapes,
     })
 }
 
@@ -996,5 +1018,29 @@ mod tests {
         assert_eq!(bold_threshold(&[1.0, 2.0, 2.0, 1.0, 2.1]), Some(2.0));
         assert_eq!(bold_threshold(&[2.3, 2.4, 2.2, 2.5]), None);
         assert_eq!(bold_threshold(&[2.0]), None);
+    }
+
+    /// A glyph of a mark drawn as `rows` ('#' ink), and its height.
+    fn glyph_of(rows: &[&str]) -> (Glyph, usize) {
+        let w = rows[0].len();
+        let alpha: Vec<f32> = rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { 1.0 } else { 0.0 })).collect();
+        (Glyph::cut(&alpha, w, (0, 0, w - 1, rows.len() - 1)), rows.len())
+    }
+
+    /// A shape taught for a digit costs nothing as that digit from then on; a shape of another look is read by the
+    /// fonts as before.
+    #[test]
+    fn a_taught_shape_is_read_as_its_digit_and_no_other_shape_is() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration");
+        let mut shapes = DigitShapes::load(&root).unwrap();
+        let taught = glyph_of(&["#....#", "#....#", "######", ".....#", ".....#", ".....#"]);
+        let other = glyph_of(&["######", ".....#", "######", "#.....", "#.....", "######"]);
+        let (taught_before, other_before) = (shapes.costs(&taught.0, 6), shapes.costs(&other.0, 6));
+        assert!(taught_before[4] > 0.0);
+        shapes.teach(taught.clone(), 4);
+        let after = shapes.costs(&taught.0, 6);
+        assert_eq!(after[4], 0.0);
+        assert_eq!(&after[..4], &taught_before[..4]);
+        assert_eq!(shapes.costs(&other.0, 6), other_before);
     }
 }

@@ -30,8 +30,11 @@ pub use theme::SudokuTheme;
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
 use crate::clients::{no_way_read, Cause};
-use crate::game::{Action, Answer, CellLayout, Client, Layout, Marks, MoveEvents, Reading, Screen, Shown, Way};
+use crate::game::{
+    Action, Answer, CellLayout, Client, Layout, Learned, Marks, MoveEvents, Reading, Screen, Shown, Way,
+};
 use crate::games::sudoku::{Entry, Sudoku, SudokuGrid};
+use crate::vision::glyph::Glyph;
 
 /// Where a Sudoku read from a picture sits, and what the picture showed besides digits.
 #[derive(Clone, Debug, Serialize)]
@@ -136,9 +139,12 @@ pub struct SudokuScreen {
 }
 
 /// One window of Sudoku. What a window shows that later readings need (its grid, its givens) travels in the
-/// reading's layout, so the client keeps nothing else.
+/// reading's layout; the client keeps the marks of its latest reading, and (in its digit shapes) the shapes this
+/// window drew for the digits the bot typed.
 pub struct SudokuClient {
     screen: SudokuScreen,
+    /// Each cell's mark in the latest reading (glyph, ink height), where it was read with no calibration.
+    seen_shapes: Vec<Option<(Glyph, usize)>>,
 }
 
 impl Screen for SudokuScreen {
@@ -156,7 +162,7 @@ impl Screen for SudokuScreen {
     }
 
     fn client(self) -> SudokuClient {
-        SudokuClient { screen: self }
+        SudokuClient { screen: self, seen_shapes: Vec::new() }
     }
 
     fn reading_json(reading: &Reading<SudokuGrid, SudokuLayout>) -> serde_json::Value {
@@ -224,6 +230,35 @@ impl SudokuClient {
         Ok(())
     }
 
+    /// After typing `mv`, its cell shows another digit than the one typed (and not the one it had): where the mark
+    /// there (read with no calibration) is not plainly a digit the board already names — of one shape with another
+    /// mark read as that digit — it is this client's way of drawing the digit typed. That shape is learned (marks of
+    /// it are read as that digit for the rest of the game), and the board seen is the one with the digit typed.
+    /// Otherwise the reader misread it, or the game took another digit ([`Self::check_entry`]: stopped).
+    fn typed_shape(&mut self, before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> Result<Option<SudokuGrid>> {
+        let i = mv.row * before.size + mv.col;
+        let shown = seen.cells.get(i).copied().unwrap_or(0);
+        if seen.size != before.size || shown == 0 || shown == mv.value || shown == before.cells[i] {
+            return Ok(None);
+        }
+        let mark = self.seen_shapes.get(i).cloned().flatten().filter(|_| self.seen_shapes.len() == seen.cells.len());
+        if let (Some((glyph, height)), Ok(digits)) = (mark, self.screen.digit_shapes.as_mut()) {
+            let plainly_another = self.seen_shapes.iter().enumerate().any(|(j, other)| {
+                j != i
+                    && seen.cells[j] == shown
+                    && other.as_ref().is_some_and(|(g, h)| naming::same_shape((g, *h), (&glyph, height)))
+            });
+            if !plainly_another {
+                digits.teach((glyph, height), mv.value);
+                let mut board = seen.clone();
+                board.cells[i] = mv.value;
+                return Ok(Some(board));
+            }
+        }
+        Self::check_entry(before, mv, seen)?;
+        Ok(None)
+    }
+
     /// The entry's cell shows a digit it did not have, and no other cell changed.
     fn click_entered(before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> bool {
         let at = mv.row * before.size + mv.col;
@@ -258,6 +293,7 @@ impl Client for SudokuClient {
             Some(reading) => reading,
             None => read_any(&frame.image, &self.screen.themes, self.screen.digit_shapes.as_ref())?,
         };
+        self.seen_shapes = reading.shapes;
         let mut grid = reading.grid;
         // The givens of an earlier reading of this window stand while every one of them still shows a digit.
         if let Some(earlier) = hint {
@@ -346,10 +382,16 @@ impl Client for SudokuClient {
                 layout.cursor.map_or(Answer::Nothing, |cursor| Answer::Chosen(cursor == (mv.row, mv.col)))
             }
             Shown::Click { before, mv, seen } if Self::click_entered(before, mv, seen) => Answer::Entered,
-            Shown::Move { before, mv, seen, .. } => {
-                Self::check_entry(before, mv, seen)?;
-                Answer::Nothing
-            }
+            Shown::Move { before, mv, seen, .. } => match self.typed_shape(before, mv, seen)? {
+                Some(board) => Answer::Learned(Learned {
+                    variant: Some((
+                        board,
+                        format!("this client draws {} so: learned for the rest of the game", mv.value),
+                    )),
+                    control: None,
+                }),
+                None => Answer::Nothing,
+            },
             _ => Answer::Nothing,
         })
     }
@@ -472,5 +514,50 @@ mod tests {
         assert!(!SudokuClient::click_entered(&before, &mv, &before));
         let covered = SudokuGrid::parse_givens("14..\n....\n.1..\n....\n").unwrap();
         assert!(!SudokuClient::click_entered(&before, &mv, &covered));
+    }
+
+    /// A glyph of a mark drawn as `rows` ('#' ink).
+    fn glyph_of(rows: &[&str]) -> (Glyph, usize) {
+        let w = rows[0].len();
+        let alpha: Vec<f32> = rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { 1.0 } else { 0.0 })).collect();
+        (Glyph::cut(&alpha, w, (0, 0, w - 1, rows.len() - 1)), rows.len())
+    }
+
+    /// After typing 5, the cell reads as 9: where no other mark the board names 9 has that shape, it is this client's
+    /// 5 (learned, and the board taken with the 5); where a given 9 has that very shape, the game took a 9 and the bot
+    /// stops.
+    #[test]
+    fn a_typed_digit_names_the_shape_that_appears_unless_the_board_names_that_shape_another_digit() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration");
+        let fonts = discover::DigitShapes::load(&root).unwrap();
+        let mut client = SudokuScreen { themes: Vec::new(), digit_shapes: Ok(fonts) }.client();
+        let before = SudokuGrid::parse_givens("3...\n..1.\n.1..\n....\n").unwrap();
+        let mv = Entry { row: 3, col: 3, value: 4 };
+        let mut seen = before.clone();
+        seen.cells[15] = 2;
+        let (typed, given_two) = (
+            glyph_of(&["#....#", "#....#", "######", ".....#", ".....#", ".....#"]),
+            glyph_of(&["######", ".....#", "######", "#.....", "#.....", "######"]),
+        );
+        // Another mark read as 2 (a given 2 elsewhere, drawn otherwise): the new mark is the client's 4.
+        seen.cells[1] = 2;
+        let mut shapes = vec![None; 16];
+        shapes[1] = Some(given_two.clone());
+        shapes[15] = Some(typed.clone());
+        client.seen_shapes = shapes.clone();
+        let board = client.typed_shape(&before, &mv, &seen).unwrap().expect("the shape learned");
+        assert_eq!(board.cells[15], 4);
+        assert_eq!(board.cells[1], 2);
+        // The same shape drawn where the board names a 2: the game took a 2 (or the reader misread); stopped.
+        let mut client =
+            SudokuScreen { themes: Vec::new(), digit_shapes: Ok(discover::DigitShapes::load(&root).unwrap()) }.client();
+        shapes[1] = Some(typed);
+        client.seen_shapes = shapes;
+        let error = client.typed_shape(&before, &mv, &seen).unwrap_err();
+        assert!(format!("{error:#}").contains("after typing 4 into row 4, column 4, the cell reads as 2"), "{error:#}");
+        // The digit typed shows: nothing to learn.
+        let mut shown = before.clone();
+        shown.cells[15] = 4;
+        assert!(client.typed_shape(&before, &mv, &shown).unwrap().is_none());
     }
 }

@@ -67,10 +67,10 @@ pub struct Mark {
     pub costs: [f64; 10],
 }
 
-impl Mark {
-    fn shape_distance(&self, other: &Mark) -> f64 {
-        self.glyph.distance(&other.glyph, &Weights::SHAPE)
-    }
+/// Whether two marks (glyph, ink height in pixels) are one shape: within [`SAME_SHAPE`] of each other, at about the
+/// same height.
+pub fn same_shape((a, a_height): (&Glyph, usize), (b, b_height): (&Glyph, usize)) -> bool {
+    a_height.abs_diff(b_height) * 6 <= a_height.max(b_height) && a.distance(b, &Weights::SHAPE) <= SAME_SHAPE
 }
 
 /// A shape class: its marks (indices into the marks), and its cost per name.
@@ -179,7 +179,7 @@ pub fn shape_class_of(marks: &[Mark]) -> Vec<usize> {
 fn shape_classes(marks: &[Mark]) -> Vec<Class> {
     let alike = |a: usize, b: usize| {
         let (a, b) = (&marks[a], &marks[b]);
-        a.ink_height.abs_diff(b.ink_height) * 6 <= a.ink_height.max(b.ink_height) && a.shape_distance(b) <= SAME_SHAPE
+        same_shape((&a.glyph, a.ink_height), (&b.glyph, b.ink_height))
     };
     let mut classes = Classes::default();
     classes.found((0..marks.len()).filter(|&i| marks[i].given), alike);

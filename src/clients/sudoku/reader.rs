@@ -281,6 +281,7 @@ impl<'a> Matcher<'a> {
             clashes,
             cursor: None,
             found: None,
+            shapes: Vec::new(),
         })
     }
 }

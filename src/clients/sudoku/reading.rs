@@ -8,6 +8,7 @@ use image::RgbaImage;
 use crate::game::CellLayout;
 use crate::games::sudoku::SudokuGrid;
 use crate::vision::colour::rgb_at;
+use crate::vision::glyph::Glyph;
 use crate::vision::lattice::{Lattice, Line};
 use crate::vision::runs::flood8;
 
@@ -33,6 +34,9 @@ pub struct SudokuReading {
     pub cursor: Option<(usize, usize)>,
     /// The grid the digits were read on, where it was found with no calibration.
     pub found: Option<FoundGrid>,
+    /// Each cell's mark (its glyph and ink height), where it was read with no calibration: what a digit the bot
+    /// typed looks like in this client ([`super::discover::DigitShapes::teach`]). Empty otherwise.
+    pub shapes: Vec<Option<(Glyph, usize)>>,
 }
 
 /// A grid found with no calibration, and how it was drawn.
