@@ -138,6 +138,8 @@ struct SimClient {
     counts_copies: bool,
     /// Whether a clock outside the board ticks every 250 ms.
     clock: bool,
+    /// Whether a shimmer drawn over the board changes its picture every millisecond (never the count it shows).
+    shimmer: bool,
     /// Every input event received, and how many inputs would have been moves.
     events: Vec<String>,
     inputs: u32,
@@ -166,7 +168,8 @@ impl SimClient {
         let mut image = RgbaImage::from_pixel(SIDE, SIDE, Rgba([40, 40, 40, 255]));
         for y in 0..BOARD {
             for x in 0..BOARD {
-                image.put_pixel(x, y, Rgba([self.shown.0 as u8, 0, 0, 255]));
+                let shimmer = if self.shimmer { (self.now.as_millis() % 97) as u8 + x as u8 } else { 0 };
+                image.put_pixel(x, y, Rgba([self.shown.0 as u8, shimmer, 0, 255]));
             }
         }
         image.put_pixel(COUNTER.0, COUNTER.1, Rgba([self.shown.1 as u8, 1, 1, 255]));
@@ -405,4 +408,14 @@ fn a_client_that_counts_a_copy_is_never_sent_one_of_a_lost_move() {
     assert!(notes.contains(&format!("the window changed at ({}, {})", COUNTER.0, COUNTER.1)), "{notes}");
     assert!(error.contains("a copy of move 1 showed in this client"), "{error}");
     assert_eq!(client.events.iter().filter(|e| *e == "type 4").count(), 1, "{notes}");
+}
+
+/// A board whose picture never holds still (a shimmer over it): each board is taken once its reading holds still,
+/// and the game is won with every move made once.
+#[test]
+fn a_board_whose_picture_never_holds_still_is_read_when_its_reading_does() {
+    let (result, notes, client) = run(4, false, SimClient { shimmer: true, ..SimClient::default() });
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((client.counted, client.inputs), (4, 4), "every move made once:\n{notes}");
 }

@@ -5,7 +5,9 @@
 //! region is not known; the whole window is watched, and if it never holds still, the board read from the
 //! latest capture gives the region to watch from then on. A board read only once it has held still for the
 //! settle's quiet period (at least two captures in a row agree) is never a frame in mid-change; a move counts
-//! as shown only when the board reads as expected and then holds still.
+//! as shown only when the board reads as expected and then holds still. A board whose picture never holds still
+//! (an animation drawn over its cells) is read, once its picture has not held still within the bound, when its
+//! reading holds still ([`READING_STILL`]).
 
 use std::time::Duration;
 
@@ -78,21 +80,82 @@ pub fn observe<G: Client>(
             }
             match hold_still(source, settle.interval, quiet, bound, latest, latest_at, region)? {
                 Some(frame) => frame,
-                None => bail!(
-                    "{} did not hold still within {:.1} s (its picture kept changing)",
-                    source.describe(),
-                    bound.as_secs_f64()
-                ),
+                None => return read_still(game, source, settle, hint, bound, "its picture kept changing"),
             }
         }
-        None => bail!(
-            "the board in {} did not hold still within {:.1} s (it kept changing)",
-            source.describe(),
-            bound.as_secs_f64()
-        ),
+        None => return read_still(game, source, settle, hint, bound, "the board's picture kept changing"),
     };
     let reading = game.read(&frame, hint);
     Ok((frame, reading))
+}
+
+/// A board whose picture never holds still (particles, a glow or a pulse drawn over its cells) is read once its
+/// reading holds still: the same board read from every capture for this long, and from three captures at least.
+/// (Only where the picture did not hold still within its bound: a reading can hold still for a moment in the
+/// middle of a slow animation, a picture cannot.)
+pub const READING_STILL: Duration = Duration::from_secs(1);
+
+/// After the picture did not hold still (`why`): the reading of one that holds still as its reading
+/// ([`READING_STILL`]), else an error naming the bound.
+fn read_still<G: Client>(
+    game: &mut G,
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    hint: Option<&G::Layout>,
+    bound: Duration,
+    why: &str,
+) -> Result<Watched<G>> {
+    match reading_holds_still(game, source, settle.interval, hint, bound, None)? {
+        Some((frame, reading)) => Ok((frame, Ok(reading))),
+        None => bail!(
+            "the board in {} did not hold still within {:.1} s ({why}, and so did what it reads as)",
+            source.describe(),
+            bound.as_secs_f64()
+        ),
+    }
+}
+
+/// Captures and reads every `interval` until the same board (`want`, where given) has been read from every
+/// capture for [`READING_STILL`] and from three at least: the latest capture and its reading; `None` after
+/// `bound`.
+pub fn reading_holds_still<G: Client>(
+    game: &mut G,
+    source: &mut dyn FrameSource,
+    interval: Duration,
+    hint: Option<&G::Layout>,
+    bound: Duration,
+    want: Option<&BoardOf<G>>,
+) -> Result<Option<Observation<G>>> {
+    let start = source.now();
+    let wait = Wait::new("the board's reading to hold still", bound, interval, First::Clock);
+    // The board read in every capture since `since`, and how many captures.
+    let mut agreeing: Option<(BoardOf<G>, Duration, usize)> = None;
+    let held = wait.run(source, start, |round| {
+        let frame = round.source.grab()?;
+        let now = round.clock();
+        let reading = match game.read(&frame, hint) {
+            Ok(reading) if want.is_none_or(|want| reading.board == *want) => reading,
+            Ok(_) => {
+                agreeing = None;
+                return Ok(Try::Lacks("another board than expected".into()));
+            }
+            Err(e) => {
+                agreeing = None;
+                return Ok(Try::Lacks(format!("a capture that does not read: {e:#}")));
+            }
+        };
+        match &mut agreeing {
+            Some((board, since, captures)) if *board == reading.board => {
+                *captures += 1;
+                if now.saturating_sub(*since) >= READING_STILL && *captures >= 3 {
+                    return Ok(Try::Holds((frame, reading)));
+                }
+            }
+            _ => agreeing = Some((reading.board.clone(), now, 1)),
+        }
+        Ok(Try::Lacks("a reading that changed within the last second".into()))
+    })?;
+    Ok(held.ok())
 }
 
 /// Captures every `settle.interval` until the board (within `region`) differs from `before`, until `bound` has
@@ -158,7 +221,14 @@ pub fn await_expected<G: Client>(
         let held =
             hold_still(round.source, settle.interval, settle.quiet, still_bound, frame.clone(), grabbed_at, region)?;
         let Some(confirmed) = held else {
-            return Ok(Try::Lacks("the expected board, still changing".into()));
+            // A picture that never holds still (an animation over the board): the expected board counts once its
+            // reading holds still.
+            let read =
+                reading_holds_still(game, round.source, settle.interval, Some(layout), still_bound, Some(expected))?;
+            return Ok(match read {
+                Some(observation) => Try::Holds(observation),
+                None => Try::Lacks("the expected board, still changing".into()),
+            });
         };
         if confirmed.same_in(&frame, region) {
             return Ok(Try::Holds((confirmed, reading)));
