@@ -950,6 +950,42 @@ fn a_swing_game_with_stretched_cells_and_labelled_colour_buttons_is_won_at_the_o
     }
 }
 
+/// A Flood-It in a terminal (fixtures/tables/flood_curses.py in xterm, written from a description of its look
+/// alone): each cell two character cells of a background colour, a legend of the colours' keys beside the board,
+/// and no input but the colours' initial letters (no click, no cursor, no number key). Won with no calibration made
+/// for it, at the optimum, on two boards, checked by its own state: the bot tries the ways it knows in turn, and
+/// keeps to the initial of each colour's name once a key is seen to flood with it.
+#[test]
+fn a_terminal_game_taking_only_the_colours_initial_letters_is_won_at_the_optimum() {
+    for seed in ["7", "8"] {
+        let mut desktop = Desktop::start();
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state.json");
+        let script = repo().join("fixtures/tables/flood_curses.py");
+        let (script, state_path) = (path_str(&script), path_str(&state));
+        let python = common::cribbage::python();
+        let args = [
+            "-T",
+            "Flood (terminal)",
+            "-geometry",
+            "60x20+10+10",
+            "-e",
+            python,
+            script.as_str(),
+            "--size",
+            "10",
+            "--colours",
+            "5",
+            "--seed",
+            seed,
+            "--state",
+            &state_path,
+        ];
+        desktop.spawn("xterm", &args, &[]);
+        won_at_the_optimum_by_its_state(&desktop, "Flood (terminal)", &state, seed);
+    }
+}
+
 /// Plays the Flood-It window titled `title` with no `--window` and checks, by the state file the client writes
 /// (`{"start", "moves", "won"}`), that it was won in the optimal number of moves from its start.
 fn won_at_the_optimum_by_its_state(desktop: &Desktop, title: &str, state: &std::path::Path, seed: &str) {

@@ -44,3 +44,53 @@ mod tests {
         assert_eq!(mode(std::iter::empty()), None);
     }
 }
+
+/// Common names of colours, each with a typical rendering (a terminal's, a web palette's): what a person would call
+/// a colour on the screen, to guess the key a game names it by.
+const COLOUR_NAMES: [(&str, [u8; 3]); 14] = [
+    ("red", [220, 30, 30]),
+    ("orange", [255, 140, 0]),
+    ("yellow", [230, 220, 30]),
+    ("green", [30, 180, 50]),
+    ("cyan", [0, 200, 210]),
+    ("blue", [30, 70, 230]),
+    ("purple", [130, 50, 180]),
+    ("violet", [140, 80, 220]),
+    ("magenta", [210, 30, 210]),
+    ("pink", [250, 130, 200]),
+    ("brown", [140, 80, 30]),
+    ("white", [240, 240, 240]),
+    ("grey", [128, 128, 128]),
+    ("black", [15, 15, 15]),
+];
+
+/// The names of colours nearest `rgb` first (by distance to their typical rendering).
+pub fn colour_names(rgb: [u8; 3]) -> Vec<&'static str> {
+    let distance = |c: [u8; 3]| (0..3).map(|i| (c[i] as i32 - rgb[i] as i32).pow(2)).sum::<i32>();
+    let mut names = COLOUR_NAMES.to_vec();
+    names.sort_by_key(|&(_, c)| distance(c));
+    names.into_iter().map(|(name, _)| name).collect()
+}
+
+#[cfg(test)]
+mod colour_name_tests {
+    use super::*;
+
+    /// xterm's eight colours and a web palette's are named as a person names them.
+    #[test]
+    fn screen_colours_are_named_as_a_person_names_them() {
+        let named = [
+            ([205, 0, 0], "red"),
+            ([0, 205, 0], "green"),
+            ([205, 205, 0], "yellow"),
+            ([0, 0, 238], "blue"),
+            ([205, 0, 205], "magenta"),
+            ([0, 205, 205], "cyan"),
+            ([229, 229, 229], "white"),
+            ([255, 165, 0], "orange"),
+        ];
+        for (rgb, name) in named {
+            assert_eq!(colour_names(rgb)[0], name, "{rgb:?}");
+        }
+    }
+}

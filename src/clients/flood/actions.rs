@@ -18,6 +18,9 @@ pub enum FloodWay {
     CursorKeys,
     /// A number key (tried in turn until one is seen to play the colour).
     NumberKey,
+    /// The initial letter of the colour's name (the names nearest its colour tried in turn until one is seen to
+    /// play it), as a terminal game names its keys.
+    LetterKey,
 }
 
 impl Way for FloodWay {
@@ -28,7 +31,8 @@ impl Way for FloodWay {
             FloodWay::CellClick => Some(FloodWay::ColourButton),
             FloodWay::ColourButton => Some(FloodWay::CursorKeys),
             FloodWay::CursorKeys => Some(FloodWay::NumberKey),
-            FloodWay::NumberKey => None,
+            FloodWay::NumberKey => Some(FloodWay::LetterKey),
+            FloodWay::LetterKey => None,
         }
     }
 

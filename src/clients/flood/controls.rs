@@ -1,5 +1,6 @@
 //! What a game learns, move by move, of a client's controls other than its cells: which candidate button
-//! ([`super::buttons`]) floods with which colour, and which number key does.
+//! ([`super::buttons`]) floods with which colour, which number key does, and which letter key (the initials of the
+//! names a person would give the colour, as a terminal game takes `r` for red).
 //!
 //! Every control starts untried. A move made with one is a trial (`MoveEvents::trial`); what it shows decides:
 //! the flood took one colour (the cells it changed all have it) — the control plays that colour, whichever colour
@@ -14,6 +15,30 @@ use crate::games::flood::FloodBoard;
 
 /// Control numbers from here on are number keys: `NUMBER_KEYS + k` is key `k` (1–9).
 pub const NUMBER_KEYS: usize = 1 << 16;
+/// Control numbers from here on are letter keys: `LETTER_KEYS + i` is the letter `a` + `i`.
+pub const LETTER_KEYS: usize = 1 << 17;
+/// The names of a colour whose initials are tried as its key: the nearest this many.
+const NAMES_TRIED: usize = 2;
+
+/// What a control number names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Control {
+    Button(usize),
+    Number(usize),
+    Letter(usize),
+}
+
+impl Control {
+    fn of(control: usize) -> Control {
+        if control >= LETTER_KEYS {
+            Control::Letter(control - LETTER_KEYS)
+        } else if control >= NUMBER_KEYS {
+            Control::Number(control - NUMBER_KEYS)
+        } else {
+            Control::Button(control)
+        }
+    }
+}
 
 /// What is known of one control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,12 +60,13 @@ pub struct Controls {
     pub candidates: Vec<Candidate>,
     buttons: Vec<Known>,
     keys: [Known; 10],
+    letters: [Known; 26],
 }
 
 impl Controls {
     pub fn new(pitch: (f64, f64), candidates: Vec<Candidate>) -> Controls {
         let buttons = vec![Known::Untried; candidates.len()];
-        Controls { pitch, candidates, buttons, keys: [Known::Untried; 10] }
+        Controls { pitch, candidates, buttons, keys: [Known::Untried; 10], letters: [Known::Untried; 26] }
     }
 
     /// The button to click for `colour`, and whether it is proved: one seen to play it, else the best untried
@@ -67,6 +93,22 @@ impl Controls {
             .map(|k| (k, false))
     }
 
+    /// The letter key to press for `colour`, drawn `rgb`, and whether it is proved: one seen to play it, else the
+    /// initial of a name of the colour (nearest first) that may play it or is untried.
+    pub fn letter_for(&self, colour: u8, rgb: [u8; 3]) -> Option<(char, bool)> {
+        let letter = |i: usize| (b'a' + i as u8) as char;
+        if let Some(i) = self.letters.iter().position(|&k| k == Known::Plays(colour)) {
+            return Some((letter(i), true));
+        }
+        let initials = crate::vision::colour::colour_names(rgb)
+            .into_iter()
+            .take(NAMES_TRIED)
+            .filter_map(|name| name.bytes().next())
+            .map(|b| (b - b'a') as usize);
+        let usable = |k: Known| k == Known::Untried || k == Known::MaybePlays(colour);
+        initials.into_iter().find(|&i| usable(self.letters[i])).map(|i| (letter(i), false))
+    }
+
     /// Learns from what a move made with `control` showed (see the module doc); says what was learned.
     pub fn learn(&mut self, control: usize, before: &FloodBoard, seen: &FloodBoard) -> Option<String> {
         let changed: Vec<u8> = (0..seen.cells.len().min(before.cells.len()))
@@ -74,36 +116,44 @@ impl Controls {
             .map(|i| seen.cells[i])
             .collect();
         let flood = before.cells.get(before.start).copied().unwrap_or(b'?');
-        // Two keys that do nothing while the flood has one colour cannot both play it: the client takes no keys.
-        let keys_dead = control >= NUMBER_KEYS
+        let control = Control::of(control);
+        // Two keys of a kind that do nothing while the flood has one colour cannot both play it: the client takes
+        // no keys of that kind.
+        let (kind, keys, key): (&str, &mut [Known], usize) = match control {
+            Control::Number(k) => ("number", &mut self.keys[..], k),
+            Control::Letter(i) => ("letter", &mut self.letters[..], i),
+            Control::Button(_) => ("", &mut [][..], 0),
+        };
+        let keys_dead = !kind.is_empty()
             && changed.is_empty()
-            && (self.keys.iter().enumerate())
-                .any(|(k, &other)| k != control - NUMBER_KEYS && other == Known::MaybePlays(flood));
+            && keys.iter().enumerate().any(|(k, &other)| k != key && other == Known::MaybePlays(flood));
         if keys_dead {
-            self.keys = [Known::Dropped; 10];
+            keys.fill(Known::Dropped);
             return Some(format!(
-                "that the key {} does nothing either while the flood is '{}': the client takes no number keys",
-                control - NUMBER_KEYS,
+                "that the key {} does nothing either while the flood is '{}': the client takes no {kind} keys",
+                key_name(control),
                 flood as char
             ));
         }
-        let (known, name) = if control >= NUMBER_KEYS {
-            let key = control - NUMBER_KEYS;
-            (self.keys.get_mut(key)?, format!("that the key {key}"))
-        } else {
-            let c = self.candidates.get(control)?;
-            let name = format!(
-                "that the {}×{} patch of {} at ({:.0}, {:.0}) from the board's corner",
-                c.width,
-                c.height,
-                crate::calibration::format_rgb(c.rgb),
-                c.offset.0,
-                c.offset.1
-            );
-            (self.buttons.get_mut(control)?, name)
+        let (known, name) = match control {
+            Control::Number(k) => (self.keys.get_mut(k)?, format!("that the key {}", key_name(control))),
+            Control::Letter(i) => (self.letters.get_mut(i)?, format!("that the key {}", key_name(control))),
+            Control::Button(control) => {
+                let c = self.candidates.get(control)?;
+                let name = format!(
+                    "that the {}×{} patch of {} at ({:.0}, {:.0}) from the board's corner",
+                    c.width,
+                    c.height,
+                    crate::calibration::format_rgb(c.rgb),
+                    c.offset.0,
+                    c.offset.1
+                );
+                (self.buttons.get_mut(control)?, name)
+            }
         };
+        let is_key = !matches!(control, Control::Button(_));
         let (next, said) = match changed.first() {
-            None if control >= NUMBER_KEYS && *known == Known::Untried => (
+            None if is_key && *known == Known::Untried => (
                 Known::MaybePlays(flood),
                 format!("does nothing while the flood is '{}' (perhaps it plays that colour)", flood as char),
             ),
@@ -115,6 +165,15 @@ impl Controls {
         };
         *known = next;
         Some(format!("{name} {said}"))
+    }
+}
+
+/// A key as the log names it: the digit or the letter.
+fn key_name(control: Control) -> String {
+    match control {
+        Control::Number(k) => k.to_string(),
+        Control::Letter(i) => ((b'a' + i as u8) as char).to_string(),
+        Control::Button(i) => format!("button {i}"),
     }
 }
 
@@ -186,5 +245,27 @@ mod tests {
         // Keys past the board's colours are never pressed.
         controls.learn(NUMBER_KEYS + 3, &before, &board("GG\nBG\n"));
         assert_eq!(controls.key_for(b'R', 3), None);
+    }
+
+    /// Letter keys are the initials of the colour's names, nearest first: a letter seen to flood with a colour
+    /// plays it from then on; one that does nothing may play the flood's colour; two that do nothing under one
+    /// flood show the client takes no letter keys.
+    #[test]
+    fn letter_keys_are_the_initials_of_the_colours_names_learned_from_what_they_flood_with() {
+        let (red, blue) = ([205, 0, 0], [0, 0, 238]);
+        let mut controls = Controls::new((20.0, 20.0), Vec::new());
+        let before = board("RG\nBG\n");
+        assert_eq!(controls.letter_for(b'B', blue), Some(('b', false)));
+        let said = controls.learn(LETTER_KEYS + 1, &before, &board("BG\nBG\n")).unwrap();
+        assert!(said.ends_with("floods with 'B'"), "{said}");
+        assert_eq!(controls.letter_for(b'B', blue), Some(('b', true)));
+        // 'r' does nothing under a red flood: perhaps it plays red, and is kept for red.
+        let said = controls.learn(LETTER_KEYS + (b'r' - b'a') as usize, &before, &before).unwrap();
+        assert!(said.contains("perhaps it plays that colour"), "{said}");
+        assert_eq!(controls.letter_for(b'R', red), Some(('r', false)));
+        // A second letter that does nothing under the same flood: no letter keys.
+        let said = controls.learn(LETTER_KEYS + (b'o' - b'a') as usize, &before, &before).unwrap();
+        assert!(said.ends_with("the client takes no letter keys"), "{said}");
+        assert_eq!(controls.letter_for(b'R', red), None);
     }
 }

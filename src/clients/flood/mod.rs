@@ -387,6 +387,15 @@ impl Client for FloodClient {
                 Ok(MoveEvents::named("a number key", vec![Action::Type(digit)])
                     .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key)).same_board_if_repeated()))
             }
+            FloodWay::LetterKey => {
+                let palette = self.palette_of(frame, reading)?;
+                let Some(&(_, rgb)) = palette.iter().find(|&&(symbol, _)| symbol == mv.0) else { return Ok(None) };
+                let controls = self.controls_for(frame, reading)?;
+                let Some((letter, proven)) = controls.letter_for(mv.0, rgb) else { return Ok(None) };
+                let control = controls::LETTER_KEYS + (letter as u8 - b'a') as usize;
+                Ok(MoveEvents::named("the initial of the colour's name", vec![Action::Type(letter)])
+                    .map(|e| e.trying((!proven).then_some(control)).same_board_if_repeated()))
+            }
         }
     }
 
