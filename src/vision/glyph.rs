@@ -151,6 +151,16 @@ pub fn coverage_of(rows: &[String], what: &str) -> Result<Vec<f32>> {
 }
 
 #[cfg(test)]
+impl Glyph {
+    /// The glyph of a mark drawn as `rows` ('#' ink), and its ink's height: a mark for tests.
+    pub fn drawn(rows: &[&str]) -> (Glyph, usize) {
+        let w = rows[0].len();
+        let alpha: Vec<f32> = rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { 1.0 } else { 0.0 })).collect();
+        (Glyph::cut(&alpha, w, (0, 0, w - 1, rows.len() - 1)), rows.len())
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -1020,21 +1020,14 @@ mod tests {
         assert_eq!(bold_threshold(&[2.0]), None);
     }
 
-    /// A glyph of a mark drawn as `rows` ('#' ink), and its height.
-    fn glyph_of(rows: &[&str]) -> (Glyph, usize) {
-        let w = rows[0].len();
-        let alpha: Vec<f32> = rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { 1.0 } else { 0.0 })).collect();
-        (Glyph::cut(&alpha, w, (0, 0, w - 1, rows.len() - 1)), rows.len())
-    }
-
     /// A shape taught for a digit costs nothing as that digit from then on; a shape of another look is read by the
     /// fonts as before.
     #[test]
     fn a_taught_shape_is_read_as_its_digit_and_no_other_shape_is() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("calibration");
         let mut shapes = DigitShapes::load(&root).unwrap();
-        let taught = glyph_of(&["#....#", "#....#", "######", ".....#", ".....#", ".....#"]);
-        let other = glyph_of(&["######", ".....#", "######", "#.....", "#.....", "######"]);
+        let taught = Glyph::drawn(&["#....#", "#....#", "######", ".....#", ".....#", ".....#"]);
+        let other = Glyph::drawn(&["######", ".....#", "######", "#.....", "#.....", "######"]);
         let (taught_before, other_before) = (shapes.costs(&taught.0, 6), shapes.costs(&other.0, 6));
         assert!(taught_before[4] > 0.0);
         shapes.teach(taught.clone(), 4);

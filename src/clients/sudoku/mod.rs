@@ -516,13 +516,6 @@ mod tests {
         assert!(!SudokuClient::click_entered(&before, &mv, &covered));
     }
 
-    /// A glyph of a mark drawn as `rows` ('#' ink).
-    fn glyph_of(rows: &[&str]) -> (Glyph, usize) {
-        let w = rows[0].len();
-        let alpha: Vec<f32> = rows.iter().flat_map(|r| r.chars().map(|c| if c == '#' { 1.0 } else { 0.0 })).collect();
-        (Glyph::cut(&alpha, w, (0, 0, w - 1, rows.len() - 1)), rows.len())
-    }
-
     /// After typing 5, the cell reads as 9: where no other mark the board names 9 has that shape, it is this client's
     /// 5 (learned, and the board taken with the 5); where a given 9 has that very shape, the game took a 9 and the bot
     /// stops.
@@ -536,8 +529,8 @@ mod tests {
         let mut seen = before.clone();
         seen.cells[15] = 2;
         let (typed, given_two) = (
-            glyph_of(&["#....#", "#....#", "######", ".....#", ".....#", ".....#"]),
-            glyph_of(&["######", ".....#", "######", "#.....", "#.....", "######"]),
+            Glyph::drawn(&["#....#", "#....#", "######", ".....#", ".....#", ".....#"]),
+            Glyph::drawn(&["######", ".....#", "######", "#.....", "#.....", "######"]),
         );
         // Another mark read as 2 (a given 2 elsewhere, drawn otherwise): the new mark is the client's 4.
         seen.cells[1] = 2;
