@@ -678,3 +678,43 @@ fn a_dark_canvas_sudoku_with_faint_lines_and_a_tinted_selection_is_won_with_no_w
         );
     }
 }
+
+/// A Sudoku of a game engine that polls its input once a frame (fixtures/tables/sudoku_pygame.py: pygame at 15
+/// frames a second, written from a description of its look and input alone): a click or key pressed and released in
+/// one instant is never seen; the selected cell's row, column and box tinted, and the cells holding its digit tinted
+/// again; the player's digits blue. Won with no calibration made for it, on two puzzles, with one entry per empty
+/// cell and no wrong one, by the game's own state.
+#[test]
+fn a_pygame_sudoku_polling_its_input_once_a_frame_is_won_with_no_wrong_entry() {
+    for seed in ["0", "1"] {
+        let mut desktop = Desktop::start();
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state.json");
+        let script = repo().join("fixtures/tables/sudoku_pygame.py");
+        let (script, state_path) = (common::path_str(&script), common::path_str(&state));
+        let args = [script.as_str(), "--seed", seed, "--state", &state_path];
+        desktop.spawn(common::cribbage::python(), &args, &[("SDL_VIDEODRIVER", "x11")]);
+        let read_state = || -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(&state).expect("the game's state")).unwrap()
+        };
+        wait_until("the game's state file", Duration::from_secs(30), || state.exists());
+        let titled = || {
+            let out = autoplay().arg("windows").env("DISPLAY", &desktop.display).output().unwrap();
+            String::from_utf8_lossy(&out.stdout).contains("Sudoku (pygame)")
+        };
+        wait_until("the game's window", Duration::from_secs(30), titled);
+        let empty_at_start = read_state()["puzzle"].as_str().unwrap().chars().filter(|&c| c == '.').count();
+
+        let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seed {seed}: play failed:\n{stderr}");
+        wait_until(
+            &format!("seed {seed}: the game to say it is solved; the bot said:\n{stderr}"),
+            Duration::from_secs(20),
+            || read_state()["solved"] == true,
+        );
+        let end = read_state();
+        assert_eq!(end["wrong_entries"], 0, "seed {seed}:\n{stderr}");
+        assert_eq!(end["entries"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+    }
+}
