@@ -429,7 +429,7 @@ fn a_keyboard_cursor_outline_on_a_cell_is_read_through() {
 }
 
 /// A window that shows a Flood-It board but takes no moves (Chromium showing a screenshot of one): the bot tries
-/// each way of moving it knows once (a cell, the keyboard cursor, number keys) and stops, naming every move that
+/// each way of moving it knows once (a cell, the keyboard cursor, number keys, the colours' initials) and stops, naming every move that
 /// left the board as it was, instead of clicking on until its move limit.
 #[test]
 fn a_client_that_takes_no_moves_is_left_once_every_way_was_tried() {
@@ -448,12 +448,16 @@ fn a_client_that_takes_no_moves_is_left_once_every_way_was_tried() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("the game does not take moves any way the bot knows: moves 1 (click at"), "{stderr}");
-    // Each way once: a cell, the cursor keys, and number keys until two do nothing under one flood.
+    // Each way once: a cell, the cursor keys, and number keys, then the colours' initial letters, each kind of key
+    // until two do nothing under one flood.
     assert!(stderr.contains("the cursor keys to a cell of the colour, and Enter"), "{stderr}");
     assert!(stderr.contains("the client takes no number keys"), "{stderr}");
+    assert!(stderr.contains("the client takes no letter keys"), "{stderr}");
     let moves = stderr.lines().filter(|l| l.starts_with("move ") && l.contains(": ") && !l.contains("(")).count();
-    assert!(moves <= 5, "{moves} moves tried:\n{stderr}");
-    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    assert!(moves <= 7, "{moves} moves tried:\n{stderr}");
+    // (A bound far above the ways' own waits, under a busy desktop's patience: it stops, rather than click on to its
+    // move limit.)
+    assert!(started.elapsed() < Duration::from_secs(150), "{:?}", started.elapsed());
     assert_eq!(desktop.window_pixels(&window), before, "the page changed");
 }
 
@@ -983,6 +987,36 @@ fn a_terminal_game_taking_only_the_colours_initial_letters_is_won_at_the_optimum
         ];
         desktop.spawn("xterm", &args, &[]);
         won_at_the_optimum_by_its_state(&desktop, "Flood (terminal)", &state, seed);
+    }
+}
+
+/// A Flood-It drawn on one `<canvas>` in a dark theme (fixtures/tables/flood-canvas.html, written from a
+/// description of its look alone): flat cells at a fractional pitch (46.67 px at this size) with no lines, a row of
+/// round colour swatches under the board, cells fading to their new colour. Won with no calibration made for it, at
+/// the optimum, on two boards, by the page's own title.
+#[test]
+fn a_dark_canvas_game_at_a_fractional_pitch_is_won_at_the_optimum() {
+    for seed in ["3", "4"] {
+        let (page, start) = common::page_and_board_text("flood-canvas.html", &format!("seed={seed}&n=12&c=6"));
+        let optimal = proven_optimal_length(&FloodBoard::parse(start.trim()).unwrap());
+        let mut desktop = Desktop::start();
+        desktop.open_chromium_app(&page, "800,700", &[]);
+        let window = desktop.wait_for_window("Flood \\(canvas\\)");
+        let out = autoplay()
+            .args(["play", "flood", "--json", "--window", &format!("id:{window}")])
+            .env("DISPLAY", &desktop.display)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seed {seed}: play failed:\n{stderr}");
+        let title =
+            || String::from_utf8_lossy(&desktop.run("xdotool", &["getwindowname", &window]).stdout).trim().to_owned();
+        wait_until(
+            &format!("seed {seed}: the page to say it is won; the bot said:\n{stderr}"),
+            Duration::from_secs(20),
+            || title().contains("won in"),
+        );
+        assert_eq!(title(), format!("Flood (canvas) — won in {optimal}"), "seed {seed}:\n{stderr}");
     }
 }
 
