@@ -635,24 +635,38 @@ fn a_swing_sudoku_with_stretched_cells_and_a_tinted_selection_is_won_with_no_wro
         let state_path = common::path_str(&state);
         client.spawn(&mut desktop, &["--seed", seed, "--state", &state_path]);
         desktop.wait_for_window("Sudoku \\(Swing\\)");
-        let read_state = || -> serde_json::Value {
-            serde_json::from_str(&std::fs::read_to_string(&state).expect("the game's state")).unwrap()
-        };
-        wait_until("the game's state file", Duration::from_secs(30), || state.exists());
-        let empty_at_start = read_state()["puzzle"].as_str().unwrap().chars().filter(|&c| c == '.').count();
-
-        let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "seed {seed}: play failed:\n{stderr}");
-        wait_until(
-            &format!("seed {seed}: the game to say it is solved; the bot said:\n{stderr}"),
-            Duration::from_secs(20),
-            || read_state()["solved"] == true,
-        );
-        let end = read_state();
-        assert_eq!(end["wrong_entries"], 0, "seed {seed}:\n{stderr}");
-        assert_eq!(end["entries"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+        solved_with_no_wrong_entry_by_its_state(&desktop, "Sudoku (Swing)", &state, seed);
     }
+}
+
+/// Plays the Sudoku with no `--window` once the game has written its state and its window titled `title` is
+/// listed, and checks, by the state file the client writes (`{"puzzle", "entries", "wrong_entries", "solved"}`),
+/// that it was solved with one entry per empty cell and no wrong one.
+fn solved_with_no_wrong_entry_by_its_state(desktop: &Desktop, title: &str, state: &std::path::Path, seed: &str) {
+    let read_state = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(state).expect("the game's state")).unwrap()
+    };
+    wait_until("the game's state file", Duration::from_secs(30), || state.exists());
+    // (SDL titles its window in UTF-8 alone, which xdotool's --name does not read: the window is waited for as the
+    // bot lists windows.)
+    let listed = || {
+        let out = autoplay().arg("windows").env("DISPLAY", &desktop.display).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).contains(title)
+    };
+    wait_until(&format!("the game's window, titled {title}"), Duration::from_secs(30), listed);
+    let empty_at_start = read_state()["puzzle"].as_str().unwrap().chars().filter(|&c| c == '.').count();
+
+    let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{title}, seed {seed}: play failed:\n{stderr}");
+    wait_until(
+        &format!("{title}, seed {seed}: the game to say it is solved; the bot said:\n{stderr}"),
+        Duration::from_secs(20),
+        || read_state()["solved"] == true,
+    );
+    let end = read_state();
+    assert_eq!(end["wrong_entries"], 0, "{title}, seed {seed}:\n{stderr}");
+    assert_eq!(end["entries"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
 }
 
 /// A Sudoku drawn on one `<canvas>` in a dark theme (fixtures/tables/sudoku-canvas-dark.html, written from a
@@ -694,27 +708,6 @@ fn a_pygame_sudoku_polling_its_input_once_a_frame_is_won_with_no_wrong_entry() {
         let (script, state_path) = (common::path_str(&script), common::path_str(&state));
         let args = [script.as_str(), "--seed", seed, "--state", &state_path];
         desktop.spawn(common::cribbage::python(), &args, &[("SDL_VIDEODRIVER", "x11")]);
-        let read_state = || -> serde_json::Value {
-            serde_json::from_str(&std::fs::read_to_string(&state).expect("the game's state")).unwrap()
-        };
-        wait_until("the game's state file", Duration::from_secs(30), || state.exists());
-        let titled = || {
-            let out = autoplay().arg("windows").env("DISPLAY", &desktop.display).output().unwrap();
-            String::from_utf8_lossy(&out.stdout).contains("Sudoku (pygame)")
-        };
-        wait_until("the game's window", Duration::from_secs(30), titled);
-        let empty_at_start = read_state()["puzzle"].as_str().unwrap().chars().filter(|&c| c == '.').count();
-
-        let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "seed {seed}: play failed:\n{stderr}");
-        wait_until(
-            &format!("seed {seed}: the game to say it is solved; the bot said:\n{stderr}"),
-            Duration::from_secs(20),
-            || read_state()["solved"] == true,
-        );
-        let end = read_state();
-        assert_eq!(end["wrong_entries"], 0, "seed {seed}:\n{stderr}");
-        assert_eq!(end["entries"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+        solved_with_no_wrong_entry_by_its_state(&desktop, "Sudoku (pygame)", &state, seed);
     }
 }
