@@ -232,7 +232,7 @@ pub fn list_windows() -> Result<Vec<WindowInfo>> {
 }
 
 /// A window as messages name it: title, id, position and size.
-fn describe_window(w: &WindowInfo) -> String {
+pub fn describe_window(w: &WindowInfo) -> String {
     format!("'{}' (id {}, at {},{}, {}x{})", w.title, w.id, w.x, w.y, w.width, w.height)
 }
 

@@ -7,7 +7,9 @@
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::capture::{list_windows, with_wayland_note, FrameSource, ScreenSource, WindowInfo, WindowSource};
+use crate::capture::{
+    describe_window, list_windows, with_wayland_note, FrameSource, ScreenSource, WindowInfo, WindowSource,
+};
 use crate::game::{Client, Game};
 
 /// Windows smaller than this on either side hold no board worth reading (a tray icon, a tooltip).
@@ -42,10 +44,7 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
         }
     }
     if boards.len() > 1 || (boards.len() == 1 && !titled_unread.is_empty()) {
-        let named: Vec<String> = boards
-            .iter()
-            .map(|(w, _)| format!("'{}' (id {}, at {},{}, {}x{})", w.title, w.id, w.x, w.y, w.width, w.height))
-            .collect();
+        let named: Vec<String> = boards.iter().map(|(w, _)| describe_window(w)).collect();
         let mut message = format!("{} window(s) show a {game} board: {}", boards.len(), named.join(", "));
         if !titled_unread.is_empty() {
             message += &format!(
