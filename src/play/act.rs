@@ -18,7 +18,9 @@ impl<'a, G: Client> Player<'a, G> {
     /// terminal takes no clicks: the digit would go wherever its cursor is). The first move made of a click and
     /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
     /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
-    /// click showed at all (a selected cell), the keys of later moves wait until their click shows.
+    /// click showed at all (a selected cell), the keys of later moves wait until their click shows. A click whose
+    /// effect does not read as a board (the symbol it entered breaks the rules) teaches nothing: the next such
+    /// move is read between its click and its keys again.
     pub(super) fn act(&mut self, ways: &mut Ways<G::Way>, attempt: &Attempt<'_, G>) -> Result<bool> {
         let (frame, reading, mv, settle, number) =
             (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
@@ -61,10 +63,10 @@ impl<'a, G: Client> Player<'a, G> {
             if probing {
                 let entered = match shows {
                     true => match self.read_when_still(settle, &reading.layout)? {
-                        Some(seen) => shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?,
-                        None => false,
+                        Some(seen) => Some(shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?),
+                        None => None,
                     },
-                    false => false,
+                    false => Some(false),
                 };
                 ways.click_probed(entered, shows, number, &mut *self.log);
             } else if !shows {

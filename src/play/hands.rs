@@ -218,9 +218,15 @@ impl<'a> Hands<'a> {
             })
         })?;
         if focused.is_err() {
+            // A window the game opened (a message box at the end of a game, say) holds the focus as a rule.
+            let opened = source.windows_opened()?;
+            let holder = match opened.as_slice() {
+                [] => String::new(),
+                titles => format!(" (the game opened {}, which may hold it)", titles.join(", ")),
+            };
             bail!(
-                "the game's window did not take the input focus within {:.1} s of the click on it; keys typed now \
-                 would go to another window, so none were typed",
+                "the game's window did not take the input focus within {:.1} s of the click on it{holder}; keys \
+                 typed now would go to another window, so none were typed",
                 bound.as_secs_f64()
             );
         }

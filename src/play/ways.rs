@@ -241,8 +241,11 @@ impl<W: Way> Ways<W> {
     }
 
     /// What the first click-then-keys move's click did: showed in the window at all, and entered a symbol by
-    /// itself or not.
-    pub fn click_probed(&mut self, entered: bool, shows: bool, number: usize, log: &mut dyn FnMut(&PlayEvent)) {
+    /// itself or not (`entered`), or `None` where the window showed a change that did not read as a board (a
+    /// symbol the client entered by itself may break the rules, as KSudoku's selected digit does in a column
+    /// that already holds it): nothing is learned, and the next such move's click is looked at again.
+    pub fn click_probed(&mut self, entered: Option<bool>, shows: bool, number: usize, log: &mut dyn FnMut(&PlayEvent)) {
+        let Some(entered) = entered else { return };
         self.click_shows = shows;
         self.choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
         if entered {
@@ -309,5 +312,39 @@ impl<W: Way> Ways<W> {
             log(&PlayEvent::PointingDropped { number, how: input.how.clone() });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::OnlyWay;
+
+    fn entry(x: i32, y: i32, digit: char) -> MoveInput {
+        MoveInput {
+            actions: vec![Action::Click { x, y }, Action::Type(digit)],
+            how: format!("click at ({x}, {y}), type {digit}"),
+            trial: None,
+            selects: 1,
+            repeat: Repeat::SameBoard,
+        }
+    }
+
+    /// The first entry's click is looked at; where what it showed did not read as a board (KSudoku's number pad
+    /// put its selected digit in a column that held it), nothing is learned and the next entry's click is
+    /// looked at again, until one reads: there it entered a digit, and cells are chosen by pointing from then on.
+    #[test]
+    fn a_click_whose_effect_does_not_read_is_looked_at_again_on_the_next_move() {
+        let mut ways = Ways::new(OnlyWay, false);
+        let mut said = Vec::new();
+        let mut log = |event: &PlayEvent| said.push(event.to_string());
+        assert!(ways.probes_click(&entry(10, 10, '3')));
+        ways.click_probed(None, true, 1, &mut log);
+        assert!(ways.probes_click(&entry(20, 10, '1')), "an unread probe teaches nothing");
+        assert!(!ways.waits_for_click(&entry(20, 10, '1')));
+        ways.click_probed(Some(true), true, 2, &mut log);
+        assert!(!ways.probes_click(&entry(30, 10, '4')));
+        assert_eq!(ways.choosing, Choosing::ByPointing);
+        assert_eq!(said.len(), 1, "{said:?}");
     }
 }
