@@ -40,6 +40,9 @@ pub enum PlayEvent {
     ClickNotShown { number: usize, waited_ms: u64 },
     /// The click of the first click-then-keys move entered a symbol by itself: cells are chosen by pointing.
     ClickEntered { number: usize },
+    /// The board's picture did not hold still within its bound (`bound_ms`) while its reading did: an animation
+    /// is drawn over it for good, and from now on its picture gets only a glance (`glance_ms`).
+    PictureNeverStill { bound_ms: u64, glance_ms: u64 },
     /// Nothing of the move has shown by the first look: it is waited for.
     Waiting { number: usize, after_ms: u64, patience_ms: u64 },
     /// The move had not shown, and was made again, for the reason given.
@@ -112,6 +115,14 @@ impl fmt::Display for PlayEvent {
                 f,
                 "the click of move {number} entered a symbol by itself (the client enters its selected one on a click); \
                  typing over it, and choosing cells by pointing from now on"
+            ),
+            PlayEvent::PictureNeverStill { bound_ms, glance_ms } => write!(
+                f,
+                "the board's picture did not hold still within {:.1} s while what it reads as did (something moves \
+                 over it for good): from now on a board is taken once its reading holds still, after a glance of \
+                 {:.1} s at its picture",
+                secs(*bound_ms),
+                secs(*glance_ms)
             ),
             PlayEvent::Waiting { number, after_ms, patience_ms } => write!(
                 f,

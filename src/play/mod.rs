@@ -81,6 +81,8 @@ struct Player<'a, G: Client> {
     options: &'a PlayOptions,
     log: &'a mut dyn FnMut(&PlayEvent),
     pace: Pace,
+    /// Whether the board's picture holds still in this game (see [`watch::Picture`]).
+    picture: watch::Picture,
     /// The waits of the move being verified, for messages.
     waited: Vec<Duration>,
     /// How many times in a row a move was made again because the board moved before it showed (bounded, so that
@@ -108,6 +110,7 @@ pub fn play<'a, G: Client>(
         options,
         log,
         pace: Pace::default(),
+        picture: watch::Picture::default(),
         waited: Vec::new(),
         remade_where_moved: 0,
         copy_proof: CopyProof::Unseen,

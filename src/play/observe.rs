@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 
+use super::events::millis;
 use super::watch::{self, Observation, Watched};
 use super::{pace, PlayEvent, Player};
 use crate::capture::Settle;
@@ -65,7 +66,17 @@ impl<'a, G: Client> Player<'a, G> {
         hint: Option<&G::Layout>,
         quiet: std::time::Duration,
     ) -> Result<Watched<G>> {
-        watch::observe(&mut *self.game, &mut *self.source, settle, hint, quiet, pace::HOLD_STILL_BOUND)
+        let watched = watch::observe(&mut *self.game, &mut *self.source, settle, hint, quiet, &mut self.picture);
+        self.note_picture();
+        watched
+    }
+
+    /// Says once in a game that the board's picture never holds still, when the last watch learned it.
+    pub(super) fn note_picture(&mut self) {
+        if self.picture.newly_never_still() {
+            let (bound_ms, glance_ms) = (millis(pace::HOLD_STILL_BOUND), millis(watch::PICTURE_GLANCE));
+            self.report(PlayEvent::PictureNeverStill { bound_ms, glance_ms });
+        }
     }
 
     /// The window's reading once it holds still (None where it does not read), after an event that showed.

@@ -418,4 +418,7 @@ fn a_board_whose_picture_never_holds_still_is_read_when_its_reading_does() {
     let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
     assert!(report.won, "{notes}");
     assert_eq!((client.counted, client.inputs), (4, 4), "every move made once:\n{notes}");
+    // Learned once, from the first board: the later boards' pictures get a glance, not the whole bound each.
+    assert_eq!(notes.matches("did not hold still within 12.0 s while what it reads as did").count(), 1, "{notes}");
+    assert!(report.millis < 2 * 12_000 + 4 * 3_000, "{} ms of the simulated clock:\n{notes}", report.millis);
 }

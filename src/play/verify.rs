@@ -194,8 +194,17 @@ impl<G: Client> Player<'_, G> {
         expected_read: &mut bool,
     ) -> Result<Look<G>> {
         let (layout, expected, settle) = (&attempt.reading.layout, attempt.expected, attempt.settle);
-        let awaited =
-            watch::await_expected(&mut *self.game, &mut *self.source, settle, attempt.frame, layout, expected, bound)?;
+        let awaited = watch::await_expected(
+            &mut *self.game,
+            &mut *self.source,
+            settle,
+            attempt.frame,
+            layout,
+            expected,
+            bound,
+            &mut self.picture,
+        )?;
+        self.note_picture();
         *expected_read |= awaited.expected_read;
         if let Some(seen) = awaited.shown {
             return Ok(Look::Decided(Verdict::Read(self.shown(seen, acted_at, attempt.number))));

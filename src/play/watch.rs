@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
+use super::pace::HOLD_STILL_BOUND;
 use super::wait::{First, Try, Wait};
 use crate::capture::{Frame, FrameSource, Region, Settle};
 use crate::game::{BoardOf, Client, Layout, ReadingOf};
@@ -52,18 +53,54 @@ pub fn hold_still(
     Ok(held.ok())
 }
 
+/// How long a picture known never to hold still is watched for a moment of stillness before its reading is
+/// waited for instead ([`Picture`]).
+pub const PICTURE_GLANCE: Duration = Duration::from_secs(1);
+
+/// What this game has shown of its board's picture. A board whose picture did not hold still within the bound
+/// ([`HOLD_STILL_BOUND`]) while its reading did has an animation drawn over it for good (particles, a pulse):
+/// from then on, for the rest of the game, its picture gets only a glance ([`PICTURE_GLANCE`]) before the
+/// reading is waited for, instead of the whole bound before every reading. The reading's own bound is
+/// unchanged, and a picture that does hold still within the glance is still taken as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Picture {
+    never_still: bool,
+    /// Whether `never_still` has been told (see [`Picture::newly_never_still`]).
+    told: bool,
+}
+
+impl Picture {
+    /// How long the board's picture is waited for to hold still.
+    pub fn bound(self) -> Duration {
+        if self.never_still {
+            PICTURE_GLANCE
+        } else {
+            HOLD_STILL_BOUND
+        }
+    }
+
+    /// Whether the board's picture has been seen never to hold still, the first time it is asked after that.
+    pub fn newly_never_still(&mut self) -> bool {
+        let new = self.never_still && !self.told;
+        self.told |= new;
+        new
+    }
+}
+
 /// Captures until the board holds still for `quiet` and reads it (with `hint`, the layout of an earlier reading
 /// of this window, whose region is watched). Returns the frame and the reading, or the frame and why it does
 /// not read (the caller decides what a board that cannot be read means); an error when the board has not held
-/// still within `bound`, naming the bound.
+/// still within [`HOLD_STILL_BOUND`], naming the bound. A picture that has not held still within its bound
+/// ([`Picture::bound`]) is read when its reading holds still, and `picture` learns it.
 pub fn observe<G: Client>(
     game: &mut G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     hint: Option<&G::Layout>,
     quiet: Duration,
-    bound: Duration,
+    picture: &mut Picture,
 ) -> Result<Watched<G>> {
+    let bound = picture.bound();
     let mut region = hint.and_then(|layout| layout.region());
     let first = source.grab()?;
     let first_at = source.now();
@@ -80,10 +117,10 @@ pub fn observe<G: Client>(
             }
             match hold_still(source, settle.interval, quiet, bound, latest, latest_at, region)? {
                 Some(frame) => frame,
-                None => return read_still(game, source, settle, hint, bound, "its picture kept changing"),
+                None => return read_still(game, source, settle, hint, picture, "its picture kept changing"),
             }
         }
-        None => return read_still(game, source, settle, hint, bound, "the board's picture kept changing"),
+        None => return read_still(game, source, settle, hint, picture, "the board's picture kept changing"),
     };
     let reading = game.read(&frame, hint);
     Ok((frame, reading))
@@ -96,17 +133,21 @@ pub fn observe<G: Client>(
 pub const READING_STILL: Duration = Duration::from_secs(1);
 
 /// After the picture did not hold still (`why`): the reading of one that holds still as its reading
-/// ([`READING_STILL`]), else an error naming the bound.
+/// ([`READING_STILL`]), learned by `picture`, else an error naming the bound.
 fn read_still<G: Client>(
     game: &mut G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     hint: Option<&G::Layout>,
-    bound: Duration,
+    picture: &mut Picture,
     why: &str,
 ) -> Result<Watched<G>> {
+    let bound = HOLD_STILL_BOUND;
     match reading_holds_still(game, source, settle.interval, hint, bound, None)? {
-        Some((frame, reading)) => Ok((frame, Ok(reading))),
+        Some((frame, reading)) => {
+            picture.never_still = true;
+            Ok((frame, Ok(reading)))
+        }
         None => bail!(
             "the board in {} did not hold still within {:.1} s ({why}, and so did what it reads as)",
             source.describe(),
@@ -199,6 +240,7 @@ pub fn await_expected<G: Client>(
     layout: &G::Layout,
     expected: &BoardOf<G>,
     bound: Duration,
+    picture: &mut Picture,
 ) -> Result<Awaited<G>> {
     let region = layout.region();
     let start = source.now();
@@ -217,16 +259,31 @@ pub fn await_expected<G: Client>(
         };
         expected_read = true;
         // Observation: it counts once the board holds still (at least one more capture agrees).
-        let still_bound = super::pace::HOLD_STILL_BOUND;
-        let held =
-            hold_still(round.source, settle.interval, settle.quiet, still_bound, frame.clone(), grabbed_at, region)?;
+        let held = hold_still(
+            round.source,
+            settle.interval,
+            settle.quiet,
+            picture.bound(),
+            frame.clone(),
+            grabbed_at,
+            region,
+        )?;
         let Some(confirmed) = held else {
             // A picture that never holds still (an animation over the board): the expected board counts once its
             // reading holds still.
-            let read =
-                reading_holds_still(game, round.source, settle.interval, Some(layout), still_bound, Some(expected))?;
+            let read = reading_holds_still(
+                game,
+                round.source,
+                settle.interval,
+                Some(layout),
+                HOLD_STILL_BOUND,
+                Some(expected),
+            )?;
             return Ok(match read {
-                Some(observation) => Try::Holds(observation),
+                Some(observation) => {
+                    picture.never_still = true;
+                    Try::Holds(observation)
+                }
                 None => Try::Lacks("the expected board, still changing".into()),
             });
         };
