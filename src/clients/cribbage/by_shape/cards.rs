@@ -1,6 +1,8 @@
 //! Cards (see **Cards.** in the module doc of [`super`]): the light, nearly grey faces of a picture cut into pieces of
 //! one flat face, the pieces chained into fans, and the table's card size.
 
+use std::cmp::Reverse;
+
 use image::RgbaImage;
 
 use crate::vision::colour::luminance;
@@ -148,8 +150,92 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
     let inside = |a: &Component, b: &Component| {
         a != b && a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1 && a.pixels < b.pixels
     };
-    found.iter().filter(|a| !found.iter().any(|b| inside(a, b))).copied().collect()
+    let whole: Vec<Component> = found.iter().filter(|a| !found.iter().any(|b| inside(a, b))).copied().collect();
+    // Bands too tall for a card first; then pieces of a card's height or a little more, cut at the long bands'
+    // pitch and only where their front card is the size of the long bands' (a lone card whose suit sits under its
+    // rank is not cut).
+    let tall = |p: &Component| p.width() >= 16 && p.height() as f64 > TALLEST_CARD * p.width() as f64;
+    let cut: Vec<Option<Vec<Component>>> =
+        whole.iter().map(|p| if tall(p) { split_band(image, p, &face, None) } else { None }).collect();
+    let fronts: Vec<Component> = cut.iter().flatten().filter_map(|cards| cards.last().copied()).collect();
+    let mut pitches: Vec<usize> = cut.iter().flatten().filter_map(|cards| cards.first().map(|c| c.height())).collect();
+    pitches.sort_unstable();
+    let pitch = pitches.get(pitches.len() / 2).copied();
+    let alike = |a: &Component, b: &Component| {
+        a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()
+    };
+    whole
+        .iter()
+        .zip(cut)
+        .flat_map(|(piece, cut)| {
+            cut.or_else(|| {
+                split_band(image, piece, &face, pitch)
+                    .filter(|cards| cards.last().is_some_and(|front| fronts.iter().any(|f| alike(f, front))))
+            })
+            .unwrap_or_else(|| vec![*piece])
+        })
+        .collect()
 }
+
+/// A piece far taller than any card (more than [`TALLEST_CARD`] times its width) is a *band*: a fan running
+/// down whose cards have no edge between them, so that their faces make one. It is cut into its cards by their
+/// indexes: the rows of ink down its left side (inside the rounded corners, within the left [`INDEX_SIDE`] of its
+/// width) start at one pitch, one index per card, and the last of them is the front card's, which runs to the
+/// band's end and must be card-shaped. Anything else (no run of at least two indexes at one pitch, a front card
+/// of another shape) is not cut: `None`.
+fn split_band(
+    image: &RgbaImage,
+    band: &Component,
+    face: &impl Fn([u8; 3]) -> bool,
+    pitch: Option<usize>,
+) -> Option<Vec<Component>> {
+    let width = band.width();
+    if width < 16 || band.height() < width {
+        return None;
+    }
+    let (left, right) = (band.x0 + 4, band.x0 + (width as f64 * INDEX_SIDE) as usize);
+    let inked =
+        |y: usize| (left..=right).any(|x| !face(image.get_pixel(x as u32, y as u32).0[..3].try_into().unwrap()));
+    // Where each run of inked rows starts.
+    let mut starts = Vec::new();
+    for y in band.y0..=band.y1 {
+        if inked(y) && (y == band.y0 || !inked(y - 1)) {
+            starts.push(y);
+        }
+    }
+    let steps: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+    // The pitch: the step most steps are within a pixel of.
+    // The pitch: the table's, where known, else the step most steps are within a pixel of (the least of those).
+    let pitch = pitch.or_else(|| {
+        steps.iter().copied().max_by_key(|&d| (steps.iter().filter(|&&e| e.abs_diff(d) <= 1).count(), Reverse(d)))
+    })?;
+    // The indexes at that pitch from the first: each card's.
+    let mut tops = vec![starts[0]];
+    for &start in &starts[1..] {
+        let last = *tops.last().expect("one at least");
+        if start.abs_diff(last + pitch) <= 2 {
+            tops.push(start);
+        } else if start > last + pitch + 2 {
+            break;
+        }
+    }
+    let offset = starts[0] - band.y0;
+    let front_top = tops[tops.len() - 1] - offset;
+    let front_height = band.y1 + 1 - front_top;
+    if tops.len() < 2 || !(1.15..=TALLEST_CARD).contains(&(front_height as f64 / width as f64)) {
+        return None;
+    }
+    let piece = |y0: usize, y1: usize| Component { x0: band.x0, y0, x1: band.x1, y1, pixels: width * (y1 + 1 - y0) };
+    let mut cards: Vec<Component> = tops.windows(2).map(|w| piece(w[0] - offset, w[1] - offset - 1)).collect();
+    cards.push(piece(front_top, band.y1));
+    Some(cards)
+}
+
+/// A card is at most this many times as tall as it is wide (and as wide as tall, turned).
+const TALLEST_CARD: f64 = 1.9;
+
+/// A card's index lies within this part of its width, from its left edge.
+const INDEX_SIDE: f64 = 0.45;
 
 /// How well `b` follows `a` in a fan running `run`: `b` starts within `gap` after `a` ends, and they share an
 /// edge across (a piece a mark or picture cut short shares one); the length they share across, or none.
@@ -244,7 +330,7 @@ pub(super) fn card_size(fans: &[Fan]) -> Option<(usize, usize)> {
     let fronts: Vec<&Component> = fans
         .iter()
         .map(Fan::front)
-        .filter(|c| c.width() >= 16 && (1.15..=1.9).contains(&(c.height() as f64 / c.width() as f64)))
+        .filter(|c| c.width() >= 16 && (1.15..=TALLEST_CARD).contains(&(c.height() as f64 / c.width() as f64)))
         .collect();
     let alike = |a: &Component, b: &Component| {
         a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()

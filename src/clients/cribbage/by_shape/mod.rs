@@ -11,7 +11,10 @@
 //! buried cards' strips, then the front card, which shows whole. Links are taken longest shared first. Fans run
 //! down, up, right or left (a fan is turned where its whole card is at its start); a buried card shows the end
 //! where its index is (its top left for fans down or right, its bottom right, upside down, for fans up or
-//! left). Every card of a fan spans the fan's extent across.
+//! left). Every card of a fan spans the fan's extent across. Cards drawn with no edge between them make one
+//! *band* of face down a column: it is cut into its cards at the pitch its indexes start at down its left side,
+//! the last index being the front card's, which must be card-shaped (a piece of a card's height or a little more
+//! is cut only at the long bands' pitch, and only where its front card is their fronts' size).
 //!
 //! **Places.** The card size is the size of front cards that covers the most of the picture (light text is
 //! small). An empty place (an emptied column, an empty stack) is a card-sized ring of colour steps around
