@@ -327,17 +327,20 @@ fn the_read_command_needs_no_calibration() {
     assert!(error.contains("with no calibration: ") && error.contains("no card"), "{error}");
 }
 
-/// The first table's NEXT STACK button is found by its label, greyed or lit; the parlour's control is an icon
-/// and its other buttons say other things (New Game, Undo), and the Tk table has none: no control is taken there.
+/// The first table's NEXT STACK button is found by its label, greyed or lit; the strips table's and the parlour's
+/// one icon button by the columns is taken (their buttons that say something else, New Game, Undo, Settings, are
+/// not); the Tk table has none: no control is taken there.
 #[test]
-fn the_control_that_ends_a_stack_is_found_by_its_label_and_only_so() {
+fn the_control_that_ends_a_stack_is_its_label_s_or_the_one_icon_by_the_columns() {
     let shapes = shapes();
     for (shot, labelled) in [
         ("cribbage/deal30-mid.png", true),
         ("cribbage/deal30-late.png", true),
         ("cribbage/deal969-early-screen.png", true),
-        ("cribbage-parlour/deal30-mid.png", false),
-        ("cribbage-parlour/deal969-early.png", false),
+        ("cribbage-strips/deal30-start.png", true),
+        ("cribbage-strips/deal1031-late.png", true),
+        ("cribbage-parlour/deal30-mid.png", true),
+        ("cribbage-parlour/deal969-early.png", true),
         ("cribbage-tk/deal30-mid-1100x760.png", false),
     ] {
         let image = load_image(&repo().join("fixtures").join(shot)).unwrap();
@@ -352,5 +355,24 @@ fn the_control_that_ends_a_stack_is_found_by_its_label_and_only_so() {
             let felt = *image.get_pixel(5, image.height() - 5);
             assert_ne!(*image.get_pixel(x as u32, y as u32), felt, "{shot}: ({x}, {y}) is on the felt");
         }
+    }
+}
+
+/// The numbers the strips table prints beside its columns ("Stack Total: N", "Score: N") are found with no
+/// calibration, total first (it stands higher), and nothing else on the table reads as a number (the buttons'
+/// words, the icon, the cards' ranks).
+#[test]
+fn the_numbers_a_table_prints_are_found_with_no_calibration() {
+    let shapes = shapes();
+    for (shot, total, score) in [
+        ("deal30-start", 0, 0),
+        ("deal30-mid-1000x720", 30, 23),
+        ("deal1031-late", 0, 58),
+        ("deal1-early-outlined", 0, 9),
+    ] {
+        let png = repo().join("fixtures/cribbage-strips").join(format!("{shot}.png"));
+        let reading = by_shape::read(&load_image(&png).unwrap(), &shapes, None).unwrap();
+        let numbers: Vec<u32> = reading.numbers.iter().map(|&(_, n)| n).collect();
+        assert_eq!(numbers, [total, score], "{shot}: {:?}", reading.numbers);
     }
 }

@@ -124,6 +124,11 @@ pub struct CribbageScreen {
 /// carries over from the moves it made ([`Shown::Read`]), so the client keeps nothing else.
 pub struct CribbageClient {
     screen: CribbageScreen,
+    /// The numbers the last picture printed off the cards (see [`TableReading::numbers`]).
+    numbers: Vec<((i32, i32), u32)>,
+    /// Where the table prints its stack total, learned in play: the one printed number that showed the rules'
+    /// total (not 0) after a card was played. From then on a total of 0 there shows the stack empty.
+    total_at: Option<(i32, i32)>,
 }
 
 impl Screen for CribbageScreen {
@@ -142,7 +147,7 @@ impl Screen for CribbageScreen {
     }
 
     fn client(self) -> CribbageClient {
-        CribbageClient { screen: self }
+        CribbageClient { screen: self, numbers: Vec::new(), total_at: None }
     }
 
     fn reading_json(reading: &Reading<Table, TablePoints>) -> serde_json::Value {
@@ -273,6 +278,18 @@ impl CribbageClient {
         anyhow::bail!("after {mv} the table does not show what the rules say: {}; stopped", differences.join("; "))
     }
 
+    /// After a card was played (`expected`: the table the rules say it made), where the table prints its total
+    /// is the one printed number that shows the rules' total, where that is not 0 (a score may be 0 too).
+    fn learn_total(&mut self, mv: &Move, expected: &Table) {
+        let total = expected.state.total();
+        if self.total_at.is_some() || *mv == Move::NewStack || total == 0 {
+            return;
+        }
+        if let [(at, _)] = self.numbers.iter().filter(|&&(_, n)| n == total).collect::<Vec<_>>().as_slice() {
+            self.total_at = Some(*at);
+        }
+    }
+
     /// The score and the stack the picture does not show are the ones the bot counted.
     fn carry_over(known: &Table, seen: Table) -> Table {
         let mut table = seen;
@@ -286,6 +303,12 @@ impl CribbageClient {
         }
         table
     }
+}
+
+/// The number printed nearest `at` (a number's point moves as its digits change), within a card's width.
+fn number_at(numbers: &[((i32, i32), u32)], at: (i32, i32), card_width: usize) -> Option<u32> {
+    let away = |&((x, y), _): &((i32, i32), u32)| (x - at.0).abs() + 4 * (y - at.1).abs();
+    numbers.iter().filter(|n| away(n) <= card_width as i32).min_by_key(|n| away(n)).map(|&(_, n)| n)
 }
 
 impl Client for CribbageClient {
@@ -311,10 +334,15 @@ impl Client for CribbageClient {
             self.screen.themes.iter().find(|t| t.theme == reading.theme).and_then(|t| t.score_in_title.as_deref());
         let from_title = frame.title.as_deref().zip(word).and_then(|(title, word)| title_score(title, word));
         let score = from_title.or(reading.score);
+        let total = reading.total.or_else(|| {
+            let at = self.total_at?;
+            number_at(&reading.numbers, at, reading.points.card_width)
+        });
+        self.numbers.clone_from(&reading.numbers);
         // A table that shows no stack (no pile, no small cards) shows an empty one by a total of 0, or by all 52
         // cards still in the columns.
         let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
-        let stack_known = reading.stack_shown || on_table == 52 || reading.total == Some(0);
+        let stack_known = reading.stack_shown || on_table == 52 || total == Some(0);
         let state = State { score: score.unwrap_or(0), ..reading.state };
         let board =
             Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
@@ -347,8 +375,9 @@ impl Client for CribbageClient {
     /// stack the bot counted ([`CribbageClient::carry_over`]).
     fn shown(&mut self, shown: Shown<'_, Self>) -> Result<Answer<Table>> {
         Ok(match shown {
-            Shown::Move { before, mv, seen, .. } => {
+            Shown::Move { before, mv, seen, expected, .. } => {
                 Self::check_move(before, mv, seen)?;
+                self.learn_total(mv, expected);
                 Answer::Nothing
             }
             Shown::Read { known, seen } => Answer::Completed(Self::carry_over(known, seen.clone())),
@@ -369,6 +398,7 @@ mod tests {
             card_width: 8,
             columns: None,
             ranks: None,
+            bands: None,
         }
     }
 
@@ -474,6 +504,27 @@ mod tests {
         let ended = Table { state: State { stack: Vec::new(), ..game.apply(&before, &mv).state }, ..before.clone() };
         let error = CribbageClient::check_move(&before, &mv, &ended).unwrap_err().to_string();
         assert!(error.contains("the stack is nothing (total 0), the rules say 5 6 Q (total 21)"), "{error}");
+    }
+
+    /// The printed number that showed the rules' total after a card is the total from then on, read wherever its
+    /// digits move to; a total the rules give as 0, or two numbers showing it, teach nothing.
+    #[test]
+    fn the_total_is_the_printed_number_that_shows_the_rules_total() {
+        let game = Cribbage;
+        let before = game.parse_board("KQ_J_T_9\nstack: 5\n").unwrap();
+        let after = game.apply(&before, &Move::Play(0)); // 5 + Q: total 15
+        let mut client = test_client();
+        client.numbers = vec![((600, 120), 15), ((600, 150), 15)];
+        client.learn_total(&Move::Play(0), &after);
+        assert_eq!(client.total_at, None, "two numbers show 15");
+        client.numbers = vec![((600, 120), 15), ((600, 150), 2)];
+        client.learn_total(&Move::NewStack, &after);
+        assert_eq!(client.total_at, None, "a stack's end teaches nothing");
+        client.learn_total(&Move::Play(0), &after);
+        assert_eq!(client.total_at, Some((600, 120)));
+        let shown = [((594, 121), 0), ((600, 150), 2)];
+        assert_eq!(number_at(&shown, client.total_at.unwrap(), 90), Some(0), "its one digit stands left of two");
+        assert_eq!(number_at(&[((600, 150), 2)], (600, 120), 90), None, "another line is another number");
     }
 
     /// On a table that ends stacks by itself, a card that leaves nothing fitting ends the stack, and the plan

@@ -503,8 +503,14 @@ impl<'a> Matcher<'a> {
         if let Some(total) = total.filter(|&t| stack_shown && t != state.total()) {
             bail!("the stack's cards add up to {}, but the table prints a total of {total}", state.total());
         }
-        let points =
-            TablePoints { cards: points, next_stack, card_width: piles.card_width, columns: None, ranks: None };
+        let points = TablePoints {
+            cards: points,
+            next_stack,
+            card_width: piles.card_width,
+            columns: None,
+            ranks: None,
+            bands: None,
+        };
         Ok(TableReading {
             state,
             points,
@@ -514,6 +520,7 @@ impl<'a> Matcher<'a> {
             ends_stacks_itself: self.theme.ends_stacks_itself || next_stack.is_none(),
             total,
             score,
+            numbers: Vec::new(),
         })
     }
 

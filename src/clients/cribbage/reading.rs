@@ -26,6 +26,18 @@ pub struct TablePoints {
     /// shows otherwise (a deal read whole at the opening, four of each rank, is the surest naming).
     #[serde(skip)]
     pub ranks: Option<[Vec<Rank>; 4]>,
+    /// How the reader with no calibration cut columns drawn with no edge between their cards: the next picture's
+    /// short columns (the long ones gone) are cut the same way.
+    #[serde(skip)]
+    pub bands: Option<Bands>,
+}
+
+/// How a table's columns drawn as one band of face are cut into cards: the pitch of their strips and the front
+/// card's size (width, height).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bands {
+    pub pitch: usize,
+    pub front: (usize, usize),
 }
 
 /// A table read from a picture: the game state (columns and stack; the score is not read) and where to click.
@@ -43,6 +55,9 @@ pub struct TableReading {
     /// The stack total and the score, where the table prints them as text and they were read.
     pub total: Option<u32>,
     pub score: Option<u32>,
+    /// The numbers printed off the cards, each with a point on it, where the reader with no calibration found
+    /// some (which of them is the total is learned in play).
+    pub numbers: Vec<((i32, i32), u32)>,
 }
 
 /// Small cards in reading order: rows (cards whose tops are within half a card of the row's first, top to

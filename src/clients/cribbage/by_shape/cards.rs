@@ -5,6 +5,7 @@ use std::cmp::Reverse;
 
 use image::RgbaImage;
 
+use super::super::reading::Bands;
 use crate::vision::colour::luminance;
 use crate::vision::patches;
 use crate::vision::runs::Component;
@@ -94,7 +95,7 @@ pub(super) fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) ->
 /// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
 /// ([`flat_patches`]) at least 6 pixels each way, less those inside another piece's box, and with the pieces of
 /// one face a picture split joined.
-pub(super) fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
+pub(super) fn pieces(image: &RgbaImage, lightness: u8, known: Option<Bands>) -> (Vec<Component>, Option<Bands>) {
     let face = |p: [u8; 3]| {
         let chroma = p.iter().max().unwrap_or(&0) - p.iter().min().unwrap_or(&0);
         luminance(p) >= lightness && chroma <= FACE_CHROMA
@@ -157,14 +158,24 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
     let tall = |p: &Component| p.width() >= 16 && p.height() as f64 > TALLEST_CARD * p.width() as f64;
     let cut: Vec<Option<Vec<Component>>> =
         whole.iter().map(|p| if tall(p) { split_band(image, p, &face, None) } else { None }).collect();
-    let fronts: Vec<Component> = cut.iter().flatten().filter_map(|cards| cards.last().copied()).collect();
+    let mut fronts: Vec<Component> = cut.iter().flatten().filter_map(|cards| cards.last().copied()).collect();
     let mut pitches: Vec<usize> = cut.iter().flatten().filter_map(|cards| cards.first().map(|c| c.height())).collect();
     pitches.sort_unstable();
-    let pitch = pitches.get(pitches.len() / 2).copied();
+    // This picture's bands, else an earlier picture's (late in a game no column is long).
+    let bands = match (pitches.get(pitches.len() / 2), fronts.first()) {
+        (Some(&pitch), Some(front)) => Some(Bands { pitch, front: (front.width(), front.height()) }),
+        _ => known,
+    };
+    let pitch = bands.map(|b| b.pitch);
+    if fronts.is_empty() {
+        if let Some(Bands { front: (width, height), .. }) = bands {
+            fronts.push(Component { x0: 0, y0: 0, x1: width - 1, y1: height - 1, pixels: width * height });
+        }
+    }
     let alike = |a: &Component, b: &Component| {
         a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()
     };
-    whole
+    let cut = whole
         .iter()
         .zip(cut)
         .flat_map(|(piece, cut)| {
@@ -174,7 +185,8 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8) -> Vec<Component> {
             })
             .unwrap_or_else(|| vec![*piece])
         })
-        .collect()
+        .collect();
+    (cut, bands)
 }
 
 /// A piece far taller than any card (more than [`TALLEST_CARD`] times its width) is a *band*: a fan running

@@ -41,6 +41,61 @@ pub(super) fn stack_control(
         .map(|b| (((b.x0 + b.x1) / 2) as i32, ((b.y0 + b.y1) / 2) as i32))
 }
 
+/// An icon button by the columns, where no button is labelled: the one patch of flat colour off the cards that is
+/// about square (its sides within a third of each other), a sixth to half a card wide, filling half its box or
+/// more, with a picture on it (ink, and no word of three letters or more: an icon's parts may read as a letter
+/// or two), and within a card's height
+/// of the columns (`columns`: the box they cover). `None` where there is no such patch, or more than one: a
+/// control no label names is taken only where nothing else could be it, and it is proved by what its click does.
+pub(super) fn icon_control(
+    image: &RgbaImage,
+    card: (usize, usize),
+    cards: &[Component],
+    columns: &Component,
+    letters: &FontGlyphs,
+) -> Option<(i32, i32)> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+    let reach = Component {
+        x0: columns.x0.saturating_sub(card.1),
+        y0: columns.y0.saturating_sub(card.1),
+        x1: columns.x1 + card.1,
+        y1: columns.y1 + card.1,
+        pixels: 0,
+    };
+    let icons: Vec<Component> = flat_patches(image, |_| true)
+        .into_iter()
+        .filter(|c| {
+            let (cw, ch) = (c.width(), c.height());
+            cw * 3 <= ch * 4
+                && ch * 3 <= cw * 4
+                && cw * 6 >= card.0
+                && cw * 2 <= card.0
+                && c.pixels * 2 >= cw * ch
+                && !c.touches_edge(w, h)
+                && overlaps(c, &reach)
+                && !overlaps(c, columns)
+                && !cards.iter().any(|card| overlaps(c, card))
+        })
+        .filter(|b| {
+            let text = label(image, b, letters);
+            has_ink(image, b) && text.split_whitespace().all(|word| word.chars().count() < 3)
+        })
+        .collect();
+    match icons.as_slice() {
+        [icon] => Some((((icon.x0 + icon.x1) / 2) as i32, ((icon.y0 + icon.y1) / 2) as i32)),
+        _ => None,
+    }
+}
+
+/// Whether a button (its box) shows ink: pixels differing from its commonest colour by 30 or more.
+fn has_ink(image: &RgbaImage, button: &Component) -> bool {
+    let (w, h) = (button.width(), button.height());
+    let pixel = |i: usize| rgb_at(image, button.x0 + i % w, button.y0 + i / w);
+    let Some(colour) = mode((0..w * h).map(pixel)) else { return false };
+    (0..w * h).filter(|&i| max_diff(pixel(i), colour) >= 30).count() * 20 >= w * h
+}
+
 /// Whether a label holds `word`, one letter of it changed, added or left out (letters only: a wide gap in a
 /// word, "ST ACK", is no break).
 fn says(label: &str, word: &str) -> bool {

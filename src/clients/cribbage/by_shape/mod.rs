@@ -46,19 +46,28 @@
 //! only loses cards from its front.
 //!
 //! **The control that ends a stack** is a button labelled so: a patch of flat colour off the cards, wider than
-//! tall, whose label reads STACK by the fonts' capitals, one letter aside. An icon, or a button that says
-//! something else, is never taken for it; a table that shows none is taken to end its stacks by itself (the
-//! play loop checks that it does, and stops if not).
+//! tall, whose label reads STACK by the fonts' capitals, one letter aside. Where none is, it is the one icon
+//! button by the columns: a patch of flat colour about square, a sixth to half a card wide, within a card's
+//! height of the columns, with a picture and no word on it; where there are several, or none, the table is taken
+//! to end its stacks by itself (the play loop checks that it does, and stops if not). A button that says
+//! something else (New Game, Undo) is never taken for it. An icon is proved by what its click does: the stack
+//! shown empty, or the total printed as 0; until then the move that clicked it is not taken as made.
+//!
+//! **Numbers printed as text** (a stack total, a score) are found off the cards ([`numbers`]): the last word of
+//! each line of text, where it reads as a number by the common fonts' digits. Which is the total is not read
+//! from the words beside it: the play loop's client learns it as the one that shows the rules' total after a card
+//! is played.
 //!
 //! **Why it holds.** Nothing here is a colour or a size learned from one table: a face is whatever is light and
 //! flat, a card's size is what its fans share, a column is what lines up with three others, a rank is what the
-//! deal's counts and the table's own likeness make of the fonts' guesses, and a control is what its label says.
-//! What it does not know (an icon control, where the score is printed) it leaves to calibration or to watching
-//! the table.
+//! deal's counts and the table's own likeness make of the fonts' guesses, a control is what its label says or
+//! the one icon by the columns, proved by its effect, and the total is the number that follows the rules' total.
+//! What it does not know (which number is the score) it leaves to calibration or to watching the table.
 
 mod cards;
 mod control;
 mod marks;
+mod numbers;
 mod places;
 mod ranks;
 
@@ -66,7 +75,7 @@ use anyhow::{Context, Result};
 use image::RgbaImage;
 
 use self::cards::{fan_box, FACE_LIGHTNESS};
-use self::control::stack_control;
+use self::control::{icon_control, stack_control};
 use self::marks::{card_mark, fan_cards, SeenCard};
 use self::places::{column_anchors, layout};
 use self::ranks::{name, rank_texts};
@@ -74,6 +83,7 @@ use super::naming;
 use super::reading::{TablePoints, TableReading};
 use crate::games::cribbage::{Card, Rank, State};
 use crate::vision::font_glyphs::FontGlyphs;
+use crate::vision::printed_number::NumberReader;
 use crate::vision::runs::Component;
 
 /// The rank marks of the common fonts, which a table read with no calibration is named by, and their capital
@@ -81,6 +91,8 @@ use crate::vision::runs::Component;
 pub struct RankShapes {
     fonts: FontGlyphs,
     letters: FontGlyphs,
+    /// The common fonts' digits, for numbers printed as text (none where the font list has none).
+    digits: Option<NumberReader>,
 }
 
 impl RankShapes {
@@ -93,7 +105,8 @@ impl RankShapes {
         } else {
             FontGlyphs::load_texts(root, &rank_texts())?
         };
-        Ok(RankShapes { fonts, letters: FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")? })
+        let letters = FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")?;
+        Ok(RankShapes { fonts, letters, digits: NumberReader::load(root).ok() })
     }
 }
 
@@ -102,7 +115,7 @@ impl RankShapes {
 pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) -> Result<TableReading> {
     let mut first_error = None;
     for lightness in FACE_LIGHTNESS {
-        match read_at(image, &shapes.fonts, &shapes.letters, hint, lightness) {
+        match read_at(image, shapes, hint, lightness) {
             Ok(reading) => return Ok(reading),
             Err(e) => {
                 first_error.get_or_insert(e);
@@ -112,13 +125,8 @@ pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) 
     Err(first_error.expect("lightness levels tried"))
 }
 
-fn read_at(
-    image: &RgbaImage,
-    fonts: &FontGlyphs,
-    letters: &FontGlyphs,
-    hint: Option<&TablePoints>,
-    lightness: u8,
-) -> Result<TableReading> {
+fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, lightness: u8) -> Result<TableReading> {
+    let (fonts, letters) = (&shapes.fonts, &shapes.letters);
     let layout = layout(image, lightness, hint)?;
     // The fans' cards, seen twice where some mark stands much taller than the table's marks do (the median).
     let see = |mark_height: Option<usize>| -> Result<Vec<(String, Vec<SeenCard>)>> {
@@ -188,19 +196,34 @@ fn read_at(
     let anchors = hint.and_then(|h| h.columns).or_else(|| column_anchors(&layout));
     // The control stays where it is, and a table shows one from the start or never: the previous picture's (or
     // none), else looked for.
+    let cards: Vec<Component> = layout
+        .columns
+        .iter()
+        .flatten()
+        .chain(&layout.stack_pile)
+        .map(fan_box)
+        .chain(layout.stack_row.iter().copied())
+        .collect();
     let next_stack = hint.map(|h| h.next_stack).unwrap_or_else(|| {
-        let cards: Vec<Component> = layout
-            .columns
-            .iter()
-            .flatten()
-            .chain(&layout.stack_pile)
-            .map(fan_box)
-            .chain(layout.stack_row.iter().copied())
-            .collect();
+        let columns = layout.columns.iter().flatten().map(fan_box).reduce(|a, b| Component {
+            x0: a.x0.min(b.x0),
+            y0: a.y0.min(b.y0),
+            x1: a.x1.max(b.x1),
+            y1: a.y1.max(b.y1),
+            pixels: a.pixels + b.pixels,
+        });
         stack_control(image, layout.card, &cards, letters)
+            .or_else(|| columns.and_then(|columns| icon_control(image, layout.card, &cards, &columns, letters)))
     });
     let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
-    let points = TablePoints { cards: points, next_stack, card_width: layout.card.0, columns: anchors, ranks };
+    let points = TablePoints {
+        cards: points,
+        next_stack,
+        card_width: layout.card.0,
+        columns: anchors,
+        ranks,
+        bands: layout.bands,
+    };
     Ok(TableReading {
         state,
         points,
@@ -210,5 +233,20 @@ fn read_at(
         ends_stacks_itself: next_stack.is_none(),
         total: None,
         score: None,
+        numbers: shapes.digits.as_ref().map_or_else(Vec::new, |digits| {
+            // (Not the control: an icon's ink is no text.)
+            let mut off: Vec<Component> = cards.clone();
+            off.extend(next_stack.map(|(x, y)| {
+                let r = layout.card.0 / 4;
+                Component {
+                    x0: (x as usize).saturating_sub(r),
+                    y0: (y as usize).saturating_sub(r),
+                    x1: x as usize + r,
+                    y1: y as usize + r,
+                    pixels: 0,
+                }
+            }));
+            numbers::printed_numbers(image, &off, layout.card, digits)
+        }),
     })
 }

@@ -1,6 +1,7 @@
 //! Places (see **Places.** in the module doc of [`super`]): the four columns and the stack, from the fans and the
 //! empty places a table outlines.
 
+use crate::clients::cribbage::reading::Bands;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
@@ -36,10 +37,12 @@ pub(super) struct Layout {
     pub(super) stack_pile: Option<Fan>,
     pub(super) stack_row: Vec<Component>,
     pub(super) card: (usize, usize),
+    /// How this picture's bands were cut (or the earlier picture's), where the table draws cards with no edge.
+    pub(super) bands: Option<Bands>,
 }
 
 pub(super) fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints>) -> Result<Layout> {
-    let pieces = pieces(image, lightness);
+    let (pieces, bands) = pieces(image, lightness, hint.and_then(|h| h.bands));
     let fans = fans(&pieces);
     let card = card_size(&fans).context("no card found: nothing light and card-shaped stands out")?;
     let full = |c: &Component| c.width().abs_diff(card.0) * 12 <= card.0 && c.height().abs_diff(card.1) * 12 <= card.1;
@@ -116,7 +119,7 @@ pub(super) fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints
     } else {
         Vec::new()
     };
-    Ok(Layout { columns, stack_pile, stack_row, card })
+    Ok(Layout { columns, stack_pile, stack_row, card, bands })
 }
 
 /// The columns' numbers of the fans on the columns' line (in order): where the previous picture's columns were,
