@@ -6,8 +6,9 @@
 # Usage: bash scripts/bench/tdoku.sh TDOKU_DIR [FILE...]
 #   TDOKU_DIR  a checkout of tdoku that you provide (nothing of it is copied into this repository). It is built
 #              out of its tree into $TDOKU_BUILD (default ~/.cache/autoplay/tdoku-build) with cmake, as its README
-#              builds it (-O3 -march=native, the default C++ compiler); its cmake step writes src/build_info.h
-#              into the checkout, as its own build does.
+#              builds it (-O3 -march=native), with clang (the compiler its benchmark tables name best on every
+#              set; setup installs it; $TDOKU_CC/$TDOKU_CXX choose another); its cmake step writes
+#              src/build_info.h into the checkout, as its own build does.
 #   FILE...    puzzle files, one puzzle a line (default: the four sets below from TDOKU_DIR/data, or from its
 #              data.zip, unzipped into $TDOKU_BUILD/data).
 # Environment: SECONDS_PER_RUN (default 3) is each run's length.
@@ -42,13 +43,15 @@ if [ ${#files[@]} -eq 0 ]; then
             exit 2
         fi
     fi
-    for f in puzzles2_17_clue puzzles3_magictour_top1465 puzzles5_forum_hardest_1905_11+ puzzles6_serg_benchmark; do
+    for f in puzzles2_17_clue puzzles3_magictour_top1465 puzzles5_forum_hardest_1905_11+ puzzles7_serg_benchmark; do
         files+=("$data/$f")
     done
 fi
 
 echo "building tdoku into $build ..." >&2
-cmake -S "$tdoku_dir" -B "$build" >"$build/cmake.log" 2>&1 || { cat "$build/cmake.log" >&2; exit 1; }
+rm -f "$build/CMakeCache.txt" # (the compiler is fixed at the first configure)
+CC=${TDOKU_CC:-clang} CXX=${TDOKU_CXX:-clang++} cmake -S "$tdoku_dir" -B "$build" >"$build/cmake.log" 2>&1 ||
+    { cat "$build/cmake.log" >&2; exit 1; }
 make -C "$build" run_benchmark >"$build/make.log" 2>&1 || { tail -30 "$build/make.log" >&2; exit 1; }
 echo "building autoplay ..." >&2
 cargo build --release --locked >&2
