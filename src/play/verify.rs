@@ -199,8 +199,7 @@ impl<G: Client> Player<'_, G> {
             &mut *self.source,
             settle,
             attempt.frame,
-            layout,
-            expected,
+            (layout, expected),
             bound,
             &mut self.picture,
         )?;

@@ -228,17 +228,17 @@ pub struct Awaited<G: Client> {
     pub expected_read: bool,
 }
 
-/// Watches the window after a move until its board shows `expected` and then holds still for the settle's quiet
-/// period; `shown` is `None` when it has not within `bound`. `before` is the frame the move was made on: a capture
-/// whose board has not changed from it is not read again. One wait ("the move to show"): each try captures; a
-/// capture as it was, one that does not read as `expected`, or one that goes on changing is what it lacks.
+/// Watches the window after a move until its board shows `expected` (read with `layout`, the move's board's) and
+/// then holds still for the settle's quiet period (a picture that never does, as [`Picture`] says); `shown` is
+/// `None` when it has not within `bound`. `before` is the frame the move was made on: a capture whose board has not
+/// changed from it is not read again. One wait ("the move to show"): each try captures; a capture as it was, one
+/// that does not read as `expected`, or one that goes on changing is what it lacks.
 pub fn await_expected<G: Client>(
     game: &mut G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     before: &Frame,
-    layout: &G::Layout,
-    expected: &BoardOf<G>,
+    (layout, expected): (&G::Layout, &BoardOf<G>),
     bound: Duration,
     picture: &mut Picture,
 ) -> Result<Awaited<G>> {
