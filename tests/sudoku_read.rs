@@ -732,3 +732,32 @@ mod gnome {
         }
     }
 }
+
+/// After only the click of an entry, a window that does not read as a board says whether the click entered a
+/// digit by the reason it does not: KSudoku's number pad put its selected 1 in a column that held a given 1 (the
+/// marks are all found and make no legal Sudoku: entered; the shots are the windows the play loop saw, before the
+/// click and after it, read as in play with the layout of the reading before), while a picture with no Sudoku in
+/// it shows nothing entered.
+#[test]
+fn a_click_is_shown_to_have_entered_a_digit_by_why_the_board_does_not_read() {
+    use autoplay::capture::Frame;
+    use autoplay::clients::sudoku::SudokuScreen;
+    use autoplay::game::{Answer, Client, Screen, Shown};
+    use autoplay::games::sudoku::Entry;
+    let frame = |path: &str| Frame::from_image(load_image(&repo().join("fixtures").join(path)).unwrap());
+    let mv = Entry { row: 0, col: 2, value: 3 };
+    let mut game = SudokuScreen::load(&repo().join("calibration"), None).unwrap().client();
+    let first = game.read(&frame("sudoku-clients/unread/ksudoku-before.png"), None).unwrap();
+    let clicked = frame("sudoku-clients/unread/ksudoku-pad-digit-breaks-a-column.png");
+    let no_sudoku = frame("flood/5x5c3-tile32.png");
+    for (shot, picture, hint, entered) in
+        [("KSudoku", &clicked, Some(&first.layout), true), ("a Flood-It board", &no_sudoku, None, false)]
+    {
+        let error = match game.read(picture, hint) {
+            Ok(reading) => panic!("{shot}: read as\n{}", reading.board),
+            Err(error) => error,
+        };
+        let answer = game.shown(Shown::ClickUnread { mv: &mv, error: &error }).unwrap();
+        assert_eq!(matches!(answer, Answer::Entered), entered, "{shot}: {error:#}");
+    }
+}

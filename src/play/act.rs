@@ -62,9 +62,9 @@ impl<'a, G: Client> Player<'a, G> {
                 watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
             if probing {
                 let entered = match shows {
-                    true => match self.read_when_still(settle, &reading.layout)? {
-                        Some(seen) => Some(shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?),
-                        None => None,
+                    true => match self.watch_still(settle, Some(&reading.layout), settle.quiet)?.1 {
+                        Ok(seen) => Some(shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?),
+                        Err(error) => shown::unread_click_entered(&mut *self.game, mv, &error)?.then_some(true),
                     },
                     false => Some(false),
                 };

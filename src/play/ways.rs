@@ -77,7 +77,13 @@ pub struct Ways<W: Way> {
     /// The way whose events that choose a move's place were seen to choose it (a keyboard cursor moved onto the
     /// move's cell by them), if any.
     choice_seen_for: Option<W>,
+    /// How many click-then-keys moves in a row showed, after their click, a window that did not read as a board.
+    unread_clicks: usize,
 }
+
+/// How many clicks in a row whose effect does not read as a board are looked at before the loop takes it that a
+/// click enters nothing (see [`Ways::click_probed`]).
+pub const UNREAD_CLICKS: usize = 2;
 
 /// How a move is made, for the log and messages: "click at (x, y)" in screen coordinates, "type 5", "key Left
 /// ×11", or several of them.
@@ -126,6 +132,7 @@ impl<W: Way> Ways<W> {
             click_shows: false,
             ignored: Vec::new(),
             choice_seen_for: None,
+            unread_clicks: 0,
         }
     }
 
@@ -243,9 +250,20 @@ impl<W: Way> Ways<W> {
     /// What the first click-then-keys move's click did: showed in the window at all, and entered a symbol by
     /// itself or not (`entered`), or `None` where the window showed a change that did not read as a board (a
     /// symbol the client entered by itself may break the rules, as KSudoku's selected digit does in a column
-    /// that already holds it): nothing is learned, and the next such move's click is looked at again.
+    /// that already holds it): nothing is learned, and the next such move's click is looked at again, up to
+    /// [`UNREAD_CLICKS`] in a row (a client that covers its board with a number picker on every click, as GNOME
+    /// Sudoku does, shows nothing entered there: cells are chosen by clicking).
     pub fn click_probed(&mut self, entered: Option<bool>, shows: bool, number: usize, log: &mut dyn FnMut(&PlayEvent)) {
-        let Some(entered) = entered else { return };
+        let entered = match entered {
+            Some(entered) => entered,
+            None => {
+                self.unread_clicks += 1;
+                if self.unread_clicks < UNREAD_CLICKS {
+                    return;
+                }
+                false
+            }
+        };
         self.click_shows = shows;
         self.choosing = if entered { Choosing::ByPointing } else { Choosing::ByClick };
         if entered {
@@ -332,7 +350,8 @@ mod tests {
 
     /// The first entry's click is looked at; where what it showed did not read as a board (KSudoku's number pad
     /// put its selected digit in a column that held it), nothing is learned and the next entry's click is
-    /// looked at again, until one reads: there it entered a digit, and cells are chosen by pointing from then on.
+    /// looked at again: where that one reads, it entered a digit, and cells are chosen by pointing from then on;
+    /// where two in a row do not read (a number picker over the board), cells are chosen by clicking.
     #[test]
     fn a_click_whose_effect_does_not_read_is_looked_at_again_on_the_next_move() {
         let mut ways = Ways::new(OnlyWay, false);
@@ -346,5 +365,11 @@ mod tests {
         assert!(!ways.probes_click(&entry(30, 10, '4')));
         assert_eq!(ways.choosing, Choosing::ByPointing);
         assert_eq!(said.len(), 1, "{said:?}");
+
+        let mut covered = Ways::new(OnlyWay, false);
+        covered.click_probed(None, true, 1, &mut |_| {});
+        covered.click_probed(None, true, 2, &mut |_| {});
+        assert!(!covered.probes_click(&entry(30, 10, '4')), "two unread probes in a row: clicks choose cells");
+        assert!(covered.waits_for_click(&entry(30, 10, '4')));
     }
 }

@@ -382,6 +382,8 @@ impl Client for SudokuClient {
                 layout.cursor.map_or(Answer::Nothing, |cursor| Answer::Chosen(cursor == (mv.row, mv.col)))
             }
             Shown::Click { before, mv, seen } if Self::click_entered(before, mv, seen) => Answer::Entered,
+            // The board read before the click; after it, its marks make no legal Sudoku: the click entered one.
+            Shown::ClickUnread { error, .. } if error.downcast_ref::<naming::Unnamable>().is_some() => Answer::Entered,
             Shown::Move { before, mv, seen, .. } => match self.typed_shape(before, mv, seen)? {
                 Some(board) => Answer::Learned(Learned {
                     variant: Some((

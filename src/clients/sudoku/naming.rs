@@ -151,14 +151,21 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize, givens: Give
                 })
                 .collect();
             let why = if found.out_of_budget { "no naming found within the search's budget" } else { "none" };
-            bail!(
+            Err(Unnamable(format!(
                 "the marks in the cells cannot be named as digits that make a Sudoku ({why}; rows and columns from 0): {}; \
                  calibrate this client (`autoplay calibrate sudoku`)",
                 described.join("; ")
-            )
+            ))
+            .into())
         }
     }
 }
+
+/// A board whose lattice and marks were found, but whose marks no naming makes a Sudoku of (digits that break the
+/// rules, or marks no font names): the error's kind, which the play loop asks about ([`crate::game::Shown::ClickUnread`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Unnamable(String);
 
 /// " and N other cells" where a class has more marks than the one named.
 fn others(count: usize) -> String {
