@@ -19,8 +19,9 @@ impl<'a, G: Client> Player<'a, G> {
     /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
     /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
     /// click showed at all (a selected cell), the keys of later moves wait until their click shows. A click whose
-    /// effect does not read as a board (the symbol it entered breaks the rules) teaches nothing: the next such
-    /// move is read between its click and its keys again.
+    /// effect does not read as a board is judged by why ([`crate::game::Shown::ClickUnread`]): marks that no
+    /// longer make a legal board were entered by it; otherwise it teaches nothing, and the next such move is read
+    /// between its click and its keys again ([`Ways::click_probed`]).
     pub(super) fn act(&mut self, ways: &mut Ways<G::Way>, attempt: &Attempt<'_, G>) -> Result<bool> {
         let (frame, reading, mv, settle, number) =
             (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
