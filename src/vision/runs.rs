@@ -25,6 +25,20 @@ impl Component {
     pub fn touches_edge(&self, width: usize, height: usize) -> bool {
         self.x0 == 0 || self.y0 == 0 || self.x1 + 1 == width || self.y1 + 1 == height
     }
+    /// Whether the two boxes share a pixel.
+    pub fn overlaps(&self, other: &Component) -> bool {
+        self.x0 <= other.x1 && other.x0 <= self.x1 && self.y0 <= other.y1 && other.y0 <= self.y1
+    }
+    /// The box covering both, and both's pixels.
+    pub fn joined(&self, other: &Component) -> Component {
+        Component {
+            x0: self.x0.min(other.x0),
+            y0: self.y0.min(other.y0),
+            x1: self.x1.max(other.x1),
+            y1: self.y1.max(other.y1),
+            pixels: self.pixels + other.pixels,
+        }
+    }
 }
 
 /// A horizontal run of on pixels (with bridged gaps inside it).

@@ -134,18 +134,7 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8, known: Option<Bands>) -> 
     }
     let mut faces: std::collections::BTreeMap<usize, Component> = std::collections::BTreeMap::new();
     for (i, piece) in found.iter().enumerate() {
-        faces
-            .entry(group_of(&mut group, i))
-            .and_modify(|c| {
-                *c = Component {
-                    x0: c.x0.min(piece.x0),
-                    y0: c.y0.min(piece.y0),
-                    x1: c.x1.max(piece.x1),
-                    y1: c.y1.max(piece.y1),
-                    pixels: c.pixels + piece.pixels,
-                }
-            })
-            .or_insert(*piece);
+        faces.entry(group_of(&mut group, i)).and_modify(|c| *c = c.joined(piece)).or_insert(*piece);
     }
     let found: Vec<Component> = faces.into_values().collect();
     let inside = |a: &Component, b: &Component| {
@@ -172,9 +161,6 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8, known: Option<Bands>) -> 
             fronts.push(Component { x0: 0, y0: 0, x1: width - 1, y1: height - 1, pixels: width * height });
         }
     }
-    let alike = |a: &Component, b: &Component| {
-        a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()
-    };
     let cut = whole
         .iter()
         .zip(cut)
@@ -216,7 +202,6 @@ fn split_band(
         }
     }
     let steps: Vec<usize> = starts.windows(2).map(|w| w[1] - w[0]).collect();
-    // The pitch: the step most steps are within a pixel of.
     // The pitch: the table's, where known, else the step most steps are within a pixel of (the least of those).
     let pitch = pitch.or_else(|| {
         steps.iter().copied().max_by_key(|&d| (steps.iter().filter(|&&e| e.abs_diff(d) <= 1).count(), Reverse(d)))
@@ -324,16 +309,15 @@ pub(super) fn fans(pieces: &[Component]) -> Vec<Fan> {
     out
 }
 
+/// Whether two boxes are one size, within a twentieth each way.
+fn alike(a: &Component, b: &Component) -> bool {
+    a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()
+}
+
 /// The box a fan covers.
 pub(super) fn fan_box(fan: &Fan) -> Component {
-    let p = &fan.pieces;
-    Component {
-        x0: p.iter().map(|c| c.x0).min().unwrap_or(0),
-        y0: p.iter().map(|c| c.y0).min().unwrap_or(0),
-        x1: p.iter().map(|c| c.x1).max().unwrap_or(0),
-        y1: p.iter().map(|c| c.y1).max().unwrap_or(0),
-        pixels: p.iter().map(|c| c.pixels).sum(),
-    }
+    let empty = Component { x0: 0, y0: 0, x1: 0, y1: 0, pixels: 0 };
+    fan.pieces.iter().copied().reduce(|a, b| a.joined(&b)).unwrap_or(empty)
 }
 
 /// The card size (width, height) of a table: of the fans' front cards taller than wide, the size (within a
@@ -344,9 +328,6 @@ pub(super) fn card_size(fans: &[Fan]) -> Option<(usize, usize)> {
         .map(Fan::front)
         .filter(|c| c.width() >= 16 && (1.15..=TALLEST_CARD).contains(&(c.height() as f64 / c.width() as f64)))
         .collect();
-    let alike = |a: &Component, b: &Component| {
-        a.width().abs_diff(b.width()) * 20 <= a.width() && a.height().abs_diff(b.height()) * 20 <= a.height()
-    };
     fronts
         .iter()
         .max_by_key(|a| (fronts.iter().filter(|b| alike(a, b)).count() * a.width() * a.height(), a.width()))

@@ -25,7 +25,6 @@ pub(super) fn stack_control(
     letters: &FontGlyphs,
 ) -> Option<(i32, i32)> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
     let buttons = flat_patches(image, |_| true).into_iter().filter(|c| {
         c.width() >= 2 * c.height()
             && c.height() * 8 >= card.0
@@ -33,7 +32,7 @@ pub(super) fn stack_control(
             && c.width() <= 4 * card.0
             && c.pixels * 2 >= c.width() * c.height()
             && !c.touches_edge(w, h)
-            && !cards.iter().any(|card| overlaps(c, card))
+            && !cards.iter().any(|card| c.overlaps(card))
     });
     buttons
         .filter(|b| says(&label(image, b, letters), STACK_WORD))
@@ -55,7 +54,6 @@ pub(super) fn icon_control(
     letters: &FontGlyphs,
 ) -> Option<(i32, i32)> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
     let reach = Component {
         x0: columns.x0.saturating_sub(card.1),
         y0: columns.y0.saturating_sub(card.1),
@@ -73,9 +71,9 @@ pub(super) fn icon_control(
                 && cw * 2 <= card.0
                 && c.pixels * 2 >= cw * ch
                 && !c.touches_edge(w, h)
-                && overlaps(c, &reach)
-                && !overlaps(c, columns)
-                && !cards.iter().any(|card| overlaps(c, card))
+                && c.overlaps(&reach)
+                && !c.overlaps(columns)
+                && !cards.iter().any(|card| c.overlaps(card))
         })
         .filter(|b| {
             let text = label(image, b, letters);

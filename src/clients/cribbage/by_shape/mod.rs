@@ -205,13 +205,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         .chain(layout.stack_row.iter().copied())
         .collect();
     let next_stack = hint.map(|h| h.next_stack).unwrap_or_else(|| {
-        let columns = layout.columns.iter().flatten().map(fan_box).reduce(|a, b| Component {
-            x0: a.x0.min(b.x0),
-            y0: a.y0.min(b.y0),
-            x1: a.x1.max(b.x1),
-            y1: a.y1.max(b.y1),
-            pixels: a.pixels + b.pixels,
-        });
+        let columns = layout.columns.iter().flatten().map(fan_box).reduce(|a, b| a.joined(&b));
         stack_control(image, layout.card, &cards, letters)
             .or_else(|| columns.and_then(|columns| icon_control(image, layout.card, &cards, &columns, letters)))
     });

@@ -21,12 +21,11 @@ fn empty_places(image: &RgbaImage, card: (usize, usize), pieces: &[Component]) -
             (x + 1 < w && step(i, i + 1)) || (i + w < w * h && step(i, i + w))
         })
         .collect();
-    let overlaps = |a: &Component, b: &Component| a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
     crate::vision::runs::components(w, h, 1, |y| &edges[y * w..(y + 1) * w])
         .into_iter()
         .filter(|c| c.width().abs_diff(card.0) * 12 <= card.0 && c.height().abs_diff(card.1) * 12 <= card.1)
         .filter(|c| c.pixels * 4 <= c.width() * c.height())
-        .filter(|c| !pieces.iter().any(|p| p.width() * 4 >= card.0 && overlaps(c, p)))
+        .filter(|c| !pieces.iter().any(|p| p.width() * 4 >= card.0 && c.overlaps(p)))
         .collect()
 }
 
