@@ -40,7 +40,7 @@ mod ways;
 #[cfg(test)]
 mod tests;
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
 use anyhow::{bail, Result};
@@ -132,6 +132,8 @@ pub fn play<'a, G: Client>(
     let mut plan: VecDeque<MoveOf<G>> = VecDeque::new();
     // Whether the board the next move is made on is the one the loop expected (no re-plan since it was read).
     let mut as_expected = true;
+    // The boards the window showed where a move's was expected, and how often each was seen so.
+    let mut unexpected_boards: HashMap<String, usize> = HashMap::new();
     loop {
         if player.game.rules().is_won(&reading.board) {
             report.won = true;
@@ -202,6 +204,7 @@ pub fn play<'a, G: Client>(
                 as_expected = false;
                 (frame, reading) = seen;
                 reading.board = shown::completed(&mut *player.game, &before, reading.board)?;
+                check_not_circling(&mut unexpected_boards, &reading.board, number)?;
                 continue;
             }
             Verdict::Unreadable(shown, error) => {
@@ -251,6 +254,7 @@ pub fn play<'a, G: Client>(
             report.replans += 1;
             plan.clear();
             player.report(PlayEvent::Replanned { number, why: Replan::AfterMove });
+            check_not_circling(&mut unexpected_boards, &reading.board, number)?;
         }
         // What the window does not show is carried over from what the bot knew.
         // (From the board before the move where the window shows the move was not taken.)
@@ -275,6 +279,27 @@ pub fn play<'a, G: Client>(
     report.final_board = reading.board.to_string();
     report.millis = player.source.now().saturating_sub(start).as_millis();
     Ok(report)
+}
+
+/// How often the window may show one board where another was expected before the loop is taken to go in circles.
+const SAME_SURPRISE: usize = 2;
+
+/// The window showed `board` where move `number`'s board was expected. A game goes forward: no board comes back
+/// unless something undoes moves. One board shown against expectation more than [`SAME_SURPRISE`] times (a user's
+/// undo, then the move made again, is once) means the reading flips between looks or something undoes each move:
+/// making the same moves again would go on for ever, so the loop stops and says so.
+fn check_not_circling<B: std::fmt::Display>(seen: &mut HashMap<String, usize>, board: &B, number: usize) -> Result<()> {
+    let times = seen.entry(board.to_string()).or_insert(0);
+    *times += 1;
+    if *times > SAME_SURPRISE {
+        bail!(
+            "after move {number} the window showed a board it had shown {} times before where another was expected: \
+             the board reads differently from one look to the next, or something takes moves back; stopped rather \
+             than make the same moves again\n{board}",
+            *times - 1
+        );
+    }
+    Ok(())
 }
 
 impl<'a, G: Client> Player<'a, G> {

@@ -381,6 +381,19 @@ fn a_move_that_showed_and_was_taken_back_is_planned_again() {
     assert_eq!(client.value, 4, "{notes}");
 }
 
+/// A client that takes back every move once shown (or a reading that loses what it showed) would have the loop
+/// make the same move for ever: the third time the window shows a board it showed before where another was
+/// expected, the loop stops and says why, having made the move three times (each time seen to be taken back) after the first move.
+#[test]
+fn a_game_going_in_circles_is_stopped_on_the_third_return_to_one_board() {
+    let lag = (2..=100).map(|k| (k, secs(0.01))).collect();
+    let client = SimClient { lag, takes_back: (2..=100).collect(), ..SimClient::default() };
+    let (result, notes, client) = run(4, false, client);
+    let error = format!("{:#}", result.expect_err("the game goes in circles"));
+    assert!(error.contains("a board it had shown 2 times before where another was expected"), "{error}\n{notes}");
+    assert_eq!(client.inputs, 4, "{notes}");
+}
+
 /// A client that shows a move late is asked once what it does with a copy; one that ignores it has a lost typed
 /// digit typed again, and is won with every digit counted once.
 #[test]
