@@ -990,6 +990,25 @@ fn a_terminal_game_taking_only_the_colours_initial_letters_is_won_at_the_optimum
     }
 }
 
+/// A Flood-It in Tk taking only keys (fixtures/tables/flood_tk_keys.py, written from a description of its look
+/// alone): a letter of Q W E R T Y printed on each colour's swatch, in an order shuffled so that no letter is the
+/// colour's initial; no click, cursor or number key does anything. The bot reads the letter on each swatch with
+/// the fonts, tries it as the colour's key and keeps it once a press floods with the colour. Won with no
+/// calibration made for it, at the optimum, on two boards, checked by its own state.
+#[test]
+fn a_game_taking_only_the_keys_printed_on_its_swatches_is_won_at_the_optimum() {
+    for seed in ["3", "4"] {
+        let mut desktop = Desktop::start();
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state.json");
+        let script = repo().join("fixtures/tables/flood_tk_keys.py");
+        let (script, state_path) = (path_str(&script), path_str(&state));
+        let args = [script.as_str(), "--size", "12", "--colours", "6", "--seed", seed, "--state", &state_path];
+        desktop.spawn(common::cribbage::python(), &args, &[]);
+        won_at_the_optimum_by_its_state(&desktop, "Flood (keys)", &state, seed);
+    }
+}
+
 /// A Flood-It drawn on one `<canvas>` in a dark theme (fixtures/tables/flood-canvas.html, written from a
 /// description of its look alone): flat cells at a fractional pitch (46.67 px at this size) with no lines, a row of
 /// round colour swatches under the board, cells fading to their new colour. Won with no calibration made for it, at
@@ -1022,6 +1041,17 @@ fn a_dark_canvas_game_at_a_fractional_pitch_is_won_at_the_optimum() {
 
 /// Plays the Flood-It window titled `title` with no `--window` and checks, by the state file the client writes
 /// (`{"start", "moves", "won"}`), that it was won in the optimal number of moves from its start.
+/// A client's start board as board text: given as text, or as rows of colour numbers (a digit each).
+fn board_text(start: &serde_json::Value) -> String {
+    match start {
+        serde_json::Value::Array(rows) => rows
+            .iter()
+            .map(|row| row.as_array().expect("a row").iter().map(|c| c.to_string()).collect::<String>() + "\n")
+            .collect(),
+        text => text.as_str().expect("the start board as text or rows").to_owned(),
+    }
+}
+
 fn won_at_the_optimum_by_its_state(desktop: &Desktop, title: &str, state: &std::path::Path, seed: &str) {
     // (SDL maps its window as "pygame window" and titles it after, in UTF-8 alone, which xdotool's --name does not
     // read: every window is waited for as the bot lists windows.)
@@ -1034,7 +1064,7 @@ fn won_at_the_optimum_by_its_state(desktop: &Desktop, title: &str, state: &std::
         serde_json::from_str(&std::fs::read_to_string(state).expect("the game's state")).unwrap()
     };
     wait_until("the game's state file", Duration::from_secs(30), || state.exists());
-    let start = FloodBoard::parse(read_state()["start"].as_str().unwrap()).unwrap();
+    let start = FloodBoard::parse(&board_text(&read_state()["start"])).unwrap();
     let optimal = proven_optimal_length(&start);
 
     let out = autoplay().args(["play", "flood", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();

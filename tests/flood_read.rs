@@ -189,3 +189,32 @@ fn every_style_of_button_is_the_first_tried_for_its_colour() {
         eprintln!("{name}: {checked} buttons found");
     }
 }
+
+/// The Tk client that takes only keys (fixtures/tables/flood_tk_keys.py): the letter printed on each colour's swatch
+/// is read with the fonts, with no calibration made for the client, as the key to try first for that colour.
+#[test]
+fn the_key_printed_on_each_swatch_is_the_one_tried_for_its_colour() {
+    use autoplay::clients::flood::FloodScreen;
+    use autoplay::game::Screen;
+    let dir = common::repo().join("fixtures/flood-clients");
+    let truth = FloodBoard::parse(&std::fs::read_to_string(dir.join("tk-keys-seed5.txt")).unwrap()).unwrap();
+    let keys: Vec<(u8, char)> = std::fs::read_to_string(dir.join("tk-keys-seed5.keys.txt"))
+        .unwrap()
+        .lines()
+        .map(|line| (line.as_bytes()[0], line.chars().last().unwrap()))
+        .collect();
+    let mut game =
+        FloodScreen { themes: Vec::new(), calibration_root: Some(common::repo().join("calibration")) }.client();
+    let frame = Frame::from_image(load_image(&dir.join("tk-keys-seed5.png")).unwrap());
+    let reading = game.read(&frame, None).unwrap();
+    let names = names_between(&truth, &reading.board).unwrap_or_else(|| panic!("read\n{}", reading.board));
+    assert_eq!(keys.len(), 6);
+    for (colour, key) in keys {
+        let symbol = names[&colour];
+        let events = game
+            .actions(&frame, &reading, &ColourMove(symbol), FloodWay::PrintedKey)
+            .unwrap()
+            .unwrap_or_else(|| panic!("no key read for colour {}", colour as char));
+        assert_eq!(events.actions, [Action::Type(key)], "colour {}", colour as char);
+    }
+}

@@ -8,6 +8,7 @@ pub mod glyph;
 pub mod labelling;
 pub mod lattice;
 pub mod patches;
+pub mod printed_char;
 pub mod printed_number;
 pub mod runs;
 pub mod union_find;

@@ -21,6 +21,10 @@ pub enum FloodWay {
     /// The initial letter of the colour's name (the names nearest its colour tried in turn until one is seen to
     /// play it), as a terminal game names its keys.
     LetterKey,
+    /// The key printed on the colour's swatch (a letter or a digit, read by the fonts), until a press is seen to
+    /// play the colour. Tried right after the colour buttons; declared last so that the other ways keep their
+    /// numbers in recordings.
+    PrintedKey,
 }
 
 impl Way for FloodWay {
@@ -29,7 +33,8 @@ impl Way for FloodWay {
     fn next(self) -> Option<FloodWay> {
         match self {
             FloodWay::CellClick => Some(FloodWay::ColourButton),
-            FloodWay::ColourButton => Some(FloodWay::CursorKeys),
+            FloodWay::ColourButton => Some(FloodWay::PrintedKey),
+            FloodWay::PrintedKey => Some(FloodWay::CursorKeys),
             FloodWay::CursorKeys => Some(FloodWay::NumberKey),
             FloodWay::NumberKey => Some(FloodWay::LetterKey),
             FloodWay::LetterKey => None,

@@ -1,6 +1,7 @@
 //! What a game learns, move by move, of a client's controls other than its cells: which candidate button
 //! ([`super::buttons`]) floods with which colour, which number key does, and which letter key (the initials of the
-//! names a person would give the colour, as a terminal game takes `r` for red).
+//! names a person would give the colour, as a terminal game takes `r` for red; or the key printed on the colour's
+//! swatch, read by the fonts: [`crate::vision::printed_char`]).
 //!
 //! Every control starts untried. A move made with one is a trial (`MoveEvents::trial`); what it shows decides:
 //! the flood took one colour (the cells it changed all have it) — the control plays that colour, whichever colour
@@ -10,8 +11,12 @@
 //! any other change — the control is dropped. A control proved for a colour is used for it without
 //! trial for the rest of the game.
 
+use image::RgbaImage;
+
 use super::buttons::Candidate;
+use crate::game::CellLayout;
 use crate::games::flood::FloodBoard;
+use crate::vision::printed_char::CharReader;
 
 /// Control numbers from here on are number keys: `NUMBER_KEYS + k` is key `k` (1–9).
 pub const NUMBER_KEYS: usize = 1 << 16;
@@ -61,12 +66,69 @@ pub struct Controls {
     buttons: Vec<Known>,
     keys: [Known; 10],
     letters: [Known; 26],
+    /// The key printed on each candidate (a lower-case letter or a digit), once read.
+    printed: Option<Vec<Option<char>>>,
 }
 
 impl Controls {
     pub fn new(pitch: (f64, f64), candidates: Vec<Candidate>) -> Controls {
         let buttons = vec![Known::Untried; candidates.len()];
-        Controls { pitch, candidates, buttons, keys: [Known::Untried; 10], letters: [Known::Untried; 26] }
+        Controls {
+            pitch,
+            candidates,
+            buttons,
+            keys: [Known::Untried; 10],
+            letters: [Known::Untried; 26],
+            printed: None,
+        }
+    }
+
+    /// Reads the key printed on each candidate, the first time it is asked for, in a picture whose board is at
+    /// `layout`.
+    pub fn read_printed(&mut self, image: &RgbaImage, layout: &CellLayout, reader: &CharReader) {
+        if self.printed.is_some() {
+            return;
+        }
+        let printed = self
+            .candidates
+            .iter()
+            .map(|c| {
+                let (x, y) = c.point(layout);
+                let (half_w, half_h) = (c.width as i32 / 2, c.height as i32 / 2);
+                let (x0, y0) = ((x - half_w).max(0) as usize, (y - half_h).max(0) as usize);
+                let area = (x0, y0, (x + half_w).max(0) as usize, (y + half_h).max(0) as usize);
+                reader.read_on(image, area, c.rgb).map(|p| p.key)
+            })
+            .collect();
+        self.printed = Some(printed);
+    }
+
+    /// The key printed on `colour`'s swatch, and whether it is proved: a printed key seen to play the colour, else
+    /// the key printed on a candidate of the colour (best first) that may play it or is untried.
+    pub fn printed_key_for(&self, colour: u8) -> Option<(char, bool)> {
+        let printed = self.printed.as_ref()?;
+        let keys = || printed.iter().flatten().copied();
+        if let Some(key) = keys().find(|&key| self.known_key(key) == Some(Known::Plays(colour))) {
+            return Some((key, true));
+        }
+        let usable = |key: char| {
+            let known = self.known_key(key);
+            known == Some(Known::Untried) || known == Some(Known::MaybePlays(colour))
+        };
+        (0..self.candidates.len())
+            .filter(|&i| self.candidates[i].symbol == colour)
+            .filter_map(|i| printed[i])
+            .find(|&key| usable(key))
+            .map(|key| (key, false))
+    }
+
+    /// What is known of a letter or digit key.
+    fn known_key(&self, key: char) -> Option<Known> {
+        key_control(key).map(|control| match Control::of(control) {
+            Control::Number(k) => self.keys[k],
+            Control::Letter(i) => self.letters[i],
+            Control::Button(i) => self.buttons[i],
+        })
     }
 
     /// The button to click for `colour`, and whether it is proved: one seen to play it, else the best untried
@@ -168,6 +230,15 @@ impl Controls {
     }
 }
 
+/// The control number of a letter or digit key (lower-case letters; digits 0–9).
+pub fn key_control(key: char) -> Option<usize> {
+    match key {
+        'a'..='z' => Some(LETTER_KEYS + (key as u8 - b'a') as usize),
+        '0'..='9' => Some(NUMBER_KEYS + (key as u8 - b'0') as usize),
+        _ => None,
+    }
+}
+
 /// A key as the log names it: the digit or the letter.
 fn key_name(control: Control) -> String {
     match control {
@@ -245,6 +316,27 @@ mod tests {
         // Keys past the board's colours are never pressed.
         controls.learn(NUMBER_KEYS + 3, &before, &board("GG\nBG\n"));
         assert_eq!(controls.key_for(b'R', 3), None);
+    }
+
+    /// The key printed on a colour's swatch is pressed for that colour until a press shows what it plays; a key
+    /// seen to flood with another colour is that colour's from then on, whatever swatch it was printed on.
+    #[test]
+    fn keys_printed_on_swatches_are_tried_for_their_colour_and_kept_for_the_colour_they_play() {
+        let mut controls =
+            Controls::new((20.0, 20.0), vec![candidate(b'G', 0.0), candidate(b'B', 40.0), candidate(b'R', 80.0)]);
+        assert_eq!(controls.printed_key_for(b'G'), None, "nothing is read yet");
+        controls.printed = Some(vec![Some('q'), Some('7'), None]);
+        let before = board("RG\nBG\n");
+        assert_eq!(controls.printed_key_for(b'G'), Some(('q', false)));
+        assert_eq!(controls.printed_key_for(b'B'), Some(('7', false)));
+        assert_eq!(controls.printed_key_for(b'R'), None, "its swatch shows no key");
+        // 'q', printed on the green swatch, floods with blue: it is blue's key.
+        let said = controls.learn(key_control('q').unwrap(), &before, &board("BG\nBG\n")).unwrap();
+        assert!(said.ends_with("floods with 'B'"), "{said}");
+        assert_eq!(controls.printed_key_for(b'B'), Some(('q', true)));
+        assert_eq!(controls.printed_key_for(b'G'), None);
+        assert_eq!(key_control('7'), Some(NUMBER_KEYS + 7));
+        assert_eq!(key_control('!'), None);
     }
 
     /// Letter keys are the initials of the colour's names, nearest first: a letter seen to flood with a colour

@@ -14,6 +14,7 @@ pub mod theme;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
@@ -26,6 +27,7 @@ use crate::games::flood::board::centre_cell;
 use crate::games::flood::sgt_id::SgtFloodId;
 use crate::games::flood::{rules, ColourMove, Flood, FloodBoard};
 use crate::imageio::read_text;
+use crate::vision::printed_char::CharReader;
 pub use actions::FloodWay;
 use theme::{MovesBy, PaletteTheme, ThemeStart};
 
@@ -136,7 +138,7 @@ impl Screen for FloodScreen {
     }
 
     fn client(self) -> FloodClient {
-        FloodClient { screen: self, shown_start: None, found_palette: None, controls: None }
+        FloodClient { screen: self, shown_start: None, found_palette: None, controls: None, char_reader: None }
     }
 
     fn reading_json(reading: &Reading<FloodBoard>) -> serde_json::Value {
@@ -201,6 +203,9 @@ pub struct FloodClient {
     found_palette: Option<PaletteTheme>,
     /// What the window's controls other than its cells (buttons, number keys) have been seen to do.
     controls: Option<controls::Controls>,
+    /// The fonts' letters and digits, loaded the first time a key printed on a swatch is looked for (the error
+    /// where the font list cannot be read).
+    char_reader: Option<Arc<std::result::Result<CharReader, String>>>,
 }
 
 /// The cell a client's flood grows from, as its moves showed, for boards of this size.
@@ -386,6 +391,20 @@ impl Client for FloodClient {
                 let digit = char::from_digit(key as u32, 10).expect("keys 1-9");
                 Ok(MoveEvents::named("a number key", vec![Action::Type(digit)])
                     .map(|e| e.trying((!proven).then_some(controls::NUMBER_KEYS + key)).same_board_if_repeated()))
+            }
+            FloodWay::PrintedKey => {
+                let Some(root) = self.screen.calibration_root.as_deref() else { return Ok(None) };
+                let reader = self
+                    .char_reader
+                    .get_or_insert_with(|| Arc::new(CharReader::load(root).map_err(|e| format!("{e:#}"))))
+                    .clone();
+                let Ok(reader) = reader.as_ref() else { return Ok(None) };
+                let controls = self.controls_for(frame, reading)?;
+                controls.read_printed(&frame.image, &reading.layout, reader);
+                let Some((key, proven)) = controls.printed_key_for(mv.0) else { return Ok(None) };
+                let control = controls::key_control(key).expect("printed keys are letters and digits");
+                Ok(MoveEvents::named("the key printed on the colour's swatch", vec![Action::Type(key)])
+                    .map(|e| e.trying((!proven).then_some(control)).same_board_if_repeated()))
             }
             FloodWay::LetterKey => {
                 let palette = self.palette_of(frame, reading)?;
