@@ -761,3 +761,34 @@ fn a_click_is_shown_to_have_entered_a_digit_by_why_the_board_does_not_read() {
         assert_eq!(matches!(answer, Answer::Entered), entered, "{shot}: {error:#}");
     }
 }
+
+/// A client drawing the player's digits as a seven-segment display (fixtures/tables/sudoku_tk_segments.py): its 4 is
+/// no digit of the fonts, and its 1 is two strokes apart, each too short for a digit. Where the bot typed the digit,
+/// the mark that appears is that digit (the strokes stacked there are one digit, not pencil marks), and it still
+/// reads so once the bot has typed elsewhere; a reader that typed nothing there cannot read the picture.
+#[test]
+fn a_digit_drawn_in_strokes_where_the_bot_typed_it_is_that_digit_for_the_rest_of_the_game() {
+    use autoplay::capture::Frame;
+    use autoplay::clients::sudoku::{SudokuScreen, SudokuWay};
+    use autoplay::game::{Client, Screen};
+    use autoplay::games::sudoku::Entry;
+    let frame =
+        |name: &str| Frame::from_image(load_image(&repo().join("fixtures/sudoku-clients/typed").join(name)).unwrap());
+    let screen = || SudokuScreen::load(&repo().join("calibration"), None).unwrap();
+    let mut game = screen().client();
+    let start = game.read(&frame("segments-start.png"), None).unwrap();
+    assert_eq!(start.board.cells[..9], [0, 0, 3, 0, 2, 0, 6, 0, 0], "\n{}", start.board);
+    let (four, one) = (Entry { row: 0, col: 0, value: 4 }, Entry { row: 0, col: 5, value: 1 });
+    game.actions(&frame("segments-start.png"), &start, &four, SudokuWay::ClickAndType).unwrap();
+    let after_four = game.read(&frame("segments-typed-4.png"), Some(&start.layout)).unwrap();
+    assert_eq!(after_four.board.cells[..9], [4, 0, 3, 0, 2, 0, 6, 0, 0], "\n{}", after_four.board);
+    assert!(!after_four.board.given[0], "a digit the bot typed is no given");
+    game.actions(&frame("segments-typed-4.png"), &after_four, &one, SudokuWay::ClickAndType).unwrap();
+    let after_one = game.read(&frame("segments-typed-1.png"), Some(&after_four.layout)).unwrap();
+    assert_eq!(after_one.board.cells[..9], [4, 0, 3, 0, 2, 1, 6, 0, 0], "\n{}", after_one.board);
+    let mut fresh = screen().client();
+    match fresh.read(&frame("segments-typed-1.png"), None) {
+        Ok(reading) => assert_ne!(reading.board.cells[..9], after_one.board.cells[..9], "\n{}", reading.board),
+        Err(error) => assert!(format!("{error:#}").contains("no digit of the known fonts"), "{error:#}"),
+    }
+}

@@ -17,7 +17,7 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::naming::{name_marks, same_shape, shape_class_of, Givens, Mark};
+use super::naming::{name_marks, same_drawing, shape_class_of, Givens, Mark};
 use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, NoGrid, SudokuReading, TILE_INSET};
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
@@ -44,6 +44,10 @@ const LIGHT_LINES: [u8; 3] = [160, 208, 112];
 const INK_THRESHOLD: u8 = 48;
 /// Ink whose tallest mark is under this share of the cell is pencil marks, not a digit.
 const PENCIL_HEIGHT: f64 = 0.3;
+/// Marks in pieces together no wider than `STACK_WIDTH` of the cell and at least `STACK_HEIGHT` of it tall may be
+/// one digit drawn in strokes (where the bot just typed one).
+const STACK_WIDTH: f64 = 0.5;
+const STACK_HEIGHT: f64 = 0.4;
 /// Inks (or backgrounds) within this largest channel difference are one.
 const SAME_INK: u8 = 64;
 const SAME_BACKGROUND: u8 = 24;
@@ -57,14 +61,23 @@ pub struct DigitShapes {
     glyphs: FontGlyphs,
     /// Marks (glyph, ink height) the client drew for a digit the bot typed, and that digit.
     taught: Vec<(Glyph, usize, u8)>,
+    /// The cell (index in reading order) the bot last typed a digit into, and the digit ([`Self::expect_typed`]).
+    typed: Option<(usize, u8)>,
 }
+
+/// A mark covering more than this share of its box is a block (a cursor, a filled cell), not a drawn digit.
+const FILLED: f32 = 0.6;
 
 /// Characters that are not digits but marks over an empty cell.
 const EMPTY_MARKS: &str = "×xX";
 
 impl DigitShapes {
     pub fn load(root: &std::path::Path) -> Result<DigitShapes> {
-        Ok(DigitShapes { glyphs: FontGlyphs::load(root, &format!("123456789{EMPTY_MARKS}"))?, taught: Vec::new() })
+        Ok(DigitShapes {
+            glyphs: FontGlyphs::load(root, &format!("123456789{EMPTY_MARKS}"))?,
+            taught: Vec::new(),
+            typed: None,
+        })
     }
 
     /// The nearest digit (0 for a mark over an empty cell), its distance, and the next-nearest other's distance,
@@ -82,16 +95,62 @@ impl DigitShapes {
         for (name, d) in self.glyphs.distances(glyph, height, value) {
             costs[name as usize] = d;
         }
-        if let Some(&(.., digit)) = self.taught.iter().find(|(g, h, _)| same_shape((g, *h), (glyph, height))) {
+        if let Some(&(.., digit)) = self.taught.iter().find(|(g, h, _)| same_drawing((g, *h), (glyph, height))) {
             costs[digit as usize] = 0.0;
         }
         costs
     }
 
+    /// The bot typed `digit` into cell `cell` (index in reading order): until the next digit typed, a mark in that
+    /// cell that is no digit of the fonts at all (beyond [`super::naming::NOT_A_DIGIT`] from every one, and not a
+    /// filled block) is taken for this client's drawing of the digit typed ([`Self::costs_in`]). A mark that
+    /// reads as some digit is left to the fonts and the board; [`super::SudokuClient`] judges it.
+    pub fn expect_typed(&mut self, cell: usize, digit: u8) {
+        self.typed = Some((cell, digit));
+    }
+
+    /// Whether a mark (glyph, ink height) is a drawing this client made of a digit the bot typed.
+    fn is_taught(&self, glyph: &Glyph, height: usize) -> bool {
+        self.taught.iter().any(|(g, h, _)| same_drawing((g, *h), (glyph, height)))
+    }
+
+    /// The cell the bot last typed into, and the digit.
+    pub fn typed(&self) -> Option<(usize, u8)> {
+        self.typed
+    }
+
+    /// [`Self::costs`] for a mark in cell `cell`: none to the digit the bot typed there, where the mark is of no
+    /// digit of the fonts (see [`Self::expect_typed`]).
+    fn costs_in(&self, cell: usize, glyph: &Glyph, height: usize) -> [f64; 10] {
+        let mut costs = self.costs(glyph, height);
+        if let Some((_, digit)) = self.typed.filter(|&(c, _)| c == cell) {
+            if self.of_no_digit(glyph, height) {
+                costs[digit as usize] = 0.0;
+            }
+        }
+        costs
+    }
+
+    /// Whether a mark is of no digit the fonts or this client's taught shapes know, and no filled block.
+    fn of_no_digit(&self, glyph: &Glyph, height: usize) -> bool {
+        let nearest = self.costs(glyph, height).into_iter().fold(f64::INFINITY, f64::min);
+        let fill = glyph.coverage.iter().sum::<f32>() / glyph.coverage.len().max(1) as f32;
+        nearest > super::naming::NOT_A_DIGIT && fill <= FILLED
+    }
+
+    /// The mark `shape` (glyph, ink height) was read in the cell the bot typed into as the digit typed: it is the
+    /// client's drawing of that digit, learned ([`Self::teach`]) so that it reads so (a stack of strokes too) after
+    /// the next digit typed, when the cell is no longer the one typed into.
+    pub fn learn_typed(&mut self, shape: (Glyph, usize)) {
+        if let Some((_, digit)) = self.typed {
+            self.teach(shape, digit);
+        }
+    }
+
     /// Learns that this client draws `digit` as `shape` (glyph, ink height): the mark that appeared where the bot
     /// typed it. Marks of that shape are read as that digit for the rest of the game.
     pub fn teach(&mut self, (glyph, height): (Glyph, usize), digit: u8) {
-        if !self.taught.iter().any(|(g, h, d)| *d == digit && same_shape((g, *h), (&glyph, height))) {
+        if !self.taught.iter().any(|(g, h, d)| *d == digit && same_drawing((g, *h), (&glyph, height))) {
             self.taught.push((glyph, height, digit));
         }
     }
@@ -835,7 +894,16 @@ fn read_cell(
         return Ok(empty);
     }
     let pitch = grid.layout.pitch_y;
-    if (tallest_mark(&strong, w) as f64) < PENCIL_HEIGHT * pitch {
+    // In the cell the bot just typed into, small marks stacked into a digit's height and width are one digit drawn
+    // in pieces (a seven-segment digit's strokes), not pencil marks.
+    // Elsewhere, such a stack of one of the shapes the client drew for a digit typed is that digit.
+    let typed_here = shapes.typed().is_some_and(|(cell, _)| cell == row * grid.size() + col);
+    let stacked = ink_box(&alpha, w, 0.5)
+        .filter(|&(bx0, by0, bx1, by1)| {
+            (by1 - by0 + 1) as f64 >= STACK_HEIGHT * pitch && ((bx1 - bx0 + 1) as f64) <= STACK_WIDTH * pitch
+        })
+        .is_some_and(|bbox| typed_here || shapes.is_taught(&Glyph::cut(&alpha, w, bbox), bbox.3 - bbox.1 + 1));
+    if (tallest_mark(&strong, w) as f64) < PENCIL_HEIGHT * pitch && !stacked {
         // One small dot is the client's mark of an empty cell (a terminal's '.'); pencil marks are several.
         if one_mark(&strong, w) {
             return Ok(empty);
@@ -844,7 +912,7 @@ fn read_cell(
     }
     let Some(bbox) = ink_box(&alpha, w, 0.5) else { return Ok(empty) };
     let (glyph, ink_height) = (Glyph::cut(&alpha, w, bbox), bbox.3 - bbox.1 + 1);
-    let costs = shapes.costs(&glyph, ink_height);
+    let costs = shapes.costs_in(row * grid.size() + col, &glyph, ink_height);
     let mut order: Vec<usize> = (0..10).collect();
     order.sort_by(|&a, &b| costs[a].total_cmp(&costs[b]));
     // A sure mark over an empty cell (a cross on a cell with no possible digit) is no digit; every other mark is

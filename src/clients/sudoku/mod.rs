@@ -231,8 +231,8 @@ impl SudokuClient {
     }
 
     /// After typing `mv`, its cell shows another digit than the one typed (and not the one it had): where the mark
-    /// there (read with no calibration) is not plainly a digit the board already names — of one shape with another
-    /// mark read as that digit — it is this client's way of drawing the digit typed. That shape is learned (marks of
+    /// there (read with no calibration) is not plainly a digit the board already names — one drawing with another
+    /// mark read as that digit ([`naming::same_drawing`]) — it is this client's way of drawing the digit typed. That shape is learned (marks of
     /// it are read as that digit for the rest of the game), and the board seen is the one with the digit typed.
     /// Otherwise the reader misread it, or the game took another digit ([`Self::check_entry`]: stopped).
     fn typed_shape(&mut self, before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> Result<Option<SudokuGrid>> {
@@ -246,7 +246,7 @@ impl SudokuClient {
             let plainly_another = self.seen_shapes.iter().enumerate().any(|(j, other)| {
                 j != i
                     && seen.cells[j] == shown
-                    && other.as_ref().is_some_and(|(g, h)| naming::same_shape((g, *h), (&glyph, height)))
+                    && other.as_ref().is_some_and(|(g, h)| naming::same_drawing((g, *h), (&glyph, height)))
             });
             if !plainly_another {
                 digits.teach((glyph, height), mv.value);
@@ -295,6 +295,13 @@ impl Client for SudokuClient {
         };
         self.seen_shapes = reading.shapes;
         let mut grid = reading.grid;
+        // A mark of no known digit, read as the digit the bot typed into its cell, is this client's drawing of it.
+        if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
+            let typed = shapes.typed().filter(|&(cell, digit)| grid.cells.get(cell) == Some(&digit));
+            if let Some(Some(shape)) = typed.and_then(|(cell, _)| self.seen_shapes.get(cell)) {
+                shapes.learn_typed(shape.clone());
+            }
+        }
         // The givens of an earlier reading of this window stand while every one of them still shows a digit.
         if let Some(earlier) = hint {
             let kept = earlier.givens.len() == grid.cells.len()
@@ -339,6 +346,9 @@ impl Client for SudokuClient {
         mv: &Entry,
         way: SudokuWay,
     ) -> Result<Option<MoveEvents>> {
+        if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
+            shapes.expect_typed(mv.row * reading.board.size + mv.col, mv.value);
+        }
         if way == SudokuWay::ClickAndType {
             if reading.board.given[mv.row * reading.board.size + mv.col] {
                 bail!("cell {mv} holds a given, which cannot be changed");

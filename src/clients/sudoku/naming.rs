@@ -67,6 +67,16 @@ pub struct Mark {
     pub costs: [f64; 10],
 }
 
+/// Marks at most this far apart are one drawing: the same character drawn again by the same client at the same
+/// size (digits of a seven-segment display, one stroke apart, are further apart than this, though within
+/// [`SAME_SHAPE`]).
+const SAME_DRAWING: f64 = 0.015;
+
+/// Whether two marks (glyph, ink height in pixels) are one drawing ([`SAME_DRAWING`]), at about the same height.
+pub fn same_drawing((a, a_height): (&Glyph, usize), (b, b_height): (&Glyph, usize)) -> bool {
+    a_height.abs_diff(b_height) * 6 <= a_height.max(b_height) && a.distance(b, &Weights::SHAPE) <= SAME_DRAWING
+}
+
 /// Whether two marks (glyph, ink height in pixels) are one shape: within [`SAME_SHAPE`] of each other, at about the
 /// same height.
 pub fn same_shape((a, a_height): (&Glyph, usize), (b, b_height): (&Glyph, usize)) -> bool {
