@@ -443,6 +443,10 @@ pub trait Client {
         mv: &MoveOf<Self>,
         way: Self::Way,
     ) -> anyhow::Result<Option<MoveEvents>>;
+    /// The move's last events (those that enter it, after any that choose its place) are about to be sent:
+    /// readings from now on may show the move, unlike those taken between a click and its keys. Nothing by
+    /// default.
+    fn completing(&mut self, _mv: &MoveOf<Self>) {}
     /// What the window showed, answered ([`Shown`], [`Answer`]). Nothing by default.
     fn shown(&mut self, _shown: Shown<'_, Self>) -> anyhow::Result<Answer<BoardOf<Self>>> {
         Ok(Answer::Nothing)

@@ -52,6 +52,7 @@ impl<'a, G: Client> Player<'a, G> {
                 Some(true) if shown.is_some() => ways.choice_seen(),
                 _ => {}
             }
+            self.game.completing(mv);
             self.perform(rest, frame, settle.after_click)?;
         } else if probing || ways.waits_for_click(move_input) {
             // The click first, then the keys once it shows: the first such move to learn what a click does, later
@@ -73,8 +74,10 @@ impl<'a, G: Client> Player<'a, G> {
             } else if !shows {
                 self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(bound) });
             }
+            self.game.completing(mv);
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
         } else {
+            self.game.completing(mv);
             self.perform(&move_input.actions, frame, settle.after_click)?;
         }
         if self.hands.parks_pointer {

@@ -145,6 +145,8 @@ pub struct SudokuClient {
     screen: SudokuScreen,
     /// Each cell's mark in the latest reading (glyph, ink height), where it was read with no calibration.
     seen_shapes: Vec<Option<(Glyph, usize)>>,
+    /// The side of the latest reading's grid, in cells.
+    size: usize,
 }
 
 impl Screen for SudokuScreen {
@@ -162,7 +164,7 @@ impl Screen for SudokuScreen {
     }
 
     fn client(self) -> SudokuClient {
-        SudokuClient { screen: self, seen_shapes: Vec::new() }
+        SudokuClient { screen: self, seen_shapes: Vec::new(), size: 0 }
     }
 
     fn reading_json(reading: &Reading<SudokuGrid, SudokuLayout>) -> serde_json::Value {
@@ -295,6 +297,7 @@ impl Client for SudokuClient {
         };
         self.seen_shapes = reading.shapes;
         let mut grid = reading.grid;
+        self.size = grid.size;
         // A mark of no known digit, read as the digit the bot typed into its cell, is this client's drawing of it.
         if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
             let typed = shapes.typed().filter(|&(cell, digit)| grid.cells.get(cell) == Some(&digit));
@@ -346,9 +349,6 @@ impl Client for SudokuClient {
         mv: &Entry,
         way: SudokuWay,
     ) -> Result<Option<MoveEvents>> {
-        if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
-            shapes.expect_typed(mv.row * reading.board.size + mv.col, mv.value);
-        }
         if way == SudokuWay::ClickAndType {
             if reading.board.given[mv.row * reading.board.size + mv.col] {
                 bail!("cell {mv} holds a given, which cannot be changed");
@@ -381,6 +381,15 @@ impl Client for SudokuClient {
             vec![Action::Click { x: cx, y: cy }, Action::Click { x, y }],
         )
         .map(MoveEvents::same_board_if_repeated))
+    }
+
+    /// The digit is about to be typed: a mark of no known digit that appears in its cell from now on is the
+    /// client's drawing of it ([`discover::DigitShapes::expect_typed`]). (Not before: between a click and the key,
+    /// a number picker drawn over the cell is no digit typed.)
+    fn completing(&mut self, mv: &Entry) {
+        if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
+            shapes.expect_typed(mv.row * self.size + mv.col, mv.value);
+        }
     }
 
     /// Where the keyboard cursor is, where the reading shows one ([`Shown::Choice`]); whether a click alone
