@@ -769,7 +769,7 @@ fn a_click_is_shown_to_have_entered_a_digit_by_why_the_board_does_not_read() {
 #[test]
 fn a_digit_drawn_in_strokes_where_the_bot_typed_it_is_that_digit_for_the_rest_of_the_game() {
     use autoplay::capture::Frame;
-    use autoplay::clients::sudoku::{SudokuScreen, SudokuWay};
+    use autoplay::clients::sudoku::SudokuScreen;
     use autoplay::game::{Client, Screen};
     use autoplay::games::sudoku::Entry;
     let frame =
