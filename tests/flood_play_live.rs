@@ -904,6 +904,15 @@ fn a_client_moved_by_its_cursor_keys_is_won_at_the_optimum() {
     assert!(game.stderr.contains("the cursor keys to a cell of the colour, and Enter"), "{}", game.stderr);
 }
 
+/// The same cursor, where only Space plays the cell under it: Enter does nothing, so the bot turns from the cursor
+/// keys and Enter to the cursor keys and Space, and wins at the optimum.
+#[test]
+fn a_client_whose_cursor_picks_with_space_alone_is_won_at_the_optimum() {
+    let game = play_style("style=cursor&pick=space&seed=15");
+    game.assert_won_at_the_optimum("cursor, Space");
+    assert!(game.stderr.contains("the cursor keys to a cell of the colour, and Space"), "{}", game.stderr);
+}
+
 /// No buttons, no cursor: number keys whose colours the page shows only in words. Each key is learned from the
 /// colour its first press floods with (a press that floods another colour than planned costs a move and a new
 /// plan), and none is pressed for a colour it was seen not to play; the game is won within a move per colour

@@ -25,6 +25,8 @@ pub enum FloodWay {
     /// play the colour. Tried right after the colour buttons; declared last so that the other ways keep their
     /// numbers in recordings.
     PrintedKey,
+    /// The same cell chosen with the keyboard cursor, and Space (a client that picks with Space alone).
+    CursorSpace,
 }
 
 impl Way for FloodWay {
@@ -35,7 +37,8 @@ impl Way for FloodWay {
             FloodWay::CellClick => Some(FloodWay::ColourButton),
             FloodWay::ColourButton => Some(FloodWay::PrintedKey),
             FloodWay::PrintedKey => Some(FloodWay::CursorKeys),
-            FloodWay::CursorKeys => Some(FloodWay::NumberKey),
+            FloodWay::CursorKeys => Some(FloodWay::CursorSpace),
+            FloodWay::CursorSpace => Some(FloodWay::NumberKey),
             FloodWay::NumberKey => Some(FloodWay::LetterKey),
             FloodWay::LetterKey => None,
         }
@@ -49,15 +52,15 @@ impl Way for FloodWay {
 /// The keys that move a keyboard cursor to cell (`row`, `col`) of a `width` × `height` board from wherever it is,
 /// and choose it: the cursor is first driven into the top-left corner (a key more than the board is wide and
 /// high, so that a first key that only shows the cursor still gets there; the cursor stops at the board's
-/// edge), then right and down to the cell, then Enter. No cursor position is tracked between moves, so a cursor
-/// the user moved, or one a client puts back after a move, changes nothing.
-pub fn cursor_keys(width: usize, height: usize, row: usize, col: usize) -> Vec<Action> {
+/// edge), then right and down to the cell, then `pick` (Enter, or Space typed). No cursor position is tracked
+/// between moves, so a cursor the user moved, or one a client puts back after a move, changes nothing.
+pub fn cursor_keys(width: usize, height: usize, (row, col): (usize, usize), pick: Action) -> Vec<Action> {
     let mut keys = Vec::new();
     keys.extend(std::iter::repeat_n(Action::Key(Key::Left), width));
     keys.extend(std::iter::repeat_n(Action::Key(Key::Up), height));
     keys.extend(std::iter::repeat_n(Action::Key(Key::Right), col));
     keys.extend(std::iter::repeat_n(Action::Key(Key::Down), row));
-    keys.push(Action::Key(Key::Enter));
+    keys.push(pick);
     keys
 }
 

@@ -22,7 +22,7 @@ use image::RgbaImage;
 use crate::calibration::{format_rgb, theme_to_refresh, ThemeTarget};
 use crate::capture::Frame;
 use crate::clients::{no_way_read, Cause};
-use crate::game::{Action, Answer, CellLayout, Client, Learned, MoveEvents, Reading, Screen, Shown};
+use crate::game::{Action, Answer, CellLayout, Client, Key, Learned, MoveEvents, Reading, Screen, Shown};
 use crate::games::flood::board::centre_cell;
 use crate::games::flood::sgt_id::SgtFloodId;
 use crate::games::flood::{rules, ColourMove, Flood, FloodBoard};
@@ -377,13 +377,14 @@ impl Client for FloodClient {
                 Ok(MoveEvents::named("a click on the colour's button", vec![Action::Click { x, y }])
                     .map(|e| e.trying((!proven).then_some(i)).same_board_if_repeated()))
             }
-            FloodWay::CursorKeys => {
-                let (row, col) = target()?;
-                Ok(MoveEvents::named(
-                    "the cursor keys to a cell of the colour, and Enter",
-                    actions::cursor_keys(board.width, board.height, row, col),
-                ))
-            }
+            FloodWay::CursorKeys => Ok(MoveEvents::named(
+                "the cursor keys to a cell of the colour, and Enter",
+                actions::cursor_keys(board.width, board.height, target()?, Action::Key(Key::Enter)),
+            )),
+            FloodWay::CursorSpace => Ok(MoveEvents::named(
+                "the cursor keys to a cell of the colour, and Space",
+                actions::cursor_keys(board.width, board.height, target()?, Action::Type(' ')),
+            )),
             FloodWay::NumberKey => {
                 let colours = self.palette_of(frame, reading)?.len();
                 let controls = self.controls_for(frame, reading)?;
