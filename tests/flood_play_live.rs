@@ -936,12 +936,9 @@ fn a_client_moved_by_number_keys_is_won_once_its_keys_are_learned() {
 fn a_game_that_polls_its_input_once_a_frame_is_won_at_the_optimum() {
     for seed in ["7", "8"] {
         let mut desktop = Desktop::start();
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("state.json");
-        let script = repo().join("fixtures/tables/flood_pygame.py");
-        let (script, state_path) = (path_str(&script), path_str(&state));
-        let args = [script.as_str(), "--size", "10", "--colours", "5", "--seed", seed, "--state", &state_path];
-        desktop.spawn(common::cribbage::python(), &args, &[("SDL_VIDEODRIVER", "x11")]);
+        let args = ["--size", "10", "--colours", "5", "--seed", seed];
+        let env = [("SDL_VIDEODRIVER", "x11")];
+        let (_dir, state) = common::spawn_python_table(&mut desktop, "flood_pygame.py", &args, &env);
         won_at_the_optimum_by_its_state(&desktop, "Flood (pygame)", &state, seed);
     }
 }
@@ -1008,12 +1005,8 @@ fn a_terminal_game_taking_only_the_colours_initial_letters_is_won_at_the_optimum
 fn a_game_taking_only_the_keys_printed_on_its_swatches_is_won_at_the_optimum() {
     for seed in ["3", "4"] {
         let mut desktop = Desktop::start();
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("state.json");
-        let script = repo().join("fixtures/tables/flood_tk_keys.py");
-        let (script, state_path) = (path_str(&script), path_str(&state));
-        let args = [script.as_str(), "--size", "12", "--colours", "6", "--seed", seed, "--state", &state_path];
-        desktop.spawn(common::cribbage::python(), &args, &[]);
+        let args = ["--size", "12", "--colours", "6", "--seed", seed];
+        let (_dir, state) = common::spawn_python_table(&mut desktop, "flood_tk_keys.py", &args, &[]);
         won_at_the_optimum_by_its_state(&desktop, "Flood (keys)", &state, seed);
     }
 }

@@ -679,12 +679,8 @@ fn solved_with_no_wrong_entry_by_its_state(desktop: &Desktop, title: &str, state
 fn a_sudoku_drawing_the_players_digits_in_seven_segments_is_won_with_no_wrong_entry() {
     for puzzle in ["1", "2"] {
         let mut desktop = Desktop::start();
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("state.json");
-        let script = repo().join("fixtures/tables/sudoku_tk_segments.py");
-        let (script, state_path) = (common::path_str(&script), common::path_str(&state));
-        let args = [script.as_str(), "--puzzle", puzzle, "--state", &state_path];
-        desktop.spawn(common::cribbage::python(), &args, &[]);
+        let (_dir, state) =
+            common::spawn_python_table(&mut desktop, "sudoku_tk_segments.py", &["--puzzle", puzzle], &[]);
         solved_with_no_wrong_entry_by_its_state(&desktop, "Sudoku (segments)", &state, puzzle);
     }
 }
@@ -722,12 +718,8 @@ fn a_dark_canvas_sudoku_with_faint_lines_and_a_tinted_selection_is_won_with_no_w
 fn a_pygame_sudoku_polling_its_input_once_a_frame_is_won_with_no_wrong_entry() {
     for seed in ["0", "1"] {
         let mut desktop = Desktop::start();
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("state.json");
-        let script = repo().join("fixtures/tables/sudoku_pygame.py");
-        let (script, state_path) = (common::path_str(&script), common::path_str(&state));
-        let args = [script.as_str(), "--seed", seed, "--state", &state_path];
-        desktop.spawn(common::cribbage::python(), &args, &[("SDL_VIDEODRIVER", "x11")]);
+        let env = [("SDL_VIDEODRIVER", "x11")];
+        let (_dir, state) = common::spawn_python_table(&mut desktop, "sudoku_pygame.py", &["--seed", seed], &env);
         solved_with_no_wrong_entry_by_its_state(&desktop, "Sudoku (pygame)", &state, seed);
     }
 }

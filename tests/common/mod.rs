@@ -224,3 +224,22 @@ impl Drop for Busy {
         let _ = self.0.wait();
     }
 }
+
+/// A test client written in Python (`fixtures/tables/SCRIPT`) started on `desktop` with `args`, and `--state` naming
+/// a JSON file in a folder of its own, where the client writes its state: the folder (removed when dropped) and
+/// the file's path.
+pub fn spawn_python_table(
+    desktop: &mut desktop::Desktop,
+    script: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state.json");
+    let (script, state_path) = (path_str(&repo().join("fixtures/tables").join(script)), path_str(&state));
+    let mut all = vec![script.as_str()];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--state", &state_path]);
+    desktop.spawn(cribbage::python(), &all, env);
+    (dir, state)
+}
