@@ -13,8 +13,9 @@ packages=(
     sgt-puzzles gnome-sudoku ksudoku chromium
     # fonts whose digits the Sudoku reader knows with no calibration (calibration/fonts.toml)
     fonts-dejavu-core fonts-urw-base35
-    # a Sudoku generator and solver, the peer of the Sudoku benchmark
-    qqwing
+    # a Sudoku generator and solver, the peer of the Sudoku benchmark; cmake to build tdoku, the peer of the 9×9
+    # solver, as its authors build it (scripts/bench/tdoku.sh, with the clang above)
+    qqwing cmake
     # a Wayland session with XWayland for the Wayland live test (sway runs headless)
     sway xwayland
     # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm, and

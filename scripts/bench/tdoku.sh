@@ -10,7 +10,9 @@
 #              set; setup installs it; $TDOKU_CC/$TDOKU_CXX choose another); its cmake step writes
 #              src/build_info.h into the checkout, as its own build does.
 #   FILE...    puzzle files, one puzzle a line (default: the four sets below from TDOKU_DIR/data, or from its
-#              data.zip, unzipped into $TDOKU_BUILD/data).
+#              data.zip, unzipped into $TDOKU_BUILD/data). `python3 scripts/bench/permute-sudoku.py SEED < F`
+#              writes a randomly permuted copy of a set (each puzzle relabelled, its bands, rows, stacks and
+#              columns shuffled, transposed half the time), to time both on the same puzzles seen another way.
 # Environment: SECONDS_PER_RUN (default 3) is each run's length.
 #
 # What each side times: autoplay's `bench sudoku FILE` parses the file first and times only the solve loop (the
