@@ -53,6 +53,8 @@ impl CopyProof {
 /// How long the window is watched for what it changes by itself, and after a copy: longer than a second, so that
 /// a clock's seconds change in it.
 pub const WATCH: Duration = Duration::from_millis(1200);
+/// How often the window is captured while it is watched for what it changes by itself.
+pub const WATCH_STEP: Duration = Duration::from_millis(100);
 
 /// Side, in pixels, of the squares the window is compared in.
 const BLOCK: u32 = 16;
@@ -67,18 +69,23 @@ pub struct Restless {
 }
 
 impl Restless {
-    /// The squares where two captures of a window (`first`, `later`) differ, each grown by one square every way
-    /// (a mark that pulses reaches a little past where it was caught); `None` where the pictures differ in size.
-    pub fn between(first: &RgbaImage, later: &RgbaImage) -> Option<Restless> {
-        if first.dimensions() != later.dimensions() {
+    /// The squares where any capture of a window watched over a while (`captures`, in order) differs from the one
+    /// before it, each grown by one square every way (a mark that pulses reaches a little past where it was
+    /// caught): a mark that pulses in a period that two captures alone can catch in the same phase is caught
+    /// between others. `None` where the pictures differ in size, or there are fewer than two.
+    pub fn over(captures: &[&RgbaImage]) -> Option<Restless> {
+        let first = captures.first()?;
+        if captures.len() < 2 || captures.iter().any(|c| c.dimensions() != first.dimensions()) {
             return None;
         }
         let (width, height) = first.dimensions();
         let (columns, rows) = (width.div_ceil(BLOCK), height.div_ceil(BLOCK));
         let mut changed = vec![false; (columns * rows) as usize];
-        for (x, y, pixel) in first.enumerate_pixels() {
-            if later.get_pixel(x, y) != pixel {
-                changed[((y / BLOCK) * columns + x / BLOCK) as usize] = true;
+        for pair in captures.windows(2) {
+            for (x, y, pixel) in pair[0].enumerate_pixels() {
+                if pair[1].get_pixel(x, y) != pixel {
+                    changed[((y / BLOCK) * columns + x / BLOCK) as usize] = true;
+                }
             }
         }
         let mut blocks = changed.clone();
@@ -127,14 +134,25 @@ mod tests {
 
     #[test]
     fn a_change_where_the_window_changes_by_itself_is_no_change_and_one_elsewhere_is() {
-        let restless = Restless::between(&window(1, 0), &window(2, 0)).unwrap();
+        let restless = Restless::over(&[&window(1, 0), &window(2, 0)]).unwrap();
         // The clock ticks again, a little further along: still nothing new.
         assert_eq!(restless.changed_outside(&window(2, 0), &window(3, 0)), None);
         // A counter that moved: a change.
         assert_eq!(restless.changed_outside(&window(2, 0), &window(2, 1)), Some((190, 110)));
         let smaller = RgbaImage::new(100, 100);
         assert_eq!(restless.changed_outside(&window(2, 0), &smaller), Some((0, 0)));
-        assert!(Restless::between(&window(1, 0), &smaller).is_none());
+        assert!(Restless::over(&[&window(1, 0), &smaller]).is_none());
+    }
+
+    /// A mark that pulses back to where it was (caught in the same phase at the start and the end of the watch)
+    /// is seen restless between the captures in between.
+    #[test]
+    fn a_pulse_caught_in_the_same_phase_at_both_ends_of_the_watch_is_restless() {
+        let (dim, bright, dim_again) = (window(1, 0), window(9, 0), window(1, 0));
+        assert_eq!(Restless::over(&[&dim, &dim_again]).unwrap().changed_outside(&dim, &bright), Some((4, 6)));
+        let watched = Restless::over(&[&dim, &bright, &dim_again]).unwrap();
+        assert_eq!(watched.changed_outside(&dim, &bright), None);
+        assert!(Restless::over(&[&dim]).is_none());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 
-use super::copies::{CopyProof, Restless, WATCH};
+use super::copies::{CopyProof, Restless, WATCH, WATCH_STEP};
 use super::events::millis;
 use super::pace;
 use super::watch::{self, Observation};
@@ -316,10 +316,19 @@ impl<G: Client> Player<'_, G> {
         let number = attempt.number;
         // What the window changes by itself, watched for as long as the copy will be.
         let watch = WATCH.max(self.pace.slowest().unwrap_or_default() * 2);
-        let first = self.source.grab()?;
-        self.source.sleep(watch);
-        let before = self.source.grab()?;
-        let restless = Restless::between(&first.image, &before.image);
+        // (Captured every step of the watch: a mark that pulses can look the same at its two ends.)
+        let start = self.source.now();
+        let mut watched = vec![self.source.grab()?.image];
+        let before = loop {
+            self.source.sleep(WATCH_STEP);
+            let frame = self.source.grab()?;
+            let done = self.source.now().saturating_sub(start) >= watch;
+            watched.push(frame.image.clone());
+            if done {
+                break frame;
+            }
+        };
+        let restless = Restless::over(&watched.iter().collect::<Vec<_>>());
         self.report(PlayEvent::CopyTried { number });
         self.perform(&attempt.input.actions, &before, attempt.settle.after_click)?;
         if self.hands.parks_pointer {
