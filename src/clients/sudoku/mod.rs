@@ -234,8 +234,9 @@ impl SudokuClient {
 
     /// After typing `mv`, its cell shows another digit than the one typed (and not the one it had): where the mark
     /// there (read with no calibration) is not plainly a digit the board already names — one drawing with another
-    /// mark read as that digit ([`naming::same_drawing`]) — it is this client's way of drawing the digit typed. That shape is learned (marks of
-    /// it are read as that digit for the rest of the game), and the board seen is the one with the digit typed.
+    /// mark read as that digit ([`naming::same_drawing`]) — it is this client's way of drawing the digit typed.
+    /// That shape is learned (marks of it are read as that digit for the rest of the game), and the board seen is
+    /// the one with the digit typed.
     /// Otherwise the reader misread it, or the game took another digit ([`Self::check_entry`]: stopped).
     fn typed_shape(&mut self, before: &SudokuGrid, mv: &Entry, seen: &SudokuGrid) -> Result<Option<SudokuGrid>> {
         let i = mv.row * before.size + mv.col;
@@ -298,7 +299,7 @@ impl Client for SudokuClient {
         self.seen_shapes = reading.shapes;
         let mut grid = reading.grid;
         self.size = grid.size;
-        // A mark of no known digit, read as the digit the bot typed into its cell, is this client's drawing of it.
+        // The mark read as the digit the bot typed into its cell is this client's drawing of that digit.
         if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
             let typed = shapes.typed().filter(|&(cell, digit)| grid.cells.get(cell) == Some(&digit));
             if let Some(Some(shape)) = typed.and_then(|(cell, _)| self.seen_shapes.get(cell)) {
