@@ -170,16 +170,6 @@ fn find_grid_trying(image: &RgbaImage, after_lines: &[Drawn]) -> Result<FoundGri
     let mut failure: Option<LatticeError> = None;
     for line_mask in masks() {
         let mask = line_mask.mask(image, &light);
-        if std::env::var("DBG").is_ok() {
-            let img = image::GrayImage::from_fn(w as u32, h as u32, |x, y| {
-                image::Luma([if mask[y as usize * w + x as usize] { 255 } else { 0 }])
-            });
-            img.save(format!("/tmp/s46/mask-{line_mask:?}.png")).ok();
-            eprintln!(
-                "{line_mask:?}: {:?}",
-                lattice::find(w, h, Cue::Lines { mask: &mask, min_cell: MIN_CELL }).err().map(|e| e.to_string())
-            );
-        }
         match lattice::find(w, h, Cue::Lines { mask: &mask, min_cell: MIN_CELL }) {
             Ok(grid) => {
                 refuse_if_covered(&broken_sides(&grid, &mask, w, 0))?;
@@ -469,8 +459,8 @@ pub fn read(image: &RgbaImage, shapes: &DigitShapes) -> Result<SudokuReading> {
     }
     let (x, y) = (found.grid.layout.origin_x, found.grid.layout.origin_y);
     read_grid(image, found, shapes).or_else(|text| {
-        let tiles = find_grid_trying(image, &[Drawn::Tiles])?;
-        read_grid(image, tiles, shapes).map_err(|error| {
+        let tiles = find_grid_trying(image, &[Drawn::Tiles]).and_then(|tiles| read_grid(image, tiles, shapes));
+        tiles.map_err(|error| {
             anyhow::anyhow!(
                 "{error:#}; nor do the boxes drawn with characters at ({x:.0}, {y:.0}) read as a Sudoku: {text:#}"
             )
@@ -838,6 +828,7 @@ fn read_cell(
     let highlight = if tiled { None } else { cursor_highlight(&pixels, w, bg) };
     if drawn == Drawn::Text && highlight.is_none() {
         rub_out_slivers(&mut pixels, w, bg);
+        rub_out_line_cursor(&mut pixels, w, bg);
     }
     let (w, h, pixels, bg) = match highlight {
         Some(Highlight::Block { x0, y0, x1, y1, colour }) => {
@@ -1016,6 +1007,40 @@ fn rub_out_slivers(pixels: &mut [[u8; 3]], w: usize, bg: [u8; 3]) {
     }
 }
 
+/// Rubs out a terminal's own cursor drawn as a line in a character cell (`w` wide): an underline — a flat stroke,
+/// at most an eighth of the cell tall and three times as wide as tall, under every other mark (a digit's own
+/// strokes join it; no digit is a flat stroke alone) — or a bar — a thin upright stroke left of every other mark
+/// and taller than all of them (a terminal's line is taller than its digits, and a `1` is no taller than other
+/// digits).
+fn rub_out_line_cursor(pixels: &mut [[u8; 3]], w: usize, bg: [u8; 3]) {
+    let h = pixels.len() / w;
+    let off: Vec<bool> = pixels.iter().map(|&p| max_diff(p, bg) > INK_THRESHOLD).collect();
+    let marks = marks_from(&off, w, 0..off.len());
+    let boxes: Vec<(usize, usize, usize, usize)> = marks
+        .iter()
+        .map(|m| {
+            let (xs, ys) = (m.iter().map(|&i| i % w), m.iter().map(|&i| i / w));
+            (xs.clone().min().unwrap_or(0), ys.clone().min().unwrap_or(0), xs.max().unwrap_or(0), ys.max().unwrap_or(0))
+        })
+        .collect();
+    let others = |k: usize| boxes.iter().enumerate().filter(move |&(j, _)| j != k).map(|(_, b)| *b);
+    let line = (0..marks.len()).find(|&k| {
+        let (x0, y0, x1, y1) = boxes[k];
+        let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
+        let underline = bh * 8 <= h.max(16) && bw >= 3 * bh && bw * 4 >= w && others(k).all(|o| o.3 < y0);
+        let bar = bw * 8 <= w.max(16)
+            && bh >= 3 * bw
+            && others(k).next().is_some()
+            && others(k).all(|o| o.0 > x1 && y0 < o.1 && y1 > o.3);
+        underline || bar
+    });
+    if let Some(k) = line {
+        for &i in &marks[k] {
+            pixels[i] = bg;
+        }
+    }
+}
+
 /// The 8-connected marks of a `w`-wide mask that include one of `starts` (each mark's pixel indices).
 fn marks_from(mask: &[bool], w: usize, starts: impl IntoIterator<Item = usize>) -> Vec<Vec<usize>> {
     let mut seen = vec![false; mask.len()];
@@ -1050,6 +1075,25 @@ mod tests {
     /// A '7' drawn as a bar and a stem: no highlight, whatever its weight.
     fn seven(x: usize, y: usize) -> bool {
         (2..=8).contains(&x) && (2..=3).contains(&y) || (7..=8).contains(&x) && (2..=12).contains(&y)
+    }
+
+    /// A terminal's underline cursor under a '7', or alone in an empty cell, and a bar cursor before it, are rubbed
+    /// out; the '7' is not, nor a '1' (a thin upright stroke no taller than the other marks).
+    #[test]
+    fn a_terminals_underline_or_bar_cursor_is_rubbed_out_and_no_digit_is() {
+        let (w, h) = (24, 24);
+        let rubbed = |f: &dyn Fn(usize, usize) -> bool| {
+            let mut pixels = cell(w, h, f);
+            rub_out_line_cursor(&mut pixels, w, WHITE);
+            pixels.iter().filter(|&&p| p == BLACK).count()
+        };
+        let seven_in = |x: usize, y: usize| x >= 6 && y >= 4 && seven(x - 6, y - 4);
+        let sevens = rubbed(&seven_in);
+        assert_eq!(rubbed(&|x, y| seven_in(x, y) || (y == 20 && (6..=16).contains(&x))), sevens, "an underline");
+        assert_eq!(rubbed(&|x, y| seven_in(x, y) || (x == 4 && (1..=22).contains(&y))), sevens, "a bar");
+        assert_eq!(rubbed(&|x, y| y == 20 && (6..=16).contains(&x)), 0, "an underline alone");
+        let one = |x: usize, y: usize| (11..=12).contains(&x) && (6..=16).contains(&y);
+        assert_eq!(rubbed(&one), rubbed(&|_, _| false) + 22, "a 1 is no bar");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! with box-drawing or ASCII characters (`+-------+`, `|`), where each line is a row of characters (so a dash
 //! between every two) and the cells are not drawn at all, only the characters in them.
 //!
-//! The lines are what a terminal grid must be: horizontal runs of line pixels (gaps of at most [`GAP`] bridged)
+//! The lines are what a terminal grid must be: horizontal runs of line pixels (gaps between dashes bridged)
 //! that start and end at the same columns, at least three of them equally spaced; vertical lines, dashes
 //! allowed, over most of the height between the first and the last of those runs, at least three, equally
 //! spaced, the first and last at the runs' ends. `H` horizontal and `V` vertical lines bound `(H-1)×(V-1)` boxes;
@@ -15,13 +15,18 @@
 use super::{Boxes, Lattice, Line};
 use crate::game::CellLayout;
 
-/// The widest gap, in pixels, bridged within a dashed line (between two dash characters, or two rows of a
+/// The widest gap, in pixels, always bridged within a dashed line (between two dash characters, or two rows of a
 /// vertical bar).
 pub const GAP: usize = 6;
+/// A gap within a row of dashes is bridged up to this many times the longest dash before it: a font's dash may be
+/// short against its character's width (DejaVu Sans Mono's: 5 pixels of 12), and every dash in a row is the
+/// same character, so what spaces them is their own size, not a fixed number of pixels.
+const GAP_PER_DASH: usize = 2;
 /// A vertical line is line pixels over at least this share of the grid's height (dashes leave gaps).
 const VERTICAL_COVER: f64 = 0.5;
-/// A horizontal run is line pixels over at least this share of its length.
-const RUN_FILL: f64 = 0.5;
+/// A horizontal run is line pixels over at least this share of its length: a dash and a gap of twice its length
+/// fill a third.
+const RUN_FILL: f64 = 0.33;
 
 /// A horizontal run of line pixels in one row, gaps bridged.
 #[derive(Clone, Copy, Debug)]
@@ -31,8 +36,8 @@ struct Run {
     x1: usize,
 }
 
-/// The runs of `mask` (row-major, `width` wide) in row `y` at least `min_len` long, gaps of at most [`GAP`]
-/// bridged, at least [`RUN_FILL`] filled.
+/// The runs of `mask` (row-major, `width` wide) in row `y` at least `min_len` long, gaps of at most [`GAP`] or
+/// [`GAP_PER_DASH`] times the longest dash before them bridged, at least [`RUN_FILL`] filled.
 fn runs_in_row(mask: &[bool], width: usize, y: usize, min_len: usize, out: &mut Vec<Run>) {
     let row = &mask[y * width..(y + 1) * width];
     let mut x = 0;
@@ -42,14 +47,17 @@ fn runs_in_row(mask: &[bool], width: usize, y: usize, min_len: usize, out: &mut 
             continue;
         }
         let (start, mut end, mut filled) = (x, x, 0usize);
-        let mut gap = 0;
-        while x < width && gap <= GAP {
+        let (mut gap, mut dash, mut longest_dash) = (0, 0, 0);
+        while x < width && gap <= GAP.max(GAP_PER_DASH * longest_dash) {
             if row[x] {
                 end = x;
                 filled += 1;
                 gap = 0;
+                dash += 1;
+                longest_dash = longest_dash.max(dash);
             } else {
                 gap += 1;
+                dash = 0;
             }
             x += 1;
         }
@@ -85,6 +93,24 @@ fn equally_spaced(lines: &[Line]) -> Option<f64> {
     fits.then_some(pitch)
 }
 
+/// The longest stretch of consecutive `lines` that are equally spaced ([`equally_spaced`]; the first of the
+/// longest), and their spacing.
+fn longest_equally_spaced(lines: &[Line]) -> Option<(Vec<Line>, f64)> {
+    let mut best: Option<(Vec<Line>, f64)> = None;
+    for from in 0..lines.len() {
+        for to in (from + 2..lines.len()).rev() {
+            if best.as_ref().is_some_and(|(b, _)| b.len() > to - from) {
+                break;
+            }
+            if let Some(pitch) = equally_spaced(&lines[from..=to]) {
+                best = Some((lines[from..=to].to_vec(), pitch));
+                break;
+            }
+        }
+    }
+    best
+}
+
 /// The largest grid of drawn boxes among the line pixels of a `width`×`height` picture (`mask`: row-major), with
 /// cells at least `min_cell` pixels each way; `None` where there is none.
 pub(super) fn find(width: usize, height: usize, mask: &[bool], min_cell: usize) -> Option<Lattice> {
@@ -117,15 +143,20 @@ fn grid_of_lines(
     horizontals: Vec<Line>,
     min_cell: usize,
 ) -> Option<Lattice> {
-    let pitch_y = equally_spaced(&horizontals)?;
+    // (A row of text under the grid may join into a run as long as its lines: the lines are those equally spaced.)
+    let (horizontals, pitch_y) = longest_equally_spaced(&horizontals)?;
     let (top, bottom) = (horizontals[0].start, horizontals.last()?.end);
     let need = (VERTICAL_COVER * (bottom - top + 1) as f64).ceil() as usize;
     let (from, to) = (x0.saturating_sub(GAP), (x1 + GAP).min(width - 1));
     let columns = (from..=to).filter(|&x| (top..=bottom).filter(|&y| mask[y * width + x]).count() >= need);
-    let verticals = lines_of(columns);
-    let pitch_x = equally_spaced(&verticals)?;
+    // (A frame drawn right beside the grid, a window's border a pixel or two from the line's first character,
+    // joins the runs at their ends and stands as one more vertical line there.)
+    let (verticals, pitch_x) = longest_equally_spaced(&lines_of(columns))?;
     let (first, last) = (verticals[0], *verticals.last()?);
-    if first.start.abs_diff(x0) > GAP || last.end.abs_diff(x1) > GAP {
+    // The runs end at the first and last lines, within a gap or half a cell's step (a frame joined to the runs
+    // lies before the line's first character, whose bar is in its middle).
+    let reach = GAP.max((pitch_x / (2 * horizontals.len()) as f64) as usize);
+    if first.start.abs_diff(x0) > reach || last.end.abs_diff(x1) > reach {
         return None;
     }
     // Boxes of (V-1)×(H-1) cells: c rows of boxes, r columns of them. A box line is a row (column) of characters
@@ -188,6 +219,18 @@ mod tests {
     /// A terminal grid as line pixels: boxes of `r`×`c` cells, characters `cw`×`lh` pixels, each cell two
     /// characters wide, dashes with one-pixel gaps, bars with `gap`-pixel gaps between rows of text; at (x, y).
     fn terminal(r: usize, c: usize, cw: usize, lh: usize, gap: usize, at: (usize, usize)) -> (usize, usize, Vec<bool>) {
+        terminal_with_dashes(r, c, (cw, cw - 1), lh, gap, at)
+    }
+
+    /// [`terminal`] with dashes `dash` pixels long, centred in their characters (`cw` pixels wide).
+    fn terminal_with_dashes(
+        r: usize,
+        c: usize,
+        (cw, dash): (usize, usize),
+        lh: usize,
+        gap: usize,
+        at: (usize, usize),
+    ) -> (usize, usize, Vec<bool>) {
         let chars_across = r * (2 * c + 2) + 1; // per box: '|' then " 1 2 3 " as 2c+1 chars
         let lines_down = c * (r + 1) + 1;
         let (w, h) = (at.0 + chars_across * cw + 10, at.1 + lines_down * lh + 10);
@@ -199,7 +242,8 @@ mod tests {
                 let bar = ch % (2 * c + 2) == 0;
                 let (x0, y0) = (ch * cw, line * lh);
                 if horizontal {
-                    for x in x0..x0 + cw - 1 {
+                    let from = x0 + (cw - 1 - dash) / 2;
+                    for x in from..from + dash {
                         set(x, y0 + lh / 2);
                     }
                 }
@@ -235,6 +279,55 @@ mod tests {
                 assert!(x0 <= ch && ch + cw - 1 <= x1, "{cw}: column {col}: {x0}..{x1} vs {ch}");
             }
         }
+    }
+
+    /// DejaVu Sans Mono's dash is 5 pixels of a 12-pixel character: 7-pixel gaps, a row of dashes less than half
+    /// filled.
+    #[test]
+    fn a_grid_of_dashes_short_against_their_characters_is_found() {
+        for (cw, dash) in [(12, 5), (9, 3), (16, 6)] {
+            let (w, h, mask) = terminal_with_dashes(3, 3, (cw, dash), 24, 5, (30, 40));
+            let grid = find(w, h, &mask, 8).unwrap_or_else(|| panic!("dashes of {dash} in {cw}"));
+            assert_eq!((grid.size(), grid.boxes().rows, grid.boxes().cols), (9, 3, 3));
+        }
+    }
+
+    /// xterm's window border, two pixels from the first dash, joins every row of dashes; so may another frame at the
+    /// other end.
+    #[test]
+    fn a_frame_right_beside_the_grid_is_no_line_of_it() {
+        for both in [false, true] {
+            let (cw, at) = (12, (30, 40));
+            let (w, h, mut mask) = terminal_with_dashes(3, 3, (cw, 5), 24, 5, at);
+            let right = at.0 + (3 * 8 + 1) * cw + 1;
+            for y in 0..h {
+                mask[y * w + at.0 - 2] = true;
+                if both {
+                    mask[y * w + right] = true;
+                }
+            }
+            let grid = find(w, h, &mask, 8).unwrap_or_else(|| panic!("a frame at both ends: {both}"));
+            assert_eq!(grid.size(), 9);
+            assert!(grid.verticals[0].start > at.0 - 2 && grid.verticals[9].end < right, "{both}");
+        }
+    }
+
+    /// A line of text under the grid whose letters join into a run as long as the grid's lines (xterm's `fixed`
+    /// font, a status line a line and a half below): no line of the grid.
+    #[test]
+    fn a_run_of_text_as_long_as_the_lines_under_the_grid_is_no_line_of_it() {
+        let (cw, lh, at) = (6, 13, (20, 20));
+        let (w, h, mut mask) = terminal(3, 3, cw, lh, 3, at);
+        let mut tall = vec![false; w * (h + 2 * lh)];
+        tall[..mask.len()].copy_from_slice(&mask);
+        let (right, below) = (at.0 + (3 * 8 + 1) * cw - 2, at.1 + 13 * lh + lh / 2 + 2);
+        for x in at.0 + 2..right {
+            tall[below * w + x] = true;
+        }
+        mask = tall;
+        let grid = find(w, h + 2 * lh, &mask, 8).expect("the grid above the text");
+        assert_eq!(grid.size(), 9);
+        assert!(grid.horizontals[9].end < below);
     }
 
     #[test]
