@@ -6,7 +6,7 @@
 //!   `games::sudoku_duel`), since their "solve" is a value, not a line of moves.
 //! - [`Screen`] is a game as its pictures show it, loaded once from the calibration: the `read` and `calibrate`
 //!   commands' side, and the maker of a [`Client`].
-//! - [`Client`] is one window of a game as the play loop drives it (seven methods): it reads the window, says how
+//! - [`Client`] is one window of a game as the play loop drives it (nine methods, six with defaults): it reads the window, says how
 //!   the window settles, gives a move's input events the [`Way`] in use, answers what the window showed after a
 //!   move ([`Shown`] → [`Answer`]), and keeps what it learns of the window for as long as the game lasts. The
 //!   commands and the play loop ([`crate::play`]) are generic over these and know nothing else about any game.
@@ -333,6 +333,27 @@ pub trait Way: Copy + Debug + PartialEq {
     fn number(self) -> usize;
 }
 
+/// The way a client's first move is made ([`Client::start`]), and who says so: what the loop turns to where the
+/// window offers no such way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstWay<W> {
+    /// The calibration that read the board names how its client takes moves; where this window shows no such way
+    /// (another client matched the theme), the usual way.
+    Calibrated(W),
+    /// What the board is drawn like says it (a grid of a terminal's characters takes keys), or nothing does (the
+    /// usual way); where this window shows no such way, the ways after it, as for any way.
+    Shown(W),
+}
+
+impl<W: Copy> FirstWay<W> {
+    /// The way.
+    pub fn way(self) -> W {
+        match self {
+            FirstWay::Calibrated(way) | FirstWay::Shown(way) => way,
+        }
+    }
+}
+
 /// The way of a client that takes moves one way only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OnlyWay;
@@ -372,6 +393,10 @@ pub enum Shown<'a, C: Client + ?Sized> {
         expected: &'a BoardOf<C>,
         trial: Option<usize>,
     },
+    /// The window over a while before the keys of [`Client::cursor_probe`] (`watched`: each pixel's range), and
+    /// the captures from the first that showed anything beyond it (`after`), `layout` read before: answered by
+    /// [`Answer::Found`] where what the keys moved shows where the keyboard cursor is now.
+    Probed { layout: &'a C::Layout, watched: &'a crate::vision::extremes::Extremes, after: &'a [RgbaImage] },
     /// A board just read, `seen`, and the board the bot knew (`known`): answered by [`Answer::Completed`] where
     /// the window does not show everything the rules track (Cribbage Solitaire's score, when no title shows it).
     Read { known: &'a BoardOf<C>, seen: &'a BoardOf<C> },
@@ -389,6 +414,9 @@ pub enum Answer<B> {
     Learned(Learned<B>),
     /// The board read, completed with what the bot knew.
     Completed(B),
+    /// What a probe's keys showed ([`Shown::Probed`]), in a few words for the log ("the keyboard cursor, at row 5,
+    /// column 6").
+    Found(String),
 }
 
 /// What a move taught a client.
@@ -425,11 +453,12 @@ pub trait Client {
     fn settle(&self) -> Settle {
         Settle::default()
     }
-    /// The way to make the first move, once the window's first reading is known: the usual one, unless the
-    /// calibration that read the board says the client takes moves another way. An error, before any input is
-    /// sent, names why the game cannot be played as read (for example a move the game is known to crash on).
-    fn start(&mut self, _reading: &ReadingOf<Self>) -> anyhow::Result<Self::Way> {
-        Ok(Self::Way::USUAL)
+    /// The way to make the first move, once the window's first reading is known ([`FirstWay`]): the usual one,
+    /// unless the calibration that read the board, or what the board is drawn like, says the client takes moves
+    /// another way. An error, before any input is sent, names why the game cannot be played as read (for example
+    /// a move the game is known to crash on).
+    fn start(&mut self, _reading: &ReadingOf<Self>) -> anyhow::Result<FirstWay<Self::Way>> {
+        Ok(FirstWay::Shown(Self::Way::USUAL))
     }
     /// The input events that play `mv` on the board shown by `reading` (planned on `frame`), the way `way`: the
     /// usual way is always there; the others are found from the frame (colour buttons, a number pad), each
@@ -443,6 +472,14 @@ pub trait Client {
         mv: &MoveOf<Self>,
         way: Self::Way,
     ) -> anyhow::Result<Option<MoveEvents>>;
+    /// Keys that move the keyboard cursor `way` moves to a cell, and change no board (one arrow key), where that
+    /// way needs the cursor's place and neither `reading` nor what the client learned shows it: the loop watches
+    /// the window, sends them, and shows the client what moved ([`Shown::Probed`]), for as long as the client
+    /// has keys to try. A terminal's own cursor (an underline, blinking) is seen by no single look, only by what
+    /// moves when an arrow is pressed. `None` by default.
+    fn cursor_probe(&mut self, _reading: &ReadingOf<Self>, _way: Self::Way) -> Option<Vec<Action>> {
+        None
+    }
     /// The move's last events (those that enter it, after any that choose its place) are about to be sent:
     /// readings from now on may show the move, unlike those taken between a click and its keys. Nothing by
     /// default.

@@ -641,8 +641,13 @@ fn a_swing_sudoku_with_stretched_cells_and_a_tinted_selection_is_won_with_no_wro
 
 /// Plays the Sudoku with no `--window` once the game has written its state and its window titled `title` is
 /// listed, and checks, by the state file the client writes (`{"puzzle", "entries", "wrong_entries", "solved"}`),
-/// that it was solved with one entry per empty cell and no wrong one.
-fn solved_with_no_wrong_entry_by_its_state(desktop: &Desktop, title: &str, state: &std::path::Path, seed: &str) {
+/// that it was solved with one entry per empty cell and no wrong one; what the bot said.
+fn solved_with_no_wrong_entry_by_its_state(
+    desktop: &Desktop,
+    title: &str,
+    state: &std::path::Path,
+    seed: &str,
+) -> String {
     let read_state = || -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(state).expect("the game's state")).unwrap()
     };
@@ -667,6 +672,7 @@ fn solved_with_no_wrong_entry_by_its_state(desktop: &Desktop, title: &str, state
     let end = read_state();
     assert_eq!(end["wrong_entries"], 0, "{title}, seed {seed}:\n{stderr}");
     assert_eq!(end["entries"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+    stderr.into_owned()
 }
 
 /// A Sudoku in Tk whose player's digits are drawn as a seven-segment display (fixtures/tables/sudoku_tk_segments.py,
@@ -682,6 +688,35 @@ fn a_sudoku_drawing_the_players_digits_in_seven_segments_is_won_with_no_wrong_en
         let (_dir, state) =
             common::spawn_python_table(&mut desktop, "sudoku_tk_segments.py", &["--puzzle", puzzle], &[]);
         solved_with_no_wrong_entry_by_its_state(&desktop, "Sudoku (segments)", &state, puzzle);
+    }
+}
+
+/// A terminal Sudoku in plain curses (fixtures/tables/sudoku_curses_cursor.py, written from a description of its look
+/// alone) in xterm, DejaVu Sans Mono: ASCII boxes around the 3×3 boxes only, dashes short against their characters,
+/// and the selection shown by nothing but the terminal's own cursor, a blinking underline that no single look tells
+/// from the text. The grid drawn in characters says it is a terminal's, which takes keys; the cursor is found by
+/// pressing an arrow and watching what moved, then followed. Won with no calibration, on two puzzles, with one
+/// entry per empty cell and no wrong one, by the program's own state.
+#[test]
+fn a_terminal_sudoku_showing_its_selection_only_by_the_terminals_blinking_cursor_is_won() {
+    for puzzle in ["0", "2"] {
+        let mut desktop = Desktop::start();
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state.json");
+        let (script, state_path) = (
+            common::path_str(&common::repo().join("fixtures/tables/sudoku_curses_cursor.py")),
+            common::path_str(&state),
+        );
+        let resources = ["-xrm", "XTerm*cursorUnderLine: true", "-xrm", "XTerm*cursorBlink: true"];
+        let terminal = ["-geometry", "70x24", "-fa", "DejaVu Sans Mono", "-fs", "14"];
+        let program = ["-e", common::cribbage::python(), &script, "--puzzle", puzzle, "--state", &state_path];
+        let args: Vec<&str> = resources.iter().chain(&terminal).chain(&program).copied().collect();
+        desktop.spawn("xterm", &args, &[]);
+        let said = solved_with_no_wrong_entry_by_its_state(&desktop, "Sudoku (cursor)", &state, puzzle);
+        assert!(
+            said.contains("moved the keyboard cursor, now at"),
+            "puzzle {puzzle}: the cursor found by a key:\n{said}"
+        );
     }
 }
 

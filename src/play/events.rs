@@ -34,6 +34,9 @@ pub enum PlayEvent {
     /// The window showed neither the expected board nor the one before, with the pointer over it: the pointer was
     /// moved off the board, and will be after every move.
     PointerParked { number: usize },
+    /// Keys that move a keyboard cursor were sent to find it by what moved ([`crate::game::Client::cursor_probe`]),
+    /// before move `number`; what the client found, if anything.
+    CursorProbed { number: usize, keys: String, found: Option<String> },
     /// The events that choose the move's place showed another place chosen: the rest was not sent.
     OtherPlaceChosen { number: usize, events: String },
     /// The click of a click-then-keys move did not show in time; the keys were typed anyway.
@@ -103,6 +106,13 @@ impl fmt::Display for PlayEvent {
                 f,
                 "after move {number} the board does not read as expected with the pointer over it: moved the pointer \
                  off the board, and will after every move (the client may show something under the pointer)"
+            ),
+            PlayEvent::CursorProbed { number, keys, found: Some(found) } => {
+                write!(f, "before move {number}: {keys} moved {found}")
+            }
+            PlayEvent::CursorProbed { number, keys, found: None } => write!(
+                f,
+                "before move {number}: {keys} showed no keyboard cursor moving (at an edge, or no such cursor)"
             ),
             PlayEvent::OtherPlaceChosen { number, events } => write!(
                 f,

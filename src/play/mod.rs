@@ -16,7 +16,8 @@
 //! the board as it was and this client has been seen to ignore one ([`copies`]). It settles on the board, not the
 //! window ([`watch`]): a clock or an animation elsewhere in the window does not hold it up, and a board in
 //! mid-change is never read, since a board counts only once it holds still. How the client takes moves (cell
-//! clicks, buttons, pointing) is learned in [`ways`].
+//! clicks, buttons, pointing) is learned in [`ways`]; a keyboard cursor that no single look shows is found by what
+//! one of its keys moves ([`cursor`]).
 //!
 //! After the move the plan says wins, a board the game hides (a box or banner over it, a dialog of its own) is
 //! the game's report of the win when the board before that move was the expected one; after any other move a
@@ -24,6 +25,7 @@
 
 mod act;
 mod copies;
+mod cursor;
 mod end;
 mod events;
 mod hands;
@@ -152,6 +154,7 @@ pub fn play<'a, G: Client>(
         }
         let mv = plan.pop_front().expect("plan is not empty");
         let number = report.moves + 1;
+        player.find_cursor(ways.way(), &frame, &reading, number)?;
         let move_input = ways.input(&mut *player.game, &frame, &reading, &mv, number, &mut *player.log)?;
         player.hands.take_controls()?;
         player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });

@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 
 use super::{shown, Attempt, PlayEvent};
 use crate::capture::Frame;
-use crate::game::{Action, Client, MoveEvents, MoveOf, ReadingOf, Repeat, Way};
+use crate::game::{Action, Client, FirstWay, MoveEvents, MoveOf, ReadingOf, Repeat, Way};
 
 /// One move's input events, and how they are named in the log.
 #[derive(Clone, Debug)]
@@ -121,12 +121,13 @@ impl<W: Way> Ways<W> {
     /// The ways at the start of a game, from `way` (the client's first: the one the calibration that read the
     /// board names, else the usual one). With `keep_ways`, a way other than the usual one that works is kept in
     /// that calibration.
-    pub fn new(way: W, keep_ways: bool) -> Ways<W> {
+    pub fn new(first: FirstWay<W>, keep_ways: bool) -> Ways<W> {
+        let way = first.way();
         Ways {
             way,
             worked: false,
             kept: way != W::USUAL,
-            from_calibration: way != W::USUAL,
+            from_calibration: matches!(first, FirstWay::Calibrated(_)) && way != W::USUAL,
             keep_ways,
             choosing: Choosing::Unseen,
             click_shows: false,
@@ -134,6 +135,11 @@ impl<W: Way> Ways<W> {
             choice_seen_for: None,
             unread_clicks: 0,
         }
+    }
+
+    /// The way in use.
+    pub fn way(&self) -> W {
+        self.way
     }
 
     /// Whether a move made as `input` that does not show is late rather than refused: the way in use has changed
@@ -354,7 +360,7 @@ mod tests {
     /// where two in a row do not read (a number picker over the board), cells are chosen by clicking.
     #[test]
     fn a_click_whose_effect_does_not_read_is_looked_at_again_on_the_next_move() {
-        let mut ways = Ways::new(OnlyWay, false);
+        let mut ways = Ways::new(FirstWay::Shown(OnlyWay), false);
         let mut said = Vec::new();
         let mut log = |event: &PlayEvent| said.push(event.to_string());
         assert!(ways.probes_click(&entry(10, 10, '3')));
@@ -366,7 +372,7 @@ mod tests {
         assert_eq!(ways.choosing, Choosing::ByPointing);
         assert_eq!(said.len(), 1, "{said:?}");
 
-        let mut covered = Ways::new(OnlyWay, false);
+        let mut covered = Ways::new(FirstWay::Shown(OnlyWay), false);
         covered.click_probed(None, true, 1, &mut |_| {});
         covered.click_probed(None, true, 2, &mut |_| {});
         assert!(!covered.probes_click(&entry(30, 10, '4')), "two unread probes in a row: clicks choose cells");

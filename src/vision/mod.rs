@@ -3,6 +3,7 @@
 
 pub mod annotate;
 pub mod colour;
+pub mod extremes;
 pub mod font_glyphs;
 pub mod glyph;
 pub mod labelling;

@@ -22,7 +22,7 @@ use image::RgbaImage;
 use crate::calibration::{format_rgb, theme_to_refresh, ThemeTarget};
 use crate::capture::Frame;
 use crate::clients::{no_way_read, Cause};
-use crate::game::{Action, Answer, CellLayout, Client, Key, Learned, MoveEvents, Reading, Screen, Shown};
+use crate::game::{Action, Answer, CellLayout, Client, FirstWay, Key, Learned, MoveEvents, Reading, Screen, Shown};
 use crate::games::flood::board::centre_cell;
 use crate::games::flood::sgt_id::SgtFloodId;
 use crate::games::flood::{rules, ColourMove, Flood, FloodBoard};
@@ -342,9 +342,10 @@ impl Client for FloodClient {
 
     /// Refuses a board the theme that read it marks unplayable; the way that theme says the client takes moves
     /// (`moves_by`), else cell clicks.
-    fn start(&mut self, reading: &Reading<FloodBoard>) -> Result<FloodWay> {
+    fn start(&mut self, reading: &Reading<FloodBoard>) -> Result<FirstWay<FloodWay>> {
         self.check_playable(reading)?;
-        Ok(self.theme_of(reading).and_then(|t| t.moves_by).map_or(FloodWay::CellClick, MovesBy::way))
+        let calibrated = self.theme_of(reading).and_then(|t| t.moves_by).map(MovesBy::way);
+        Ok(calibrated.map_or(FirstWay::Shown(FloodWay::CellClick), FirstWay::Calibrated))
     }
 
     /// A click on a cell of the colour outside the flood; a click on the colour's button (a candidate until one

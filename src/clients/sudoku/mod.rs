@@ -8,6 +8,7 @@
 //! h/j/k/l, then the digit typed.
 
 pub mod actions;
+pub mod cursor;
 pub mod discover;
 pub mod naming;
 pub mod number_pad;
@@ -31,7 +32,7 @@ use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
 use crate::clients::{no_way_read, Cause};
 use crate::game::{
-    Action, Answer, CellLayout, Client, Layout, Learned, Marks, MoveEvents, Reading, Screen, Shown, Way,
+    Action, Answer, CellLayout, Client, FirstWay, Layout, Learned, Marks, MoveEvents, Reading, Screen, Shown, Way,
 };
 use crate::games::sudoku::{Entry, Sudoku, SudokuGrid};
 use crate::vision::glyph::Glyph;
@@ -147,6 +148,8 @@ pub struct SudokuClient {
     seen_shapes: Vec<Option<(Glyph, usize)>>,
     /// The side of the latest reading's grid, in cells.
     size: usize,
+    /// A keyboard cursor no reading shows, found by what its keys move.
+    followed: cursor::FollowedCursor,
 }
 
 impl Screen for SudokuScreen {
@@ -164,7 +167,7 @@ impl Screen for SudokuScreen {
     }
 
     fn client(self) -> SudokuClient {
-        SudokuClient { screen: self, seen_shapes: Vec::new(), size: 0 }
+        SudokuClient { screen: self, seen_shapes: Vec::new(), size: 0, followed: cursor::FollowedCursor::default() }
     }
 
     fn reading_json(reading: &Reading<SudokuGrid, SudokuLayout>) -> serde_json::Value {
@@ -362,9 +365,10 @@ impl Client for SudokuClient {
             SudokuWay::ViKeys => Some(actions::CursorKeys::Vi),
             SudokuWay::ClickAndType | SudokuWay::NumberPad => None,
         };
+        self.followed.will_go_to(cursor_keys.map(|_| (mv.row, mv.col)));
         if let Some(keys) = cursor_keys {
             // The keyboard cursor moved to the cell, then the digit typed.
-            let Some(cursor) = reading.layout.cursor else { return Ok(None) };
+            let Some(cursor) = reading.layout.cursor.or(self.followed.at()) else { return Ok(None) };
             let path = keys.path(cursor, (mv.row, mv.col));
             let selects = path.len();
             let mut events = path;
@@ -388,9 +392,32 @@ impl Client for SudokuClient {
     /// client's drawing of it ([`discover::DigitShapes::expect_typed`]). (Not before: between a click and the key,
     /// a number picker drawn over the cell is no digit typed.)
     fn completing(&mut self, mv: &Entry) {
+        self.followed.arrived((mv.row, mv.col));
         if let Ok(shapes) = self.screen.digit_shapes.as_mut() {
             shapes.expect_typed(mv.row * self.size + mv.col, mv.value);
         }
+    }
+
+    /// The cursor of the arrow or vi keys, where neither the reading nor an earlier probe shows it: one step's key
+    /// at a time ([`cursor::FollowedCursor`]).
+    fn cursor_probe(&mut self, reading: &Reading<SudokuGrid, SudokuLayout>, way: SudokuWay) -> Option<Vec<Action>> {
+        let keys = match way {
+            SudokuWay::ArrowKeys => actions::CursorKeys::Arrows,
+            SudokuWay::ViKeys => actions::CursorKeys::Vi,
+            SudokuWay::ClickAndType | SudokuWay::NumberPad => return None,
+        };
+        if reading.layout.cursor.is_some() || self.followed.at().is_some() {
+            return None;
+        }
+        self.followed.probe(keys)
+    }
+
+    /// A grid drawn with a terminal's characters is a terminal's: it takes keys, not clicks (a click there selects
+    /// text, and a digit typed after it goes wherever the program's cursor is), so moves start with the cursor
+    /// keys. Any other starts with a click on the cell.
+    fn start(&mut self, reading: &Reading<SudokuGrid, SudokuLayout>) -> Result<FirstWay<SudokuWay>> {
+        let in_terminal = reading.layout.found.as_ref().is_some_and(|found| found.drawn == reading::Drawn::Text);
+        Ok(FirstWay::Shown(if in_terminal { SudokuWay::ArrowKeys } else { SudokuWay::ClickAndType }))
     }
 
     /// Where the keyboard cursor is, where the reading shows one ([`Shown::Choice`]); whether a click alone
@@ -401,6 +428,12 @@ impl Client for SudokuClient {
             Shown::Choice { layout, mv } => {
                 layout.cursor.map_or(Answer::Nothing, |cursor| Answer::Chosen(cursor == (mv.row, mv.col)))
             }
+            Shown::Probed { layout, watched, after } => match self.followed.probed(&layout.cells, watched, after) {
+                Some((row, col)) => {
+                    Answer::Found(format!("the keyboard cursor, now at row {}, column {}", row + 1, col + 1))
+                }
+                None => Answer::Nothing,
+            },
             Shown::Click { before, mv, seen } if Self::click_entered(before, mv, seen) => Answer::Entered,
             // The board read before the click; after it, its marks make no legal Sudoku: the click entered one.
             Shown::ClickUnread { error, .. } if error.downcast_ref::<naming::Unnamable>().is_some() => Answer::Entered,
