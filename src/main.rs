@@ -114,6 +114,8 @@ enum Enumerate {
 }
 
 fn main() -> ExitCode {
+    // The live clock starts with the program (a game's report says when its first capture came).
+    autoplay::capture::real_time();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,enigo=error")).init();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -128,6 +128,7 @@ pub fn play<'a, G: Client>(
         final_board: String::new(),
         last_move_millis: 0,
         millis: 0,
+        first_capture_millis: start.as_millis(),
     };
     let first_way = player.game.start(&reading)?;
     let mut ways = Ways::new(first_way, options.learn && !options.dry_run);

@@ -52,4 +52,7 @@ pub struct PlayReport {
     /// From the start until the last move's input was sent, and until the win was confirmed.
     pub last_move_millis: u128,
     pub millis: u128,
+    /// The source's clock when the loop started, right before its first capture of the game's window: on a live
+    /// window, the time since the program started (what starting costs before the bot looks).
+    pub first_capture_millis: u128,
 }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
@@ -47,18 +47,29 @@ struct FontList {
     fonts: Vec<String>,
 }
 
-/// Characters of the listed fonts, rendered on demand at each glyph height asked for.
+/// Characters of the listed fonts, rendered on demand at each glyph height asked for. Nothing is read or rendered
+/// until a glyph is first compared: a program that starts reads the list alone, so that its first capture is not
+/// held up by the fonts (a calibrated reading may never need them).
 pub struct FontGlyphs {
-    fonts: Vec<(String, fontdue::Font)>,
+    /// The listed font files that exist on this machine.
+    files: Vec<String>,
     texts: Vec<String>,
+    /// The fonts read, and the large rendering, once first needed.
+    loaded: OnceLock<Loaded>,
+    rendered: Mutex<HashMap<usize, Arc<Vec<FontGlyph>>>>,
+}
+
+/// The fonts as read, with what their large rendering measured.
+struct Loaded {
+    fonts: Vec<(String, fontdue::Font)>,
     /// Each font's ink height of each text per pixel of font size, from the large rendering.
     ink_share: HashMap<(usize, String), f32>,
-    rendered: Mutex<HashMap<usize, Arc<Vec<FontGlyph>>>>,
 }
 
 impl FontGlyphs {
     /// The characters `characters` of every font `root/fonts.toml` lists that exists on this machine. Fonts that
-    /// are missing are passed over; none at all is an error naming the list.
+    /// are missing are passed over (and, once read, fonts that are no font); none at all is an error naming the
+    /// list.
     pub fn load(root: &Path, characters: &str) -> Result<FontGlyphs> {
         let texts: Vec<String> = characters.chars().map(String::from).collect();
         Self::load_texts(root, &texts)
@@ -76,45 +87,50 @@ impl FontGlyphs {
             .with_context(|| format!("cannot read the font list {}", list_path.display()))?;
         let list: FontList =
             toml::from_str(&text).with_context(|| format!("{}: not a font list", list_path.display()))?;
-        let mut fonts = Vec::new();
-        for file in &list.fonts {
-            let Ok(bytes) = std::fs::read(file) else { continue };
-            let font = fontdue::Font::from_bytes(bytes, fontdue::FontSettings::default())
-                .map_err(|e| anyhow::anyhow!("{}: font {file} cannot be read: {e}", list_path.display()))?;
-            let name = Path::new(file).file_name().map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
-            fonts.push((name, font));
-        }
-        if fonts.is_empty() {
+        let files: Vec<String> = list.fonts.into_iter().filter(|file| Path::new(file).is_file()).collect();
+        if files.is_empty() {
             bail!("none of the fonts listed in {} is on this machine (install fonts-dejavu-core)", list_path.display());
         }
-        let mut glyphs = FontGlyphs {
-            fonts,
-            texts: texts.to_vec(),
-            ink_share: HashMap::new(),
-            rendered: Mutex::new(HashMap::new()),
-        };
-        let large = glyphs.render_all(|_, _| LARGE_PX);
-        for (k, (_, font)) in glyphs.fonts.iter().enumerate() {
-            for text in &glyphs.texts {
-                if let Some((_, height)) = render(font, text, LARGE_PX, "") {
-                    glyphs.ink_share.insert((k, text.clone()), height as f32 / LARGE_PX);
-                }
-            }
-        }
-        glyphs.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(LARGE, Arc::new(large));
-        Ok(glyphs)
+        Ok(FontGlyphs { files, texts: texts.to_vec(), loaded: OnceLock::new(), rendered: Mutex::new(HashMap::new()) })
+    }
+
+    /// The fonts, read and rendered large on first use.
+    fn loaded(&self) -> &Loaded {
+        self.loaded.get_or_init(|| {
+            let fonts: Vec<(String, fontdue::Font)> = self
+                .files
+                .iter()
+                .filter_map(|file| {
+                    let font = fontdue::Font::from_bytes(std::fs::read(file).ok()?, fontdue::FontSettings::default());
+                    let name =
+                        Path::new(file).file_name().map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
+                    Some((name, font.ok()?))
+                })
+                .collect();
+            let mut ink_share = HashMap::new();
+            let large = render_all(
+                &fonts,
+                &self.texts,
+                |_, _| LARGE_PX,
+                |k, text, height| {
+                    ink_share.insert((k, text.to_owned()), height as f32 / LARGE_PX);
+                },
+            );
+            self.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(LARGE, Arc::new(large));
+            Loaded { fonts, ink_share }
+        })
     }
 
     /// Every character of every font, rendered so that its ink is `height` pixels tall (large glyphs: one
     /// shared rendering).
     pub fn at_height(&self, height: usize) -> Arc<Vec<FontGlyph>> {
         let key = height.clamp(1, LARGE);
+        let loaded = self.loaded();
         if let Some(found) = self.rendered.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             return found.clone();
         }
-        let glyphs = Arc::new(
-            self.render_all(|k, t| key as f32 / self.ink_share.get(&(k, t.to_owned())).copied().unwrap_or(0.7)),
-        );
+        let share = |k: usize, t: &str| loaded.ink_share.get(&(k, t.to_owned())).copied().unwrap_or(0.7);
+        let glyphs = Arc::new(render_all(&loaded.fonts, &self.texts, |k, t| key as f32 / share(k, t), |_, _, _| {}));
         self.rendered.lock().unwrap_or_else(|e| e.into_inner()).insert(key, glyphs.clone());
         glyphs
     }
@@ -165,21 +181,29 @@ impl FontGlyphs {
         best.sort_by(|a, b| a.1.total_cmp(&b.1));
         best
     }
+}
 
-    fn render_all(&self, size: impl Fn(usize, &str) -> f32) -> Vec<FontGlyph> {
-        let mut out = Vec::new();
-        for (k, (name, font)) in self.fonts.iter().enumerate() {
-            for text in &self.texts {
-                if text.chars().any(|c| font.lookup_glyph_index(c) == 0) {
-                    continue;
-                }
-                if let Some((glyph, _)) = render(font, text, size(k, text), name) {
-                    out.push(glyph);
-                }
+/// Every text of every font rendered at `size` pixels (by font number and text), each with its ink height told to
+/// `measured`.
+fn render_all(
+    fonts: &[(String, fontdue::Font)],
+    texts: &[String],
+    size: impl Fn(usize, &str) -> f32,
+    mut measured: impl FnMut(usize, &str, usize),
+) -> Vec<FontGlyph> {
+    let mut out = Vec::new();
+    for (k, (name, font)) in fonts.iter().enumerate() {
+        for text in texts {
+            if text.chars().any(|c| font.lookup_glyph_index(c) == 0) {
+                continue;
+            }
+            if let Some((glyph, height)) = render(font, text, size(k, text), name) {
+                measured(k, text, height);
+                out.push(glyph);
             }
         }
-        out
     }
+    out
 }
 
 /// A text at `px`, its characters set side by side as the font spaces them, normalised, and its ink height in
@@ -227,4 +251,30 @@ fn render(font: &fontdue::Font, text: &str, px: f32, name: &str) -> Option<(Font
         },
     };
     Some((glyph, y1 - y0 + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A list whose only file exists is taken at once without reading it (nothing is read before a glyph is
+    /// compared); a file that is no font is then passed over like a missing one. A list of files none of which
+    /// exists is an error at once.
+    #[test]
+    fn fonts_are_read_only_when_a_glyph_is_first_compared() {
+        let dir = tempfile::tempdir().unwrap();
+        let not_a_font = dir.path().join("not-a-font.ttf");
+        std::fs::write(&not_a_font, b"no font at all").unwrap();
+        let list = dir.path().join("fonts.toml");
+        std::fs::write(&list, format!("fonts = [{:?}, \"/nowhere/missing.ttf\"]\n", not_a_font.display().to_string()))
+            .unwrap();
+        let glyphs = FontGlyphs::load_list(&list, &["7".to_string()]).expect("a listed file exists");
+        assert!(glyphs.loaded.get().is_none(), "nothing read yet");
+        assert!(glyphs.at_height(20).is_empty());
+        assert!(glyphs.loaded.get().is_some_and(|loaded| loaded.fonts.is_empty()));
+
+        std::fs::write(&list, "fonts = [\"/nowhere/missing.ttf\"]\n").unwrap();
+        let error = FontGlyphs::load_list(&list, &["7".to_string()]).err().expect("no font on this machine");
+        assert!(format!("{error:#}").contains("is on this machine"), "{error:#}");
+    }
 }
