@@ -206,7 +206,8 @@ impl<G: Client> Player<'_, G> {
         self.note_picture();
         *expected_read |= awaited.expected_read;
         if let Some(seen) = awaited.shown {
-            return Ok(Look::Decided(Verdict::Read(self.shown(seen, acted_at, attempt.number))));
+            let shown_at = awaited.shown_since.unwrap_or_else(|| self.source.now());
+            return Ok(Look::Decided(Verdict::Read(self.shown_at(seen, acted_at, shown_at, attempt.number))));
         }
         self.hands.check_pointer()?;
         let (shown, read) = self.watch_still(settle, Some(layout), settle.quiet)?;
@@ -282,8 +283,20 @@ impl<G: Client> Player<'_, G> {
 
     /// The expected board has shown: the pace learns how long it took, and a late move is named.
     fn shown(&mut self, seen: Observation<G>, acted_at: Duration, number: usize) -> Observation<G> {
+        let now = self.source.now();
+        self.shown_at(seen, acted_at, now, number)
+    }
+
+    /// As [`Self::shown`], the move having shown at `shown_at` (the source's clock).
+    fn shown_at(
+        &mut self,
+        seen: Observation<G>,
+        acted_at: Duration,
+        shown_at: Duration,
+        number: usize,
+    ) -> Observation<G> {
         self.remade_where_moved = 0;
-        let elapsed = self.source.now().saturating_sub(acted_at);
+        let elapsed = shown_at.saturating_sub(acted_at);
         self.pace.showed_after(elapsed);
         if self.sent > 1 || elapsed > Duration::from_secs(1) {
             self.report(PlayEvent::Shown { number, after_ms: millis(elapsed), sent: self.sent });

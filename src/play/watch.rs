@@ -9,14 +9,17 @@
 //! (an animation drawn over its cells) is read, once its picture has not held still within the bound, when its
 //! reading holds still ([`READING_STILL`]).
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
+use image::RgbaImage;
 
 use super::pace::HOLD_STILL_BOUND;
 use super::wait::{First, Try, Wait};
 use crate::capture::{Frame, FrameSource, Region, Settle};
 use crate::game::{BoardOf, Client, Layout, ReadingOf};
+use crate::vision::extremes::median;
 
 /// A frame and what was read from it.
 pub type Observation<G> = (Frame, ReadingOf<G>);
@@ -144,7 +147,7 @@ fn read_still<G: Client>(
 ) -> Result<Watched<G>> {
     let bound = HOLD_STILL_BOUND;
     match reading_holds_still(game, source, settle.interval, hint, bound, None)? {
-        Some((frame, reading)) => {
+        Some(((frame, reading), _)) => {
             picture.never_still = true;
             Ok((frame, Ok(reading)))
         }
@@ -156,9 +159,17 @@ fn read_still<G: Client>(
     }
 }
 
+/// How many captures, [`MEDIAN_STEP`] apart, a board that never holds still is read from at once (each pixel's
+/// median: [`crate::vision::extremes::median`]), where one capture alone does not read.
+pub const MEDIAN_OF: usize = 5;
+/// The least time between the captures a median is taken of: sparks drifting over the board must have moved on.
+pub const MEDIAN_STEP: Duration = Duration::from_millis(100);
+
 /// Captures and reads every `interval` until the same board (`want`, where given) has been read from every
-/// capture for [`READING_STILL`] and from three at least: the latest capture and its reading; `None` after
-/// `bound`.
+/// capture for [`READING_STILL`] and from three at least: the latest capture and its reading, and when that board
+/// was first read (the source's clock); `None` after `bound`. Once there are [`MEDIAN_OF`] captures [`MEDIAN_STEP`] apart, their median is read in the latest's
+/// place where it reads: the board where the animation leaves it (sparks drifting over the cells are gone from it,
+/// where a single capture may not read, or read a spark as part of a cell).
 pub fn reading_holds_still<G: Client>(
     game: &mut G,
     source: &mut dyn FrameSource,
@@ -166,15 +177,38 @@ pub fn reading_holds_still<G: Client>(
     hint: Option<&G::Layout>,
     bound: Duration,
     want: Option<&BoardOf<G>>,
-) -> Result<Option<Observation<G>>> {
+) -> Result<Option<(Observation<G>, Duration)>> {
     let start = source.now();
     let wait = Wait::new("the board's reading to hold still", bound, interval, First::Clock);
     // The board read in every capture since `since`, and how many captures.
     let mut agreeing: Option<(BoardOf<G>, Duration, usize)> = None;
+    // The latest captures at least MEDIAN_STEP apart, and when each was taken.
+    let mut spaced: VecDeque<(Duration, RgbaImage)> = VecDeque::new();
     let held = wait.run(source, start, |round| {
-        let frame = round.source.grab()?;
+        let mut frame = round.source.grab()?;
         let now = round.clock();
-        let reading = match game.read(&frame, hint) {
+        if spaced.back().is_none_or(|(at, _)| now.saturating_sub(*at) >= MEDIAN_STEP) {
+            spaced.push_back((now, frame.image.clone()));
+            if spaced.len() > MEDIAN_OF {
+                spaced.pop_front();
+            }
+        }
+        // The median of the latest spaced captures first, where it reads (a single capture may read wrongly
+        // where a spark joins a cell's edge), else the capture.
+        let images: Vec<&RgbaImage> = spaced.iter().map(|(_, image)| image).collect();
+        let of_median = (images.len() == MEDIAN_OF)
+            .then(|| median(&images))
+            .flatten()
+            .map(|image| Frame { image, ..frame.clone() })
+            .and_then(|median| game.read(&median, hint).ok().map(|reading| (median, reading)));
+        let read = match of_median {
+            Some((median, reading)) => {
+                frame = median;
+                Ok(reading)
+            }
+            None => game.read(&frame, hint),
+        };
+        let reading = match read {
             Ok(reading) if want.is_none_or(|want| reading.board == *want) => reading,
             Ok(_) => {
                 agreeing = None;
@@ -189,7 +223,7 @@ pub fn reading_holds_still<G: Client>(
             Some((board, since, captures)) if *board == reading.board => {
                 *captures += 1;
                 if now.saturating_sub(*since) >= READING_STILL && *captures >= 3 {
-                    return Ok(Try::Holds((frame, reading)));
+                    return Ok(Try::Holds(((frame, reading), *since)));
                 }
             }
             _ => agreeing = Some((reading.board.clone(), now, 1)),
@@ -226,6 +260,9 @@ pub fn next_change(
 pub struct Awaited<G: Client> {
     pub shown: Option<Observation<G>>,
     pub expected_read: bool,
+    /// Where the board was taken once its reading held still (a picture that never does), when it was first read
+    /// as expected: the move showed then, not a second later when its reading had held.
+    pub shown_since: Option<Duration>,
 }
 
 /// Watches the window after a move until its board shows `expected` (read with `layout`, the move's board's) and
@@ -244,7 +281,15 @@ pub fn await_expected<G: Client>(
 ) -> Result<Awaited<G>> {
     let region = layout.region();
     let start = source.now();
+    if picture.never_still {
+        // The board's picture never holds still (learned earlier in the game): the expected board counts once its
+        // reading holds still, whatever any single capture shows.
+        let read = reading_holds_still(game, source, settle.interval, Some(layout), bound, Some(expected))?;
+        let shown_since = read.as_ref().map(|(_, since)| *since);
+        return Ok(Awaited { expected_read: read.is_some(), shown: read.map(|(seen, _)| seen), shown_since });
+    }
     let mut expected_read = false;
+    let mut shown_since = None;
     let wait = Wait::new("the move to show", bound, settle.interval, First::Clock);
     let shown = wait.run(source, start, |round| {
         let frame = round.source.grab()?;
@@ -280,8 +325,9 @@ pub fn await_expected<G: Client>(
                 Some(expected),
             )?;
             return Ok(match read {
-                Some(observation) => {
+                Some((observation, since)) => {
                     picture.never_still = true;
+                    shown_since = Some(since);
                     Try::Holds(observation)
                 }
                 None => Try::Lacks("the expected board, still changing".into()),
@@ -296,7 +342,7 @@ pub fn await_expected<G: Client>(
             _ => Ok(Try::Lacks("the expected board, then another".into())),
         }
     })?;
-    Ok(Awaited { shown: shown.ok(), expected_read })
+    Ok(Awaited { shown: shown.ok(), expected_read, shown_since })
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! What a picture showed over a while, pixel by pixel: the least and greatest value of each channel over a run of
-//! captures. A pixel of a later capture beyond that range (by more than a margin) shows something the watched
+//! captures, or its median (where an animation leaves it). A pixel of a later capture beyond that range (by more than a margin) shows something the watched
 //! captures never did: a keyboard cursor arrived in a cell, whether it blinks (its cell showed both phases
 //! while watched, and the cell it leaves shows its plain phase again) or not.
 
@@ -57,6 +57,27 @@ impl Extremes {
     }
 }
 
+/// Each pixel's median over `captures` (channel by channel): what the picture shows where an animation leaves it —
+/// a spark that passes a pixel in fewer than half of the captures is gone. `None` where there are none, or they
+/// differ in size.
+pub fn median(captures: &[&RgbaImage]) -> Option<RgbaImage> {
+    let first = captures.first()?;
+    if captures.iter().any(|c| c.dimensions() != first.dimensions()) {
+        return None;
+    }
+    let mut out = (*first).clone();
+    let mut values = Vec::with_capacity(captures.len());
+    for (i, pixel) in out.pixels_mut().enumerate() {
+        for c in 0..4 {
+            values.clear();
+            values.extend(captures.iter().map(|capture| capture.as_raw()[i * 4 + c]));
+            values.sort_unstable();
+            pixel[c] = values[values.len() / 2];
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +108,14 @@ mod tests {
         let steady = Extremes::over(&[&row(Some(2)), &row(Some(2))]).unwrap();
         assert_eq!(steady.count_beyond(&moved, (0, 0, 8, 4), 20), 2);
         assert!(Extremes::over(&[]).is_none());
+    }
+
+    /// A mark in one capture of three is gone from their median; one in two of three stays.
+    #[test]
+    fn a_mark_passing_in_fewer_than_half_the_captures_is_not_in_their_median() {
+        let (plain, at_2, at_3) = (row(None), row(Some(2)), row(Some(3)));
+        assert_eq!(median(&[&at_2, &plain, &at_3]).unwrap(), plain);
+        assert_eq!(median(&[&at_2, &plain, &at_2]).unwrap(), at_2);
+        assert!(median(&[]).is_none());
     }
 }
