@@ -238,11 +238,56 @@ fn text_grid(light: &[u8], w: usize, h: usize) -> Result<Lattice, LatticeError> 
     for threshold in thresholds() {
         let mask = threshold.mask(light);
         match lattice::find(w, h, Cue::CharacterBoxes { mask: &mask, min_cell: MIN_TEXT_CELL }) {
-            Ok(grid) => return Ok(grid),
+            Ok(grid) if !lines_inside_boxes(&grid, light, w) => return Ok(grid),
+            Ok(_) => failure = LatticeError::NoCharacterBoxes,
             Err(e) => failure = e,
         }
     }
     Err(failure)
+}
+
+/// How far (luminance) a line inside a box must differ from the pixels [`RIDGE_REACH`] to each side of it.
+const LINE_INSIDE: u8 = 12;
+
+/// Whether a box of a grid of a terminal's characters holds a drawn line: a straight run, most of a cell long (a
+/// line between cells is broken where another crosses it; no character is as long), across or down, of pixels all darker (or all lighter) by [`LINE_INSIDE`] than the pixels [`RIDGE_REACH`] to both
+/// sides of it (luminance `light`, `w` wide): a ridge, whatever the cells' shades on either side. A terminal's box
+/// holds characters alone; a grid of lines (GNOME Sudoku's: its thick box lines, in one mask, pass for a
+/// terminal's) draws its cells' sides inside its boxes, however faintly.
+fn lines_inside_boxes(grid: &Lattice, light: &[u8], w: usize) -> bool {
+    let Some(boxes) = grid.boxes else { return false };
+    let long = 0.8 * grid.layout.side();
+    let h = light.len() / w;
+    let sides = |lines: &[crate::vision::lattice::Line], per_box: usize| -> Vec<(usize, usize)> {
+        let edges: Vec<_> = lines.iter().step_by(per_box.max(1)).collect();
+        edges.windows(2).filter(|p| p[1].start > p[0].end + 1).map(|p| (p[0].end + 1, p[1].start)).collect()
+    };
+    let at = |x: usize, y: usize| light[y * w + x] as i32;
+    let ridge = |here: i32, a: i32, b: i32| {
+        let t = LINE_INSIDE as i32;
+        (here <= a - t && here <= b - t) || (here >= a + t && here >= b + t)
+    };
+    let r = RIDGE_REACH;
+    let across = |x: usize, y: usize| y >= r && y + r < h && ridge(at(x, y), at(x, y - r), at(x, y + r));
+    let down = |x: usize, y: usize| x >= r && x + r < w && ridge(at(x, y), at(x - r, y), at(x + r, y));
+    let longest = |cells: &mut dyn Iterator<Item = bool>| {
+        let (mut run, mut best) = (0usize, 0usize);
+        for on in cells {
+            run = if on { run + 1 } else { 0 };
+            best = best.max(run);
+        }
+        best as f64
+    };
+    for &(x0, x1) in &sides(&grid.verticals, boxes.cols) {
+        for &(y0, y1) in &sides(&grid.horizontals, boxes.rows) {
+            if (y0..y1).any(|y| longest(&mut (x0..x1).map(|x| across(x, y))) >= long)
+                || (x0..x1).any(|x| longest(&mut (y0..y1).map(|y| down(x, y))) >= long)
+            {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The largest share of a grid's cells that may lack drawn sides for the grid to count as one of lines with
