@@ -53,7 +53,8 @@ shoot() {
 py=/usr/bin/python3
 xterm_dejavu=(xterm -fa "DejaVu Sans Mono" -fs 14)
 shoot flood-swing flood "Flood (Swing)" java -cp "$classes" FloodSwing --size 10 --colours 5 --seed 7
-shoot flood-pygame flood "Flood (pygame)" env SDL_VIDEODRIVER=x11 $py "$tables/flood_pygame.py" --seed 3
+shoot flood-pygame flood "Flood (pygame)" env SDL_VIDEODRIVER=x11 $py "$tables/flood_pygame.py" --size 10 --colours 5 \
+    --seed 7 --state "$shots/flood-pygame.json"
 shoot flood-canvas flood "Flood (canvas)" chromium_app "file://$tables/flood-canvas.html?seed=3&n=12&c=6" 800,700
 shoot flood-terminal flood "Flood (terminal)" xterm -T "Flood (terminal)" -geometry 60x20 -e $py \
     "$tables/flood_curses.py" --size 10 --colours 5 --seed 7
@@ -68,7 +69,7 @@ shoot sudoku-terminal-cursor sudoku "Sudoku (cursor)" "${xterm_dejavu[@]}" -geom
 shoot cribbage-strips cribbage "Cribbage" chromium_app "file://$tables/cribbage-strips.html?deal=30" 900,800
 
 printf '%-24s' client
-for binary in "${binaries[@]}"; do printf ' %28s' "$(basename "$(dirname "$(dirname "$binary")")")"; done
+for binary in "${binaries[@]}"; do printf ' %28s' "${binary: -28}"; done
 echo
 for shot in "$shots"/*.png; do
     name=$(basename "$shot" .png)
