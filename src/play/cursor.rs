@@ -70,14 +70,8 @@ impl<'a, G: Client> Player<'a, G> {
             probed = true;
             let region = reading.layout.region();
             // What the window shows by itself (a cursor blinking in place) over a while.
-            let mut watched = vec![self.source.grab()?.image];
-            let start = self.source.now();
-            while self.source.now().saturating_sub(start) < WATCH {
-                self.source.sleep(WATCH_STEP);
-                watched.push(self.source.grab()?.image);
-            }
+            let (watched, before) = self.watch_window(WATCH)?;
             let seen = Extremes::over(&watched.iter().collect::<Vec<_>>());
-            let before = self.source.grab()?;
             self.perform(&keys, &before, self.game.settle().after_click)?;
             let (start, bound) = (self.source.now(), self.patience()?);
             let after = match &seen {

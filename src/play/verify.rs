@@ -322,6 +322,20 @@ impl<G: Client> Player<'_, G> {
             && self.pace.slowest().is_some_and(|slowest| slowest >= pace::LATE_SHOW)
     }
 
+    /// The window captured every [`WATCH_STEP`] for `watch`: every capture's picture, and the last capture.
+    pub(super) fn watch_window(&mut self, watch: Duration) -> Result<(Vec<image::RgbaImage>, Frame)> {
+        let start = self.source.now();
+        let mut watched = vec![self.source.grab()?.image];
+        loop {
+            self.source.sleep(WATCH_STEP);
+            let frame = self.source.grab()?;
+            watched.push(frame.image.clone());
+            if self.source.now().saturating_sub(start) >= watch {
+                return Ok((watched, frame));
+            }
+        }
+    }
+
     /// Makes the move that has just shown (`seen`) once more and compares the window: whether the client ignores a
     /// copy ([`super::copies`]). Returns the window as it is after the copy, read.
     pub(super) fn look_at_a_copy(&mut self, attempt: &Attempt<'_, G>, seen: Observation<G>) -> Result<Observation<G>> {
@@ -330,17 +344,7 @@ impl<G: Client> Player<'_, G> {
         // What the window changes by itself, watched for as long as the copy will be.
         let watch = WATCH.max(self.pace.slowest().unwrap_or_default() * 2);
         // (Captured every step of the watch: a mark that pulses can look the same at its two ends.)
-        let start = self.source.now();
-        let mut watched = vec![self.source.grab()?.image];
-        let before = loop {
-            self.source.sleep(WATCH_STEP);
-            let frame = self.source.grab()?;
-            let done = self.source.now().saturating_sub(start) >= watch;
-            watched.push(frame.image.clone());
-            if done {
-                break frame;
-            }
-        };
+        let (watched, before) = self.watch_window(watch)?;
         let restless = Restless::over(&watched.iter().collect::<Vec<_>>());
         self.report(PlayEvent::CopyTried { number });
         self.perform(&attempt.input.actions, &before, attempt.settle.after_click)?;
