@@ -63,13 +63,8 @@ impl<'a, G: Client> Player<'a, G> {
             let shows =
                 watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
             if probing {
-                // What the click did is judged once the window has held still for the loop's doubt (half a second
-                // at least): a number picker fading in over the board, caught between two equal captures on a busy
-                // desktop, is half drawn, and its digits over the cells make no legal board, as a digit entered
-                // by the click would.
-                let quiet = settle.quiet.max(self.pace.doubt());
                 let entered = match shows {
-                    true => match self.watch_still(settle, Some(&reading.layout), quiet)?.1 {
+                    true => match self.watch_still(settle, Some(&reading.layout), settle.quiet)?.1 {
                         Ok(seen) => Some(shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?),
                         Err(error) => shown::unread_click_entered(&mut *self.game, mv, &error)?.then_some(true),
                     },
