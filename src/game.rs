@@ -377,11 +377,11 @@ pub enum Shown<'a, C: Client + ?Sized> {
     /// [`Answer::Entered`] where the click by itself made a move in `mv`'s place and changed nothing else (the
     /// client enters its selected symbol on a click, as KSudoku's number pad does).
     Click { before: &'a BoardOf<C>, mv: &'a MoveOf<C>, seen: &'a BoardOf<C> },
-    /// The window after only the click of `mv` (a click and then keys) did not read as a board, for `error`.
-    /// Answered by [`Answer::Entered`] where the error itself shows that the click entered a symbol (the board's
-    /// marks were all found, and those after the click no longer make a legal board: the client entered its
-    /// selected symbol where the rules do not allow it).
-    ClickUnread { mv: &'a MoveOf<C>, error: &'a anyhow::Error },
+    /// The window after only the click of `mv` (a click and then keys, made on the board laid out as `layout`) did
+    /// not read as a board, for `error`. Answered by [`Answer::Entered`] where the error itself shows that the
+    /// click entered a symbol (the board's marks were all found, on the board's own cells, and those after the
+    /// click no longer make a legal board: the client entered its selected symbol where the rules do not allow it).
+    ClickUnread { layout: &'a C::Layout, mv: &'a MoveOf<C>, error: &'a anyhow::Error },
     /// `seen`, read after `mv` was made on `before` (the rules expect `expected`), with `trial`, the control on
     /// trial in the move's events ([`MoveEvents::trial`]). An error stops the game where the client can tell a
     /// misreading from a board that moved on (a Sudoku cell that shows another digit than the one just typed is

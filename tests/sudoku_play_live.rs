@@ -160,12 +160,21 @@ fn gnome_sudoku_is_read_solved_and_filled_until_the_game_says_it_is_solved() {
     assert_eq!(meddled.grid.cells[cell], wrong, "the wrong digit should be on the board before the bot starts");
     assert_eq!(gnome_sudoku_windows(&desktop).len(), 1, "only the game's window before the bot plays");
 
-    let out = autoplay().args(["play", "sudoku", "--json"]).env("DISPLAY", &desktop.display).output().unwrap();
+    // The game is recorded; a game with a re-plan keeps its recording (named in the failure) to be replayed.
+    let recording = std::env::temp_dir().join(format!("autoplay-gnome-sudoku-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&recording);
+    let out = autoplay()
+        .args(["play", "sudoku", "--json", "--record"])
+        .arg(&recording)
+        .env("DISPLAY", &desktop.display)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    assert!(out.status.success(), "recorded in {}:\n{stderr}", recording.display());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["won"], true);
-    assert_eq!(report["replans"], 0, "{stderr}");
+    assert_eq!(report["replans"], 0, "recorded in {}:\n{stderr}", recording.display());
+    let _ = std::fs::remove_dir_all(&recording);
     let empty_at_start = start.grid.cells.iter().filter(|&&v| v == 0).count();
     assert_eq!(
         report["moves"].as_u64().unwrap() as usize,

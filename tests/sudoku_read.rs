@@ -743,7 +743,10 @@ mod gnome {
 /// digit by the reason it does not: KSudoku's number pad put its selected 1 in a column that held a given 1 (the
 /// marks are all found and make no legal Sudoku: entered; the shots are the windows the play loop saw, before the
 /// click and after it, read as in play with the layout of the reading before), while a picture with no Sudoku in
-/// it shows nothing entered.
+/// it shows nothing entered. GNOME Sudoku's number picker, opened over the top-left cells by a click there (a
+/// busy desktop's play, recorded), hides the board's top-left lines, and the search finds a smaller lattice of
+/// part of the board and the picker whose marks make no Sudoku: marks on another lattice than the board's show
+/// nothing entered (the bot had taken the click for one that entered a digit, and pointed at the next cell).
 #[test]
 fn a_click_is_shown_to_have_entered_a_digit_by_why_the_board_does_not_read() {
     use autoplay::capture::Frame;
@@ -752,18 +755,25 @@ fn a_click_is_shown_to_have_entered_a_digit_by_why_the_board_does_not_read() {
     use autoplay::games::sudoku::Entry;
     let frame = |path: &str| Frame::from_image(load_image(&repo().join("fixtures").join(path)).unwrap());
     let mv = Entry { row: 0, col: 2, value: 3 };
-    let mut game = SudokuScreen::load(&repo().join("calibration"), None).unwrap().client();
+    let screen = || SudokuScreen::load(&repo().join("calibration"), None).unwrap();
+    let mut game = screen().client();
     let first = game.read(&frame("sudoku-clients/unread/ksudoku-before.png"), None).unwrap();
     let clicked = frame("sudoku-clients/unread/ksudoku-pad-digit-breaks-a-column.png");
+    let mut gnome = screen().client();
+    let gnome_first = gnome.read(&frame("sudoku-clients/unread/gnome-before.png"), None).unwrap();
+    let picker = frame("sudoku-clients/unread/gnome-picker-over-the-clicked-corner.png");
     let no_sudoku = frame("flood/5x5c3-tile32.png");
-    for (shot, picture, hint, entered) in
-        [("KSudoku", &clicked, Some(&first.layout), true), ("a Flood-It board", &no_sudoku, None, false)]
-    {
+    for (shot, game, picture, layout, entered) in [
+        ("KSudoku", &mut game, &clicked, &first.layout, true),
+        ("GNOME Sudoku's picker", &mut gnome, &picker, &gnome_first.layout, false),
+        ("a Flood-It board", &mut screen().client(), &no_sudoku, &first.layout, false),
+    ] {
+        let hint = (shot != "a Flood-It board").then_some(layout);
         let error = match game.read(picture, hint) {
             Ok(reading) => panic!("{shot}: read as\n{}", reading.board),
             Err(error) => error,
         };
-        let answer = game.shown(Shown::ClickUnread { mv: &mv, error: &error }).unwrap();
+        let answer = game.shown(Shown::ClickUnread { layout, mv: &mv, error: &error }).unwrap();
         assert_eq!(matches!(answer, Answer::Entered), entered, "{shot}: {error:#}");
     }
 }

@@ -66,7 +66,9 @@ impl<'a, G: Client> Player<'a, G> {
                 let entered = match shows {
                     true => match self.watch_still(settle, Some(&reading.layout), settle.quiet)?.1 {
                         Ok(seen) => Some(shown::click_entered(&mut *self.game, &reading.board, mv, &seen.board)?),
-                        Err(error) => shown::unread_click_entered(&mut *self.game, mv, &error)?.then_some(true),
+                        Err(error) => {
+                            shown::unread_click_entered(&mut *self.game, &reading.layout, mv, &error)?.then_some(true)
+                        }
                     },
                     false => Some(false),
                 };

@@ -25,9 +25,15 @@ pub fn click_entered<G: Client>(game: &mut G, before: &BoardOf<G>, mv: &MoveOf<G
     Ok(matches!(game.shown(Shown::Click { before, mv, seen })?, Answer::Entered))
 }
 
-/// Whether the click of `mv` alone entered a symbol, as `error` (why the window after it did not read) shows.
-pub fn unread_click_entered<G: Client>(game: &mut G, mv: &MoveOf<G>, error: &anyhow::Error) -> Result<bool> {
-    Ok(matches!(game.shown(Shown::ClickUnread { mv, error })?, Answer::Entered))
+/// Whether the click of `mv` alone, made on the board laid out as `layout`, entered a symbol, as `error` (why the
+/// window after it did not read) shows.
+pub fn unread_click_entered<G: Client>(
+    game: &mut G,
+    layout: &G::Layout,
+    mv: &MoveOf<G>,
+    error: &anyhow::Error,
+) -> Result<bool> {
+    Ok(matches!(game.shown(Shown::ClickUnread { layout, mv, error })?, Answer::Entered))
 }
 
 /// What `mv`, made on `before` (the rules expect `expected`), taught the client, `seen` read after it; an error

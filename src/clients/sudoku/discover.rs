@@ -17,7 +17,7 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::naming::{name_marks, same_drawing, shape_class_of, Givens, Mark};
+use super::naming::{name_marks, same_drawing, shape_class_of, Givens, Mark, Unnamable};
 use super::reading::{background, coverage, tallest_mark, Drawn, FoundGrid, NoGrid, SudokuReading, TILE_INSET};
 use crate::games::sudoku::solver::count_solutions;
 use crate::games::sudoku::SudokuGrid;
@@ -631,7 +631,13 @@ fn read_grid(image: &RgbaImage, FoundGrid { grid, drawn }: FoundGrid, shapes: &D
 /// `board` with the marks as named (see [`name_marks`]), each a given as marked.
 fn named_board(board: &SudokuGrid, marks: &[Mark], grid: &Lattice, givens: Givens) -> Result<SudokuGrid> {
     let mut board = board.clone();
-    for (mark, name) in marks.iter().zip(name_marks(marks, grid.boxes().rows, grid.boxes().cols, givens)?) {
+    let named = name_marks(marks, grid.boxes().rows, grid.boxes().cols, givens);
+    // (Marks no naming makes a Sudoku of are told with the lattice they were found on.)
+    let names = named.map_err(|error| match error.downcast::<Unnamable>() {
+        Ok(unnamable) => unnamable.on(&grid.layout).into(),
+        Err(error) => error,
+    })?;
+    for (mark, name) in marks.iter().zip(names) {
         board.cells[mark.cell] = name;
         board.given[mark.cell] = mark.given && name != 0;
     }

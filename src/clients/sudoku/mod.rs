@@ -436,7 +436,11 @@ impl Client for SudokuClient {
             },
             Shown::Click { before, mv, seen } if Self::click_entered(before, mv, seen) => Answer::Entered,
             // The board read before the click; after it, its marks make no legal Sudoku: the click entered one.
-            Shown::ClickUnread { error, .. } if error.downcast_ref::<naming::Unnamable>().is_some() => Answer::Entered,
+            Shown::ClickUnread { layout, error, .. }
+                if error.downcast_ref::<naming::Unnamable>().is_some_and(|u| u.on_board(&layout.cells)) =>
+            {
+                Answer::Entered
+            }
             Shown::Move { before, mv, seen, .. } => match self.typed_shape(before, mv, seen)? {
                 Some(board) => Answer::Learned(Learned {
                     variant: Some((

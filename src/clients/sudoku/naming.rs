@@ -25,6 +25,7 @@
 //! assignment makes a legal board, the error names each doubtful class by its cells and candidate digits.
 //! Nothing is ever guessed: a reading either satisfies the rules or is refused.
 
+use crate::game::CellLayout;
 use std::ops::ControlFlow;
 
 use anyhow::{bail, Result};
@@ -161,11 +162,14 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize, givens: Give
                 })
                 .collect();
             let why = if found.out_of_budget { "no naming found within the search's budget" } else { "none" };
-            Err(Unnamable(format!(
-                "the marks in the cells cannot be named as digits that make a Sudoku ({why}; rows and columns from 0): {}; \
-                 calibrate this client (`autoplay calibrate sudoku`)",
-                described.join("; ")
-            ))
+            Err(Unnamable {
+                why: format!(
+                    "the marks in the cells cannot be named as digits that make a Sudoku ({why}; rows and columns from \
+                     0): {}; calibrate this client (`autoplay calibrate sudoku`)",
+                    described.join("; ")
+                ),
+                cells: None,
+            }
             .into())
         }
     }
@@ -174,8 +178,35 @@ pub fn name_marks(marks: &[Mark], box_rows: usize, box_cols: usize, givens: Give
 /// A board whose lattice and marks were found, but whose marks no naming makes a Sudoku of (digits that break the
 /// rules, or marks no font names): the error's kind, which the play loop asks about ([`crate::game::Shown::ClickUnread`]).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Unnamable(String);
+#[error("{why}")]
+pub struct Unnamable {
+    why: String,
+    /// The lattice whose marks these are, where the finder tells it: marks on another lattice than the board's
+    /// (a popup's buttons and part of the board, found as a grid of their own) say nothing of the board's cells.
+    pub cells: Option<CellLayout>,
+}
+
+impl Unnamable {
+    /// The same failure, on the lattice `cells`.
+    pub fn on(self, cells: &CellLayout) -> Unnamable {
+        Unnamable { cells: Some(cells.clone()), ..self }
+    }
+
+    /// Whether these marks were found on the board laid out as `board` (the same cells, each boundary within a
+    /// quarter of a cell of the board's).
+    pub fn on_board(&self, board: &CellLayout) -> bool {
+        self.cells.as_ref().is_some_and(|cells| {
+            let near = |a: f64, b: f64, pitch: f64| (a - b).abs() <= pitch / 4.0;
+            let (far_x, far_y) = (board.cols as f64, board.rows as f64);
+            cells.rows == board.rows
+                && cells.cols == board.cols
+                && near(cells.origin_x, board.origin_x, board.pitch_x)
+                && near(cells.origin_y, board.origin_y, board.pitch_y)
+                && near(cells.origin_x + far_x * cells.pitch_x, board.origin_x + far_x * board.pitch_x, board.pitch_x)
+                && near(cells.origin_y + far_y * cells.pitch_y, board.origin_y + far_y * board.pitch_y, board.pitch_y)
+        })
+    }
+}
 
 /// " and N other cells" where a class has more marks than the one named.
 fn others(count: usize) -> String {
