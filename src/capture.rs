@@ -292,6 +292,9 @@ pub fn find_window(title: &str) -> Result<WindowInfo> {
 /// Frames of one window. Its position is asked afresh at every grab, so a moved window is still followed.
 pub struct WindowSource {
     window: xcap::Window,
+    /// The same window through one X connection kept open, where it can be had: captures without xcap's
+    /// connection for every question ([`crate::x11_window`]).
+    kept: Option<crate::x11_window::X11Window>,
     title: String,
     /// The windows of the same program when the source was made.
     siblings_at_start: Vec<u32>,
@@ -332,7 +335,8 @@ impl WindowSource {
             Ok(pid) => windows_of(&windows, pid).into_iter().map(|(id, _)| id).collect(),
             Err(_) => Vec::new(),
         };
-        Ok(WindowSource { window, title: info.title, siblings_at_start })
+        let kept = crate::x11_window::X11Window::open(info.id).ok();
+        Ok(WindowSource { window, kept, title: info.title, siblings_at_start })
     }
 
     /// The first of `titles` that names a window.
@@ -414,6 +418,10 @@ fn window_shown(id: u32) -> Result<Shown> {
 
 impl FrameSource for WindowSource {
     fn grab(&mut self) -> Result<Frame> {
+        if let Some(grabbed) = self.kept.as_ref().and_then(|kept| kept.grab()) {
+            let title = grabbed.title.or_else(|| self.window.title().ok());
+            return Ok(Frame { image: grabbed.image, origin_x: grabbed.x, origin_y: grabbed.y, title });
+        }
         let minimised = self.window.is_minimized().map_err(|e| self.why_not_captured(e))?;
         if minimised {
             bail!("window '{}' is minimised, so it cannot be seen; restore it and run the command again", self.title);

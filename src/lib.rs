@@ -24,3 +24,4 @@ pub mod input;
 pub mod play;
 pub mod session;
 pub mod vision;
+pub mod x11_window;
