@@ -592,7 +592,7 @@ pub struct Settle {
 impl Default for Settle {
     fn default() -> Self {
         Settle {
-            interval: Duration::from_millis(25),
+            interval: Duration::from_millis(5),
             quiet: Duration::from_millis(120),
             after_click: Duration::from_millis(40),
         }

@@ -95,6 +95,9 @@ enum Bench {
     #[command(about = "Win rate against random play, self-play faults, and endgame solve times")]
     SudokuDuel,
     Cribbage(cli::cribbage::BenchArgs),
+    /// The open-loop floor of live play: a script that knows every move plays the window's game, without
+    /// checking a move (see `scripts/bench/live.sh`)
+    OpenLoop(screen::OpenLoopArgs),
 }
 #[derive(Subcommand)]
 enum Duel {
@@ -161,6 +164,10 @@ fn run(cli: Cli) -> Result<()> {
         Command::Bench(Bench::Sudoku(args)) => cli::sudoku::bench(root, &args),
         Command::Bench(Bench::SudokuDuel) => cli::sudoku_duel::bench(),
         Command::Bench(Bench::Cribbage(args)) => cli::cribbage::bench(root, &args),
+        Command::Bench(Bench::OpenLoop(args)) => match args.game {
+            screen::OpenLoopGame::Flood => screen::open_loop::<FloodScreen>(root, &args),
+            screen::OpenLoopGame::Sudoku => screen::open_loop::<SudokuScreen>(root, &args),
+        },
         Command::Duel(Duel::Sudoku(args)) => cli::sudoku_duel::duel(&args),
         Command::Referee(Referee::Sudoku(args)) => cli::sudoku_duel::referee(&args),
         Command::Deal(Deal::Cribbage(args)) => cli::cribbage::deal_cmd(&args),

@@ -3,7 +3,11 @@
 # 14x14 (6 colours) on a virtual display, each played to the end by `autoplay play`, with BUSY busy processes
 # beside it (scripts/busy.sh; 0 for an idle machine). Prints per game the moves, the time until the last move's
 # input and until the win was confirmed, the whole process's wall time, and per game kind the median wall time.
-# Exits non-zero if any game was not won (so "N games in a row won" is what it measures).
+# Beside each game, the same board is played open-loop twice (`autoplay bench open-loop`: a script that knows
+# the moves, waits only for each move's board to change and hold still, and checks nothing), with events sent at
+# once ("instant ms") and as the bot sends them, held as a person holds them ("person ms"): the floors the bot's
+# whole process is measured against. Exits non-zero if any game was not won (so "N games in a row won" is what it
+# measures).
 # Usage: bash scripts/bench/live.sh [GAMES] [BUSY]   (default 5 games, idle; needs `cargo build --release`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,13 +24,26 @@ if [ "$busy" -gt 0 ]; then
 fi
 results=$(mktemp)
 lost=0
-printf '%-7s %-10s %6s %14s %10s %10s\n' kind seed moves "last move ms" "won ms" "wall ms"
+printf '%-7s %-10s %6s %14s %10s %10s %11s %10s\n' kind seed moves "last move ms" "won ms" "wall ms" "instant ms" \
+    "person ms"
+start_game() { # KIND I
+    case $1 in
+        sudoku) /usr/games/sgt-solo "3x3dt#bench-$2" >/dev/null 2>&1 & game=$!; wait_for_window Solo ;;
+        flood) /usr/games/sgt-flood "14x14c6m0#bench-$2" >/dev/null 2>&1 & game=$!; wait_for_window Flood ;;
+    esac
+}
+title() { case $1 in sudoku) echo Solo ;; flood) echo Flood ;; esac; }
+open_loop() { # KIND I TOUCH: the open loop's time on a new game of the same board, in ms
+    start_game "$1" "$2"
+    "$AUTOPLAY" bench open-loop "$1" --window "$(title "$1")" --touch "$3" --json 2>/dev/null \
+        | grep -o '"millis":[0-9]*' | cut -d: -f2 || echo -
+    kill "$game"; wait "$game" 2>/dev/null || true
+}
 for kind in sudoku flood; do
     for i in $(seq "$games"); do
-        case $kind in
-            sudoku) /usr/games/sgt-solo "3x3dt#bench-$i" >/dev/null 2>&1 & game=$!; wait_for_window Solo ;;
-            flood) /usr/games/sgt-flood "14x14c6m0#bench-$i" >/dev/null 2>&1 & game=$!; wait_for_window Flood ;;
-        esac
+        instant=$(open_loop "$kind" "$i" instant)
+        person=$(open_loop "$kind" "$i" person)
+        start_game "$kind" "$i"
         started=$(date +%s%N)
         if report=$("$AUTOPLAY" play "$kind" --json 2>/tmp/bench-live-$kind-$i.log); then :; else lost=$((lost + 1)); fi
         wall=$(( ($(date +%s%N) - started) / 1000000 ))
@@ -35,7 +52,8 @@ for kind in sudoku flood; do
         last=$(echo "$report" | grep -o '"last_move_millis":[0-9]*' | cut -d: -f2)
         millis=$(echo "$report" | grep -o '"millis":[0-9]*' | tail -1 | cut -d: -f2)
         [ "$won" = true ] || { echo "game $kind bench-$i not won: see /tmp/bench-live-$kind-$i.log" >&2; tail -3 "/tmp/bench-live-$kind-$i.log" >&2; }
-        printf '%-7s %-10s %6s %14s %10s %10s\n' "$kind" "bench-$i" "${moves:--}" "${last:--}" "${millis:--}" "$wall"
+        printf '%-7s %-10s %6s %14s %10s %10s %11s %10s\n' "$kind" "bench-$i" "${moves:--}" "${last:--}" "${millis:--}" \
+            "$wall" "${instant:--}" "${person:--}"
         echo "$kind $wall" >>"$results"
         kill "$game"; wait "$game" 2>/dev/null || true
     done

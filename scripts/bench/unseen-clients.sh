@@ -6,6 +6,11 @@
 # did not read it.
 #
 #   scripts/bench/unseen-clients.sh [BINARY...]     (default: this tree's release build)
+#   PLAY=1 scripts/bench/unseen-clients.sh [BINARY...]
+#
+# With PLAY=1, the last binary also plays each client's game to its end after the capture (`play GAME --window
+# TITLE --json`, no calibration), and a second table gives each game's result, moves (and the first plan's length
+# and whether it was proven optimal) and time from the report.
 #
 # e.g. with the tree before issue 46 built elsewhere:
 #   git worktree add /tmp/before 8feaf9a && (cd /tmp/before && CARGO_TARGET_DIR=/tmp/before-target cargo build --release)
@@ -45,6 +50,14 @@ shoot() {
     sleep 2 # its first paint, and a page's fonts
     "${binaries[-1]}" capture --window "$title" -o "$shots/$name.png" >/dev/null 2>&1 || echo "$name: not captured" >&2
     echo "$game" >"$shots/$name.game"
+    if [ "${PLAY:-0}" = 1 ]; then
+        local report field
+        report=$("${binaries[-1]}" play "$game" --window "$title" --json 2>"$shots/$name.play.log") || true
+        field() { echo "$report" | grep -o "\"$1\":[a-z0-9]*" | head -1 | cut -d: -f2; }
+        printf '%-24s %5s %6s %8s %8s %9s\n' "$name" "$(field won)" "$(field moves)" "$(field planned_moves)" \
+            "$(field plan_optimal)" "$(field millis)" >>"$shots/played"
+        [ "$(field won)" = true ] || echo "$name: not won: $(tail -c 300 "$shots/$name.play.log")" >&2
+    fi
     kill "$pid" 2>/dev/null || true
     pkill -f "$profile" 2>/dev/null || true
     sleep 0.5
@@ -59,6 +72,7 @@ shoot flood-canvas flood "Flood (canvas)" chromium_app "file://$tables/flood-can
 shoot flood-terminal flood "Flood (terminal)" xterm -T "Flood (terminal)" -geometry 60x20 -e $py \
     "$tables/flood_curses.py" --size 10 --colours 5 --seed 7
 shoot flood-keys flood "Flood (keys)" $py "$tables/flood_tk_keys.py" --seed 3
+shoot flood-sparks flood "Flood (sparks)" $py "$tables/flood_tk_sparks.py" --seed 3
 shoot sudoku-swing sudoku "Sudoku (Swing)" java -cp "$classes" SudokuSwing --seed 7
 shoot sudoku-pygame sudoku "Sudoku (pygame)" env SDL_VIDEODRIVER=x11 $py "$tables/sudoku_pygame.py" --seed 3
 shoot sudoku-canvas-dark sudoku "Sudoku (canvas)" chromium_app "file://$tables/sudoku-canvas-dark.html?seed=3" 760,700
@@ -79,10 +93,15 @@ for shot in "$shots"/*.png; do
         if out=$("$binary" bench "$game" --shot "$shot" 2>&1 | grep -o 'mean [0-9.]* ms'); then
             printf ' %28s' "$out"
         else
-            why=$("$binary" read "$game" "$shot" 2>&1 >/dev/null | head -c 200 | tr '\n' ' ')
+            why=$("$binary" read "$game" "$shot" 2>&1 >/dev/null | head -c 200 | tr '\n' ' ') || true
             printf ' %28s' "not read"
             echo >&2 "$name ($binary): ${why}"
         fi
     done
     echo
 done
+if [ -f "$shots/played" ]; then
+    echo
+    printf '%-24s %5s %6s %8s %8s %9s\n' client won moves planned optimal "ms"
+    cat "$shots/played"
+fi

@@ -5,6 +5,7 @@ pub mod cribbage;
 pub mod dandelions;
 pub mod flood;
 pub mod lunar;
+pub mod open_loop;
 pub mod sudoku;
 pub mod sudoku_duel;
 pub mod sudoku_sets;

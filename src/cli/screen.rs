@@ -225,3 +225,41 @@ fn failure_folder(game: &str) -> PathBuf {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     cache.join("autoplay/sessions").join(format!("{game}-{}-{}", stamp.as_secs(), std::process::id()))
 }
+
+/// The game an open-loop run plays.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum OpenLoopGame {
+    Flood,
+    Sudoku,
+}
+
+/// Plays the game in a window open-loop: every move of the first plan sent and waited for (changed, then two
+/// captures agree), nothing read after the first capture.
+#[derive(Args)]
+pub struct OpenLoopArgs {
+    pub game: OpenLoopGame,
+    /// The game window: its title (or a unique part of it), its program's class, or `id:N`.
+    #[arg(long)]
+    pub window: String,
+    /// How events are sent: at once, as a bare script does, or as the bot sends them (held as a person holds
+    /// them).
+    #[arg(long, value_enum, default_value = "instant")]
+    pub touch: crate::bench::open_loop::Touch,
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `bench open-loop`: see [`crate::bench::open_loop`].
+pub fn open_loop<G: Screen>(root: &Path, args: &OpenLoopArgs) -> Result<()> {
+    let mut game = G::load(root, None)?.client();
+    let mut source = WindowSource::new(&args.window)?;
+    let floor = crate::bench::open_loop::play(&mut game, &mut source, args.touch)?;
+    if args.json {
+        print(&serde_json::to_string(&floor)?)
+    } else {
+        print(&format!(
+            "open loop ({:?}): {} moves in {:.0} ms, {:.1} ms a move (reading and solving first: {:.0} ms)",
+            args.touch, floor.moves, floor.millis, floor.per_move_ms, floor.plan_millis
+        ))
+    }
+}

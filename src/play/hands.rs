@@ -117,7 +117,9 @@ impl<'a> Hands<'a> {
         Ok(())
     }
 
-    /// Sends events; keys only once the game's window has the input focus (waited for up to `focus_bound`).
+    /// Sends events; keys only once the game's window has the input focus (waited for up to `focus_bound`). A
+    /// click is given `after_click` to land before the next event of `actions`; after the last, the caller
+    /// watches the window anyway.
     pub fn perform(
         &mut self,
         source: &mut dyn FrameSource,
@@ -127,7 +129,8 @@ impl<'a> Hands<'a> {
         focus_bound: Duration,
         log: &mut dyn FnMut(&PlayEvent),
     ) -> Result<()> {
-        for action in actions {
+        for (i, action) in actions.iter().enumerate() {
+            let more = i + 1 < actions.len();
             self.check_pointer()?;
             match *action {
                 Action::Click { x, y } | Action::Point { x, y } => {
@@ -141,7 +144,9 @@ impl<'a> Hands<'a> {
                         self.input.click()?;
                     }
                     // Let the window take the click (or follow the pointer) before the next event.
-                    source.sleep(after_click);
+                    if more {
+                        source.sleep(after_click);
+                    }
                 }
                 Action::Type(c) => {
                     if !self.dry_run {

@@ -60,19 +60,66 @@ pub fn hold_still(
 /// waited for instead ([`Picture`]).
 pub const PICTURE_GLANCE: Duration = Duration::from_secs(1);
 
-/// What this game has shown of its board's picture. A board whose picture did not hold still within the bound
-/// ([`HOLD_STILL_BOUND`]) while its reading did has an animation drawn over it for good (particles, a pulse):
-/// from then on, for the rest of the game, its picture gets only a glance ([`PICTURE_GLANCE`]) before the
-/// reading is waited for, instead of the whole bound before every reading. The reading's own bound is
-/// unchanged, and a picture that does hold still within the glance is still taken as it is.
+/// How many moves in a row must show their board at once and hold it through the client's whole quiet period
+/// before a move's board is taken once two captures agree ([`Picture::move_quiet`]).
+pub const SETTLED_TO_TRUST: u32 = 2;
+/// Of the moves made with the shortened wait, every this many is watched through the whole quiet period again:
+/// the shortening is proved for as long as it is used.
+pub const RECHECK_EVERY: u32 = 8;
+
+/// What this game has shown of its board's picture.
+///
+/// - A board whose picture did not hold still within the bound ([`HOLD_STILL_BOUND`]) while its reading did has
+///   an animation drawn over it for good (particles, a pulse): from then on, for the rest of the game, its
+///   picture gets only a glance ([`PICTURE_GLANCE`]) before the reading is waited for, instead of the whole bound
+///   before every reading. The reading's own bound is unchanged, and a picture that does hold still within the
+///   glance is still taken as it is.
+/// - The client's quiet period ([`Settle::quiet`]) is how long a move's board must hold still to rule out an
+///   animation still under way. A client that has shown [`SETTLED_TO_TRUST`] moves in a row at once (the first
+///   capture that read as the expected board held through the whole quiet period) repaints a move in one go:
+///   its moves' boards are then taken once two captures agree, as sgt-solo's are, with every
+///   [`RECHECK_EVERY`]th move still watched through the whole period. One move whose picture went on changing
+///   after its board first read as expected (an animation) restores the whole period for the rest of the game.
+///   (What counts as shown does not change: the board read as the expected one.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Picture {
     never_still: bool,
     /// Whether `never_still` has been told (see [`Picture::newly_never_still`]).
     told: bool,
+    /// Moves in a row whose board showed at once and held still through the whole quiet period.
+    settled_at_once: u32,
+    /// Moves whose board was taken with the shortened wait since one was last watched through the whole period.
+    shortened: u32,
+    /// A move's picture went on changing after its board first read as expected.
+    animates: bool,
 }
 
 impl Picture {
+    /// How long the board of the next move must hold still once it reads as expected (see the type's doc), and
+    /// whether that is the whole quiet period `quiet`.
+    pub fn move_quiet(&self, quiet: Duration) -> (Duration, bool) {
+        let trusted = !self.animates && self.settled_at_once >= SETTLED_TO_TRUST && self.shortened < RECHECK_EVERY;
+        if trusted && !quiet.is_zero() {
+            (Duration::ZERO, false)
+        } else {
+            (quiet, true)
+        }
+    }
+
+    /// Learns from a move whose board read as expected: watched through the whole quiet period or not (`whole`),
+    /// and whether its picture went on changing after that reading (`moved_on`).
+    pub fn move_held(&mut self, whole: bool, moved_on: bool) {
+        if moved_on {
+            self.animates = true;
+            self.settled_at_once = 0;
+        } else if whole {
+            self.settled_at_once += 1;
+            self.shortened = 0;
+        } else {
+            self.shortened += 1;
+        }
+    }
+
     /// How long the board's picture is waited for to hold still.
     pub fn bound(self) -> Duration {
         if self.never_still {
@@ -304,15 +351,9 @@ pub fn await_expected<G: Client>(
         };
         expected_read = true;
         // Observation: it counts once the board holds still (at least one more capture agrees).
-        let held = hold_still(
-            round.source,
-            settle.interval,
-            settle.quiet,
-            picture.bound(),
-            frame.clone(),
-            grabbed_at,
-            region,
-        )?;
+        let (quiet, whole) = picture.move_quiet(settle.quiet);
+        let held =
+            hold_still(round.source, settle.interval, quiet, picture.bound(), frame.clone(), grabbed_at, region)?;
         let Some(confirmed) = held else {
             // A picture that never holds still (an animation over the board): the expected board counts once its
             // reading holds still.
@@ -333,7 +374,9 @@ pub fn await_expected<G: Client>(
                 None => Try::Lacks("the expected board, still changing".into()),
             });
         };
-        if confirmed.same_in(&frame, region) {
+        let moved_on = !confirmed.same_in(&frame, region);
+        picture.move_held(whole, moved_on);
+        if !moved_on {
             return Ok(Try::Holds((confirmed, reading)));
         }
         // It moved on (an animation, such as a flash on completion) and has held still since: what does it show?
@@ -386,6 +429,32 @@ mod tests {
             region,
         )
         .unwrap()
+    }
+
+    /// A client whose moves show at once and hold still is trusted after two such moves (two agreeing
+    /// captures then suffice), still watched through its whole quiet period every so often, and never again
+    /// once a move's picture went on changing after its board read as expected.
+    #[test]
+    fn a_client_repainting_each_move_in_one_go_is_waited_for_less_and_rechecked() {
+        let quiet = Duration::from_millis(120);
+        let mut picture = Picture::default();
+        for _ in 0..SETTLED_TO_TRUST {
+            assert_eq!(picture.move_quiet(quiet), (quiet, true));
+            picture.move_held(true, false);
+        }
+        for _ in 0..RECHECK_EVERY {
+            assert_eq!(picture.move_quiet(quiet), (Duration::ZERO, false));
+            picture.move_held(false, false);
+        }
+        assert_eq!(picture.move_quiet(quiet), (quiet, true), "a move watched through the whole period again");
+        picture.move_held(true, false);
+        assert_eq!(picture.move_quiet(quiet), (Duration::ZERO, false));
+        picture.move_held(false, true);
+        for _ in 0..2 * SETTLED_TO_TRUST {
+            assert_eq!(picture.move_quiet(quiet), (quiet, true), "an animation was seen: the whole period for good");
+            picture.move_held(true, false);
+        }
+        assert_eq!(Picture::default().move_quiet(Duration::ZERO), (Duration::ZERO, true), "nothing to shorten");
     }
 
     #[test]
