@@ -5,10 +5,11 @@
 //! that poll the mouse and keys once a frame (SDL, pygame, Love2D, Godot, Unity and the like) see a button down
 //! only if it is down when they look: a press and release sent in the same instant fall between two frames and are
 //! never seen. A hold longer than a frame (at 15 frames a second or more) is seen by every such game, and an
-//! event-driven toolkit (GTK, Qt, Tk, a browser) takes it the same as an instant click.
+//! event-driven toolkit (GTK, Qt, Tk, a browser) takes it the same as an instant click. Likewise a released
+//! button or key stays up at least as long before the next press, or such a game sees two presses as one.
 
 use std::thread::sleep;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
@@ -33,6 +34,11 @@ pub trait InputDevice {
 pub const HOLD: Duration = Duration::from_millis(80);
 /// The longer hold a move is made again with where it left the board as it was (see `play::hands`).
 pub const LONG_HOLD: Duration = Duration::from_millis(250);
+/// How long a released button or key stays up at least before the next press, as a person's finger lifts and comes
+/// down again (a quick double click leaves about this much between): longer than a frame of a game that polls its
+/// input 15 times a second, even when a busy desktop slows its frames by half. (Seen: the pygame Flood-It, 15
+/// frames a second under `busy.sh 3`, took a press about 60 ms after the last release for the same press.)
+pub const UP: Duration = Duration::from_millis(100);
 /// How long the pointer rests where it was moved before a button is pressed there: a frame at 30 frames a second,
 /// so that a game that polls the pointer sees it arrive before it sees the press.
 pub const REST: Duration = Duration::from_millis(33);
@@ -41,18 +47,27 @@ pub const REST: Duration = Duration::from_millis(33);
 pub struct DesktopInput {
     enigo: Enigo,
     hold: Duration,
+    /// When the last button or key was released.
+    released_at: Option<Instant>,
 }
 
 impl DesktopInput {
-    /// Presses, holds ([`HOLD`], or as set) and releases, with `send` sending the press or the release.
+    /// Presses, holds ([`HOLD`], or as set) and releases, with `send` sending the press or the release. A press
+    /// comes no sooner than [`UP`] (or the hold, if longer) after the last release: a game that looks at its
+    /// buttons once a frame must see them up between two presses, or it sees one long press (a move lost).
     fn hold(
         &mut self,
         what: &str,
         mut send: impl FnMut(&mut Enigo, Direction) -> enigo::InputResult<()>,
     ) -> Result<()> {
+        if let Some(up_for) = self.released_at.map(|at| at.elapsed()) {
+            sleep(self.hold.max(UP).saturating_sub(up_for));
+        }
         send(&mut self.enigo, Direction::Press).map_err(|e| anyhow!("{what} (pressing): {e}"))?;
         sleep(self.hold);
-        send(&mut self.enigo, Direction::Release).map_err(|e| anyhow!("{what} (releasing): {e}"))
+        let released = send(&mut self.enigo, Direction::Release).map_err(|e| anyhow!("{what} (releasing): {e}"));
+        self.released_at = Some(Instant::now());
+        released
     }
 }
 
@@ -63,7 +78,7 @@ impl DesktopInput {
         let settings = Settings { linux_delay: 0, ..Settings::default() };
         let enigo =
             Enigo::new(&settings).map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?;
-        Ok(DesktopInput { enigo, hold: HOLD })
+        Ok(DesktopInput { enigo, hold: HOLD, released_at: None })
     }
 }
 

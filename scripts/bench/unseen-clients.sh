@@ -3,7 +3,7 @@
 # canvas pages, terminals, Tk), with one or more builds of autoplay side by side: each client is started on a
 # virtual display of its own, its window captured once it is mapped (and, for a board that never holds still, as it
 # is), and every binary given times `bench GAME --shot` on the same picture (mean over its reads), or says why it
-# did not read it.
+# did not read it ("not read"), or marks a board it read otherwise than the last binary does ("misread").
 #
 #   scripts/bench/unseen-clients.sh [BINARY...]     (default: this tree's release build)
 #   PLAY=1 scripts/bench/unseen-clients.sh [BINARY...]
@@ -91,6 +91,10 @@ for shot in "$shots"/*.png; do
     printf '%-24s' "$name"
     for binary in "${binaries[@]}"; do
         if out=$("$binary" bench "$game" --shot "$shot" 2>&1 | grep -o 'mean [0-9.]* ms'); then
+            # A board read unlike the last binary's reading is marked: read, but not as the newest build reads it.
+            if [ "$("$binary" read "$game" "$shot" 2>/dev/null)" != "$("${binaries[-1]}" read "$game" "$shot" 2>/dev/null)" ]; then
+                out="$out (misread)"
+            fi
             printf ' %28s' "$out"
         else
             why=$("$binary" read "$game" "$shot" 2>&1 >/dev/null | head -c 200 | tr '\n' ' ') || true
