@@ -34,7 +34,7 @@ pub trait InputDevice {
 pub const HOLD: Duration = Duration::from_millis(80);
 /// The longer hold a move is made again with where it left the board as it was (see `play::hands`).
 pub const LONG_HOLD: Duration = Duration::from_millis(250);
-/// How long a released button or key stays up at least before the next press, as a person's finger lifts and comes
+/// How long a released button or key stays up at least before it is pressed again, as a person's finger lifts and comes
 /// down again (a quick double click leaves about this much between): longer than a frame of a game that polls its
 /// input 15 times a second, even when a busy desktop slows its frames by half. (Seen: the pygame Flood-It, 15
 /// frames a second under `busy.sh 3`, took a press about 60 ms after the last release for the same press.)
@@ -43,30 +43,40 @@ pub const UP: Duration = Duration::from_millis(100);
 /// so that a game that polls the pointer sees it arrive before it sees the press.
 pub const REST: Duration = Duration::from_millis(33);
 
+/// A button or key that is pressed and released.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pressed {
+    LeftButton,
+    Char(char),
+    Key(Key),
+}
+
 /// The live desktop.
 pub struct DesktopInput {
     enigo: Enigo,
     hold: Duration,
-    /// When the last button or key was released.
-    released_at: Option<Instant>,
+    /// The last button or key released, and when.
+    released: Option<(Pressed, Instant)>,
 }
 
 impl DesktopInput {
-    /// Presses, holds ([`HOLD`], or as set) and releases, with `send` sending the press or the release. A press
-    /// comes no sooner than [`UP`] (or the hold, if longer) after the last release: a game that looks at its
-    /// buttons once a frame must see them up between two presses, or it sees one long press (a move lost).
+    /// Presses `pressed`, holds it ([`HOLD`], or as set) and releases it, with `send` sending the press or the
+    /// release. The same button or key is pressed again no sooner than [`UP`] (or the hold, if longer) after its
+    /// release: a game that looks at its buttons once a frame must see one up between two presses, or it sees one
+    /// long press (a move lost). (Another button or key may follow at once, as a person's other finger does.)
     fn hold(
         &mut self,
+        pressed: Pressed,
         what: &str,
         mut send: impl FnMut(&mut Enigo, Direction) -> enigo::InputResult<()>,
     ) -> Result<()> {
-        if let Some(up_for) = self.released_at.map(|at| at.elapsed()) {
-            sleep(self.hold.max(UP).saturating_sub(up_for));
+        if let Some((_, at)) = self.released.filter(|&(last, _)| last == pressed) {
+            sleep(self.hold.max(UP).saturating_sub(at.elapsed()));
         }
         send(&mut self.enigo, Direction::Press).map_err(|e| anyhow!("{what} (pressing): {e}"))?;
         sleep(self.hold);
         let released = send(&mut self.enigo, Direction::Release).map_err(|e| anyhow!("{what} (releasing): {e}"));
-        self.released_at = Some(Instant::now());
+        self.released = Some((pressed, Instant::now()));
         released
     }
 }
@@ -78,7 +88,7 @@ impl DesktopInput {
         let settings = Settings { linux_delay: 0, ..Settings::default() };
         let enigo =
             Enigo::new(&settings).map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?;
-        Ok(DesktopInput { enigo, hold: HOLD, released_at: None })
+        Ok(DesktopInput { enigo, hold: HOLD, released: None })
     }
 }
 
@@ -89,11 +99,13 @@ impl InputDevice for DesktopInput {
 
     fn click(&mut self) -> Result<()> {
         sleep(REST);
-        self.hold("clicking", |enigo, direction| enigo.button(Button::Left, direction))
+        self.hold(Pressed::LeftButton, "clicking", |enigo, direction| enigo.button(Button::Left, direction))
     }
 
     fn type_char(&mut self, c: char) -> Result<()> {
-        self.hold(&format!("typing '{c}'"), |enigo, direction| enigo.key(enigo::Key::Unicode(c), direction))
+        self.hold(Pressed::Char(c), &format!("typing '{c}'"), |enigo, direction| {
+            enigo.key(enigo::Key::Unicode(c), direction)
+        })
     }
 
     fn press_key(&mut self, key: Key) -> Result<()> {
@@ -104,7 +116,7 @@ impl InputDevice for DesktopInput {
             Key::Right => enigo::Key::RightArrow,
             Key::Enter => enigo::Key::Return,
         };
-        self.hold(&format!("pressing {key}"), |enigo, direction| enigo.key(code, direction))
+        self.hold(Pressed::Key(key), &format!("pressing {key}"), |enigo, direction| enigo.key(code, direction))
     }
 
     fn pointer(&self) -> Result<(i32, i32)> {
