@@ -80,7 +80,9 @@ impl X11Window {
         let attributes = attributes.reply().ok()?;
         let state = state.reply().ok()?;
         let geometry = geometry.reply().ok()?;
-        if attributes.map_state != MapState::VIEWABLE || state.value32()?.any(|atom| atom == self.hidden) {
+        // (A window manager may set no _NET_WM_STATE at all: then nothing says the window is hidden.)
+        let hidden = state.value32().is_some_and(|mut atoms| atoms.any(|atom| atom == self.hidden));
+        if attributes.map_state != MapState::VIEWABLE || hidden {
             return None;
         }
         let corner = conn.translate_coordinates(window, geometry.root, geometry.x, geometry.y).ok()?;

@@ -33,7 +33,7 @@ fn a_window_with_only_the_old_wm_name_is_listed_and_found_by_its_title_and_class
 
 /// The kept connection's capture of sgt-flood's window (`autoplay::x11_window`) is xwd's picture of it, pixel for
 /// pixel; its place is xwininfo's absolute corner, before and after the window manager moves it; its title is the
-/// window's.
+/// window's; a window without the window manager's state property is captured too.
 #[test]
 fn a_window_captured_through_its_kept_connection_is_what_xwd_and_xwininfo_see() {
     let mut desktop = Desktop::start();
@@ -60,4 +60,9 @@ fn a_window_captured_through_its_kept_connection_is_what_xwd_and_xwininfo_see() 
         assert_eq!((grabbed.x, grabbed.y), (absolute("X"), absolute("Y")), "{info}");
         assert_eq!(grabbed.title.as_deref(), Some("Flood"));
     }
+    // A window manager may set no _NET_WM_STATE: nothing then says the window is hidden.
+    desktop.run("xprop", &["-id", &window, "-remove", "_NET_WM_STATE"]);
+    let props = String::from_utf8_lossy(&desktop.run("xprop", &["-id", &window, "_NET_WM_STATE"]).stdout).into_owned();
+    assert!(props.contains("not found"), "{props}");
+    assert!(kept.grab().is_some(), "a window with no _NET_WM_STATE was left to xcap");
 }
