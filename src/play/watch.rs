@@ -206,6 +206,9 @@ fn read_still<G: Client>(
     }
 }
 
+/// The least time between two readings while a board's reading is waited for to hold still.
+pub const READING_INTERVAL: Duration = Duration::from_millis(25);
+
 /// How many captures, [`MEDIAN_STEP`] apart, a board that never holds still is read from at once (each pixel's
 /// median: [`crate::vision::extremes::median`]), where one capture alone does not read.
 pub const MEDIAN_OF: usize = 5;
@@ -226,7 +229,8 @@ pub fn reading_holds_still<G: Client>(
     want: Option<&BoardOf<G>>,
 ) -> Result<Option<(Observation<G>, Duration)>> {
     let start = source.now();
-    let wait = Wait::new("the board's reading to hold still", bound, interval, First::Clock);
+    // (Read no more often than READING_INTERVAL: a median changes only every MEDIAN_STEP.)
+    let wait = Wait::new("the board's reading to hold still", bound, interval.max(READING_INTERVAL), First::Clock);
     // The board read in every capture since `since`, and how many captures.
     let mut agreeing: Option<(BoardOf<G>, Duration, usize)> = None;
     // The latest captures at least MEDIAN_STEP apart, and when each was taken.
