@@ -109,13 +109,7 @@ impl InputDevice for DesktopInput {
     }
 
     fn press_key(&mut self, key: Key) -> Result<()> {
-        let code = match key {
-            Key::Up => enigo::Key::UpArrow,
-            Key::Down => enigo::Key::DownArrow,
-            Key::Left => enigo::Key::LeftArrow,
-            Key::Right => enigo::Key::RightArrow,
-            Key::Enter => enigo::Key::Return,
-        };
+        let code = enigo_key(key);
         self.hold(Pressed::Key(key), &format!("pressing {key}"), |enigo, direction| enigo.key(code, direction))
     }
 
@@ -125,6 +119,17 @@ impl InputDevice for DesktopInput {
 
     fn set_hold(&mut self, hold: Duration) {
         self.hold = hold;
+    }
+}
+
+/// The enigo key that `key` names.
+pub fn enigo_key(key: Key) -> enigo::Key {
+    match key {
+        Key::Up => enigo::Key::UpArrow,
+        Key::Down => enigo::Key::DownArrow,
+        Key::Left => enigo::Key::LeftArrow,
+        Key::Right => enigo::Key::RightArrow,
+        Key::Enter => enigo::Key::Return,
     }
 }
 

@@ -15,8 +15,8 @@ use anyhow::{bail, Context, Result};
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 
 use crate::capture::{Frame, FrameSource};
-use crate::game::{Action, Client, Game, Key, Layout, Reading, SolveLimits, Way};
-use crate::input::{DesktopInput, InputDevice};
+use crate::game::{Action, Client, Game, Layout, Reading, SolveLimits, Way};
+use crate::input::{enigo_key, DesktopInput, InputDevice};
 
 /// How events are sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -121,16 +121,7 @@ impl Hands {
             (Hands::Instant(enigo), Action::Type(c)) => {
                 enigo.key(enigo::Key::Unicode(*c), Direction::Click).map_err(fail)?
             }
-            (Hands::Instant(enigo), Action::Key(key)) => {
-                let code = match key {
-                    Key::Up => enigo::Key::UpArrow,
-                    Key::Down => enigo::Key::DownArrow,
-                    Key::Left => enigo::Key::LeftArrow,
-                    Key::Right => enigo::Key::RightArrow,
-                    Key::Enter => enigo::Key::Return,
-                };
-                enigo.key(code, Direction::Click).map_err(fail)?
-            }
+            (Hands::Instant(enigo), Action::Key(key)) => enigo.key(enigo_key(*key), Direction::Click).map_err(fail)?,
             (Hands::Person(input), Action::Click { x, y } | Action::Point { x, y }) => {
                 let ((sx, sy), _) = frame.screen_point(*x, *y);
                 input.move_pointer(sx, sy)?;
