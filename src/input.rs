@@ -6,7 +6,8 @@
 //! only if it is down when they look: a press and release sent in the same instant fall between two frames and are
 //! never seen. A hold longer than a frame (at 15 frames a second or more) is seen by every such game, and an
 //! event-driven toolkit (GTK, Qt, Tk, a browser) takes it the same as an instant click. Likewise a released
-//! button or key stays up at least as long before the next press, or such a game sees two presses as one.
+//! button or key stays up a while ([`UP`]) before the same one is pressed again, or such a game sees two presses
+//! as one.
 
 use std::thread::sleep;
 use std::time::{Duration, Instant};

@@ -4,10 +4,10 @@
 //! The script reads the window once and solves it, then for each move of the plan sends the move's events the
 //! client's usual way and captures the window in-process until it has changed and two captures in a row agree;
 //! then the next move. It reads nothing after the first capture and checks nothing: it is the floor a verified
-//! move cannot go below, given how the events are sent. Two ways of sending are timed, one after the other on
-//! the same kind of board, each from its own new game: events sent at once (an XTEST press and release in the
-//! same instant, as a bare script sends them), and events given as the bot gives them (the pointer at rest, each
-//! button and key held as a person holds it: [`crate::input`]), which is the floor for the bot itself.
+//! move cannot go below, given how the events are sent ([`Touch`]): at once (an XTEST press and release in the
+//! same instant, as a bare script sends them), or as the bot gives them (the pointer at rest, each button and
+//! key held as a person holds it: [`crate::input`]), which is the floor for the bot itself.
+//! `scripts/bench/live.sh` runs both, each on a new game of the board the bot then plays.
 
 use std::time::{Duration, Instant};
 
