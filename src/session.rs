@@ -421,6 +421,8 @@ impl InputDevice for RecordingInput<'_> {
 /// The recorded session a replay walks through.
 pub struct Replay {
     dir: PathBuf,
+    /// The recorded source's own name for itself ("window 'Flood'"): a replay's messages are the recording's.
+    window: String,
     events: Vec<Event>,
     next: usize,
     /// The frame file last served, for messages.
@@ -435,6 +437,7 @@ impl Replay {
     pub fn open(dir: &Path, manifest: &Manifest) -> Rc<RefCell<Replay>> {
         Rc::new(RefCell::new(Replay {
             dir: dir.to_owned(),
+            window: manifest.window.clone(),
             events: manifest.events.clone(),
             next: 0,
             frame: None,
@@ -583,7 +586,7 @@ impl FrameSource for ReplaySource {
     }
 
     fn describe(&self) -> String {
-        format!("recording {}", self.replay.borrow().dir.display())
+        self.replay.borrow().window.clone()
     }
 
     fn windows_opened(&mut self) -> Result<Vec<String>> {
@@ -730,5 +733,21 @@ fn same_report(recorded: &PlayEvent, replayed: &PlayEvent) -> bool {
             PlayEvent::FirstRead { theme: theme_again, board: board_again, .. },
         ) => theme == theme_again && board == board_again,
         _ => recorded == replayed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A replay names its source as the recording named it ("window 'Flood'"), so that a recorded error that
+    /// names the window (the board in window 'Flood' did not hold still) replays to the same words.
+    #[test]
+    fn a_replay_names_its_source_as_the_recording_did() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/sessions/flood-sgt-flood");
+        let manifest = Manifest::load(&dir).unwrap();
+        assert!(manifest.window.starts_with("window '"), "{}", manifest.window);
+        let source = ReplaySource::new(Replay::open(&dir, &manifest));
+        assert_eq!(source.describe(), manifest.window);
     }
 }
