@@ -12,7 +12,10 @@
 #             limit of 28 s of the 30 s a game.
 #   GAMES     how many games (default 20; even, so that each side starts half of them).
 # Environment: SEED (default 1) seeds the referee's games; TIME_LIMIT is not changed: 30 s a player a game, as in
-# the competition.
+# the competition. PIN (default 1 where the machine has two processors or more) pins each player to a processor of
+# its own with taskset: autoplay to processor 0, NineDigits to processor 1. NineDigits thinks on one; autoplay's
+# endgame search would use every processor it may, so unpinned it could get twice the peer's CPU. PIN=0 runs both
+# unpinned.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/env.sh
@@ -45,8 +48,16 @@ echo "NineDigits: $peer_dir at commit $commit, built into $build/ninedigits" >&2
 
 cargo build --release --locked >&2
 logs=$build/logs-$(date +%Y%m%d-%H%M%S)
-"$AUTOPLAY" referee sudoku "$AUTOPLAY duel sudoku" "$build/ninedigits" --games "$games" --seed "${SEED:-1}" \
-    --log "$logs"
+ours="$AUTOPLAY duel sudoku"
+peer="$build/ninedigits"
+if [ "${PIN:-1}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
+    ours="taskset -c 0 $ours"
+    peer="taskset -c 1 $peer"
+    echo "each player on a processor of its own: autoplay on 0, NineDigits on 1" >&2
+else
+    echo "both players unpinned, on any of $(nproc) processors" >&2
+fi
+"$AUTOPLAY" referee sudoku "$ours" "$peer" --games "$games" --seed "${SEED:-1}" --log "$logs"
 
 # The clock's margin, measured: per game, autoplay's thinking time by the referee's clock (from each line sent to
 # the answer read) less its own count (from each line read to the answer written), which it logs on Quit. The
