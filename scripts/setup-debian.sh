@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
     # building xcap (its X11, Wayland, PipeWire and GBM back ends are always compiled in)
-    build-essential pkg-config clang libpipewire-0.3-dev libspa-0.2-dev libwayland-dev libegl-dev libgbm-dev libxcb1-dev
+    build-essential pkg-config clang libpipewire-0.3-dev libspa-0.2-dev libwayland-dev libegl-dev libgbm-dev libxcb1-dev libxkbcommon-dev
     # the desktop the bot and its tests run on
     xvfb openbox x11-utils x11-apps xdotool netpbm
     # the games (GNOME Sudoku is about 170 MB, KSudoku about 140 MB), and a browser for the web clients
@@ -16,8 +16,10 @@ packages=(
     # a Sudoku generator and solver, the peer of the Sudoku benchmark; cmake to build tdoku, the peer of the 9×9
     # solver, as its authors build it (scripts/bench/tdoku.sh, with the clang above)
     qqwing cmake
-    # a Wayland session with XWayland for the Wayland live test (sway runs headless)
-    sway xwayland
+    # a Wayland session with XWayland for the Wayland live tests (sway runs headless, with the wallpaper its default
+    # configuration names: without it sway shows its red error bar); grim, which captures its output apart from the
+    # bot, and wtype, which presses a key there as the user would
+    sway sway-backgrounds xwayland grim wtype
     # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm, and
     # xterm's default bitmap font (`fixed`, 6×13), which a desktop install has (the xorg package depends on it)
     xterm sudoku xfonts-base

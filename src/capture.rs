@@ -134,6 +134,19 @@ pub trait FrameSource {
     fn sleep(&mut self, duration: Duration) {
         std::thread::sleep(duration)
     }
+    /// Where input for this source's window goes: by default the X server.
+    fn seat(&self) -> Seat {
+        Seat::X11
+    }
+}
+
+/// Where the bot's input goes: the desktop a window is shown by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The X server (XTEST): an X11 window, or XWayland's on a Wayland session.
+    X11,
+    /// The Wayland compositor's virtual pointer and keyboard: a native Wayland window.
+    Wayland,
 }
 
 /// The desktop's load: the one-minute load average (`/proc/loadavg`) over the processors this program may use;
@@ -162,6 +175,9 @@ pub struct WindowInfo {
     pub width: u32,
     pub height: u32,
     pub minimized: bool,
+    /// A native Wayland window, listed by the compositor (sway): captured and played through it
+    /// ([`crate::wlroots`]), its id being the compositor's. Otherwise an X11 window (XWayland's, on Wayland).
+    pub wayland: bool,
 }
 
 fn info_of(window: &xcap::Window) -> Result<WindowInfo> {
@@ -181,6 +197,7 @@ fn info_of(window: &xcap::Window) -> Result<WindowInfo> {
         width: window.width()?,
         height: window.height()?,
         minimized: window.is_minimized().unwrap_or(false),
+        wayland: false,
     })
 }
 
@@ -206,29 +223,68 @@ fn all_windows() -> Result<Vec<xcap::Window>> {
     })
 }
 
-/// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`.
-pub fn session_env() -> [(&'static str, Option<String>); 2] {
-    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE"].map(|name| (name, std::env::var(name).ok().filter(|v| !v.is_empty())))
+/// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`, and
+/// `SWAYSOCK` (sway's IPC socket).
+pub fn session_env() -> [(&'static str, Option<String>); 3] {
+    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "SWAYSOCK"]
+        .map(|name| (name, std::env::var(name).ok().filter(|v| !v.is_empty())))
 }
 
-/// On a Wayland session (either variable says so), what works and what does not: windows are listed, captured
-/// and played through X11 only, so programs running under XWayland are played as on X11, and native Wayland
-/// windows are not seen at all. `None` on an X11 session.
+/// On a Wayland session (either of the first two variables says so) other than sway's, what works and what does
+/// not: windows are listed, captured and played through X11 only, so programs running under XWayland are played
+/// as on X11, and native Wayland windows are not listed (a wlroots compositor's whole output is read). `None` on an X11 session, and on sway, whose native
+/// windows are played through the compositor ([`crate::wlroots`]).
 pub fn wayland_note(env: &[(&str, Option<String>)]) -> Option<String> {
     let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
     let wayland = value("WAYLAND_DISPLAY").is_some()
         || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
-    wayland.then(|| {
-        "this is a Wayland session: autoplay sees, captures and plays only windows of programs running under XWayland \
-         (as on X11); native Wayland windows are not listed and cannot be played. Start a GTK game under XWayland \
-         with GDK_BACKEND=x11 (for example `GDK_BACKEND=x11 /usr/games/sgt-flood`); Qt programs with QT_QPA_PLATFORM=xcb"
+    (wayland && value("SWAYSOCK").is_none()).then(|| {
+        "this is a Wayland session whose compositor lists no windows to autoplay: it sees the windows of programs \
+         running under XWayland (as on X11) and, where the compositor copies its output and takes virtual input (a \
+         wlroots one, such as Hyprland or labwc), the board in the whole output; native Wayland windows are not \
+         listed. On GNOME or KDE, start a GTK game under XWayland with GDK_BACKEND=x11 (for example \
+         `GDK_BACKEND=x11 /usr/games/sgt-flood`), a Qt one with QT_QPA_PLATFORM=xcb"
             .to_string()
     })
 }
 
-/// Every top-level window the window manager knows, front-most first.
+/// Every top-level window the window manager knows, front-most first; on sway, its native Wayland windows first,
+/// then the X server's (XWayland's). On a Wayland session with no X server to ask (no XWayland), the native
+/// windows alone (none, where the compositor is not sway).
 pub fn list_windows() -> Result<Vec<WindowInfo>> {
-    all_windows()?.iter().map(info_of).collect()
+    let mut windows = if crate::wlroots::sway_session() { crate::wlroots::native_windows()? } else { Vec::new() };
+    match all_windows().and_then(|x11| x11.iter().map(info_of).collect::<Result<Vec<_>>>()) {
+        Ok(x11) => windows.extend(x11),
+        Err(_) if wayland_session() && std::env::var_os("DISPLAY").is_none() => {}
+        Err(e) => return Err(e),
+    }
+    Ok(windows)
+}
+
+/// Whether this is a Wayland session (`WAYLAND_DISPLAY` names a compositor).
+pub fn wayland_session() -> bool {
+    std::env::var_os("WAYLAND_DISPLAY").is_some_and(|display| !display.is_empty())
+}
+
+/// The whole screen: on a Wayland session whose compositor copies its output for the bot (a wlroots one), that
+/// output ([`crate::wlroots::OutputSource`]); else the X server's screen.
+pub fn screen_source() -> Box<dyn FrameSource> {
+    if wayland_session() {
+        if let Ok(output) = crate::wlroots::OutputSource::open() {
+            return Box::new(output);
+        }
+    }
+    Box::new(ScreenSource)
+}
+
+/// The source of the window `title` names ([`find_window`]): a native Wayland window's through the compositor,
+/// any other through X11.
+pub fn open_window(title: &str) -> Result<Box<dyn FrameSource>> {
+    let info = find_window(title).map_err(with_wayland_note)?;
+    if info.wayland {
+        return Ok(Box::new(crate::wlroots::NativeWindowSource::open(&info)?));
+    }
+    Ok(Box::new(WindowSource::of(info).map_err(with_wayland_note)?))
 }
 
 /// A window as messages name it: title, id, position and size.
@@ -324,7 +380,14 @@ impl WindowSource {
     }
 
     fn open(title: &str) -> Result<Self> {
-        let info = find_window(title)?;
+        Self::of(find_window(title)?)
+    }
+
+    /// The X11 window `info` lists.
+    fn of(info: WindowInfo) -> Result<Self> {
+        if info.wayland {
+            bail!("window '{}' is a native Wayland window, not an X11 one", info.title);
+        }
         let windows = all_windows()?;
         let window = windows
             .iter()
@@ -337,18 +400,6 @@ impl WindowSource {
         };
         let kept = crate::x11_window::X11Window::open(info.id).ok();
         Ok(WindowSource { window, kept, title: info.title, siblings_at_start })
-    }
-
-    /// The first of `titles` that names a window.
-    pub fn first_of(titles: &[&str]) -> Result<Self> {
-        let mut errors = Vec::new();
-        for title in titles {
-            match Self::open(title) {
-                Ok(source) => return Ok(source),
-                Err(e) => errors.push(format!("{e:#}")),
-            }
-        }
-        Err(with_wayland_note(anyhow!("{}", errors.join("; "))))
     }
 }
 
@@ -606,7 +657,11 @@ mod tests {
     #[test]
     fn a_wayland_session_is_told_what_works_and_how_to_start_a_game_under_xwayland() {
         let env = |wayland: Option<&str>, kind: Option<&str>| {
-            [("WAYLAND_DISPLAY", wayland.map(String::from)), ("XDG_SESSION_TYPE", kind.map(String::from))]
+            [
+                ("WAYLAND_DISPLAY", wayland.map(String::from)),
+                ("XDG_SESSION_TYPE", kind.map(String::from)),
+                ("SWAYSOCK", None),
+            ]
         };
         assert_eq!(wayland_note(&env(None, None)), None);
         assert_eq!(wayland_note(&env(None, Some("x11"))), None);
@@ -621,6 +676,10 @@ mod tests {
                 "{note}"
             );
         }
+        // On sway, native windows are played: nothing to tell.
+        let mut sway = env(Some("wayland-1"), Some("wayland"));
+        sway[2].1 = Some("/run/user/1000/sway-ipc.sock".into());
+        assert_eq!(wayland_note(&sway), None);
     }
 
     #[test]

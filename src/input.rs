@@ -1,4 +1,5 @@
-//! The act stage: input events sent to the desktop (enigo, over XTEST), or recorded in a dry run.
+//! The act stage: input events sent to the desktop (enigo: over XTEST to an X server, or through a Wayland
+//! compositor's virtual pointer and keyboard to a native Wayland window), or recorded in a dry run.
 //!
 //! The desktop is given input as a person gives it: the pointer comes to rest before a press, and a button or key
 //! is held down for about as long as a finger holds it ([`HOLD`]) before it is released. Games built on engines
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, Result};
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 
+use crate::capture::Seat;
 use crate::game::Key;
 
 /// Where input events go. Points are screen coordinates.
@@ -28,6 +30,11 @@ pub trait InputDevice {
     fn pointer(&self) -> Result<(i32, i32)>;
     /// How long each button and key is held from now on ([`HOLD`] until set).
     fn set_hold(&mut self, _hold: Duration) {}
+    /// Whether the user has asked the bot to stop by a key, where a move of the pointer cannot be seen (a native
+    /// Wayland window: [`crate::wlroots::StopKey`]); which key.
+    fn stop_key_pressed(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// How long a pressed button or key is held before it is released: as a person holds one (about 80 ms), longer
@@ -55,6 +62,11 @@ enum Pressed {
 /// The live desktop.
 pub struct DesktopInput {
     enigo: Enigo,
+    seat: Seat,
+    /// Where the bot last moved the pointer (on Wayland, the only pointer a client can know).
+    moved_to: Option<(i32, i32)>,
+    /// On Wayland, the key the user stops the bot by, where it could be bound.
+    stop_key: Option<crate::wlroots::StopKey>,
     hold: Duration,
     /// The last button or key released, and when.
     released: Option<(Pressed, Instant)>,
@@ -83,19 +95,58 @@ impl DesktopInput {
 }
 
 impl DesktopInput {
+    /// Input to the X server.
     pub fn new() -> Result<Self> {
-        // No artificial delay between events: GTK registers them without it, and the play loop waits for the
-        // window to settle after every move anyway.
-        let settings = Settings { linux_delay: 0, ..Settings::default() };
-        let enigo =
-            Enigo::new(&settings).map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?;
-        Ok(DesktopInput { enigo, hold: HOLD, released: None })
+        DesktopInput::on(Seat::X11)
+    }
+
+    /// Input to `seat`: the X server's XTEST, or a Wayland compositor's virtual pointer and keyboard
+    /// (`zwlr_virtual_pointer_v1`, `zwp_virtual_keyboard_v1`, through enigo's Wayland backend).
+    pub fn on(seat: Seat) -> Result<Self> {
+        let enigo = Enigo::new(&enigo_settings(seat)).map_err(|e| match seat {
+            Seat::X11 => anyhow!("cannot open the input device: {e} (is DISPLAY set?)"),
+            Seat::Wayland => anyhow!(
+                "cannot open the compositor's virtual pointer and keyboard: {e} (is WAYLAND_DISPLAY set, and does \
+                 the compositor offer wlr-virtual-pointer and virtual-keyboard, as sway does?)"
+            ),
+        })?;
+        let stop_key = match seat {
+            Seat::X11 => None,
+            Seat::Wayland => match crate::wlroots::StopKey::bind() {
+                Ok(key) => {
+                    eprintln!(
+                        "press {} to stop the bot (a move of the pointer cannot be seen here)",
+                        crate::wlroots::STOP_KEY
+                    );
+                    Some(key)
+                }
+                Err(e) => {
+                    eprintln!("note: no key stops the bot ({e:#}): stop it with Ctrl+C in its terminal");
+                    None
+                }
+            },
+        };
+        Ok(DesktopInput { enigo, seat, moved_to: None, stop_key, hold: HOLD, released: None })
+    }
+}
+
+/// enigo's settings for input to `seat` alone. enigo sends every event to each desktop it can reach: on a Wayland
+/// session with XWayland, an XWayland window would get each click twice (once from the compositor, once through
+/// XTEST), so the other desktop is named as one that does not exist. No delay between events: GTK registers them
+/// without it, and the play loop waits for the window to settle after every move anyway.
+pub fn enigo_settings(seat: Seat) -> Settings {
+    let base = Settings { linux_delay: 0, ..Settings::default() };
+    match seat {
+        Seat::X11 => Settings { wayland_display: Some("autoplay-sends-no-wayland-input".into()), ..base },
+        Seat::Wayland => Settings { x11_display: Some(":autoplay-sends-no-x11-input".into()), ..base },
     }
 }
 
 impl InputDevice for DesktopInput {
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
-        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))
+        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))?;
+        self.moved_to = Some((x, y));
+        Ok(())
     }
 
     fn click(&mut self) -> Result<()> {
@@ -114,12 +165,22 @@ impl InputDevice for DesktopInput {
         self.hold(Pressed::Key(key), &format!("pressing {key}"), |enigo, direction| enigo.key(code, direction))
     }
 
+    /// Where the pointer is: the X server says. A Wayland compositor tells no client where another's pointer
+    /// is: there, where the bot last moved it (before that, the origin), so a user's move of the pointer is not
+    /// seen (docs/desktops.md says how to stop the bot there).
     fn pointer(&self) -> Result<(i32, i32)> {
-        self.enigo.location().map_err(|e| anyhow!("reading the pointer position: {e}"))
+        match self.seat {
+            Seat::X11 => self.enigo.location().map_err(|e| anyhow!("reading the pointer position: {e}")),
+            Seat::Wayland => Ok(self.moved_to.unwrap_or((0, 0))),
+        }
     }
 
     fn set_hold(&mut self, hold: Duration) {
         self.hold = hold;
+    }
+
+    fn stop_key_pressed(&self) -> Option<&'static str> {
+        self.stop_key.as_ref().is_some_and(|key| key.pressed()).then_some(crate::wlroots::STOP_KEY)
     }
 }
 

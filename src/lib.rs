@@ -24,4 +24,5 @@ pub mod input;
 pub mod play;
 pub mod session;
 pub mod vision;
+pub mod wlroots;
 pub mod x11_window;

@@ -416,6 +416,11 @@ impl InputDevice for RecordingInput<'_> {
     fn set_hold(&mut self, hold: Duration) {
         self.inner.set_hold(hold)
     }
+
+    /// (Not recorded: a game the user stopped so ends with the error that says it, and is not replayed past it.)
+    fn stop_key_pressed(&self) -> Option<&'static str> {
+        self.inner.stop_key_pressed()
+    }
 }
 
 /// The recorded session a replay walks through.

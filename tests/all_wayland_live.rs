@@ -1,18 +1,26 @@
-//! Live test of a Wayland session: a real Wayland compositor (sway, headless, with its own XWayland) run by an
-//! unprivileged user (sway refuses root), a GTK game started under XWayland as docs/desktops.md says
-//! (`GDK_BACKEND=x11`), and the bot run inside that session, as a user there would run it. The bot must say it
-//! is on Wayland, list the game's window, and win it through XTEST; the window's pixels, captured with xwd inside
-//! the session, show one colour at the end.
+//! Live tests of a Wayland session: a real Wayland compositor (sway, headless, with its own XWayland) run by an
+//! unprivileged user (sway refuses root), a GTK game started in it, and the bot run inside that session, as a user
+//! there would run it:
+//! - the game under XWayland (`GDK_BACKEND=x11`): listed, and won through XTEST;
+//! - the game as a native Wayland window (`GDK_BACKEND=wayland`), with no calibration: listed by sway's IPC,
+//!   captured through the compositor's screen copy, and won through its virtual pointer (Flood-It) or keyboard
+//!   (Sudoku).
+//!
+//! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X) or grim
+//! (Wayland), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
 
 mod common;
 
 use std::os::unix::fs::{chown, MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use autoplay::clients::sudoku::{read as read_sudoku, theme::load_themes};
+use autoplay::games::sudoku::{solve_givens, SudokuGrid};
 use common::desktop::{parse_ppm, wait_until};
+use image::RgbaImage;
 
 /// The unprivileged user the session runs as when the tests run as root.
 const NOBODY: u32 = 65534;
@@ -21,8 +29,11 @@ const NOBODY: u32 = 65534;
 const SGT_COLOURS: [[u8; 3]; 6] =
     [[0xff, 0, 0], [0xff, 0xff, 0], [0, 0xff, 0], [0x33, 0x4c, 0xff], [0xff, 0x80, 0], [0x80, 0, 0xb3]];
 
+/// How long a session's script may take: start the game, list the windows, play it to the end.
+const SESSION_BOUND: Duration = Duration::from_secs(240);
+
 /// What runs inside the session: the game under XWayland, then the bot, leaving their outputs in the folder.
-const SESSION_SCRIPT: &str = r#"#!/bin/sh
+const XWAYLAND_FLOOD: &str = r#"#!/bin/sh
 cd "$(dirname "$0")"
 export AUTOPLAY_CALIBRATION="$PWD/calibration"
 GDK_BACKEND=x11 /usr/games/sgt-flood '10x10c6m0#wayland' >/dev/null 2>&1 &
@@ -37,6 +48,57 @@ xwd -silent -id "$(xdotool search --name '^Flood$' | head -n 1)" | xwdtopnm >aft
 echo done >finished
 "#;
 
+/// The game (`GAME` and `PARAMS`, titled `TITLE`) as a native Wayland window, then the bot with no calibration (a
+/// folder with the fonts' list alone, which a reading of digits with no theme renders its shapes from) playing it as `PLAYED` (its command line led by `BOT`), then the whole output captured by grim
+/// once it holds still.
+const NATIVE: &str = r#"#!/bin/sh
+cd "$(dirname "$0")"
+mkdir -p no-calibration
+cp calibration/fonts.toml no-calibration/
+export AUTOPLAY_CALIBRATION="$PWD/no-calibration"
+GDK_BACKEND=wayland /usr/games/GAME 'PARAMS' >game.log 2>&1 &
+i=0
+until ./autoplay windows 2>/dev/null | grep -q ' TITLE$'; do
+    i=$((i + 1)); [ "$i" -lt 600 ] || break; sleep 0.05
+done
+./autoplay windows >windows.txt 2>windows.err
+./autoplay windows --json >windows.json 2>>windows.err
+BOT ./autoplay play PLAYED --json >report.json 2>play.err
+echo $? >play.status
+# The output once it holds still (the game's flash at the end over): two shots alike.
+grim -t ppm after.ppm 2>grim.err
+i=0
+until grim -t ppm again.ppm 2>>grim.err && cmp -s after.ppm again.ppm; do
+    mv again.ppm after.ppm
+    i=$((i + 1)); [ "$i" -lt 300 ] || break; sleep 0.1
+done
+echo done >finished
+"#;
+
+/// A native sgt-flood played slowly, and the Pause key pressed inside the session (wtype, as the user would) once
+/// the bot has made its first move; then the output, once still.
+const NATIVE_STOPPED: &str = r#"#!/bin/sh
+cd "$(dirname "$0")"
+mkdir -p no-calibration
+export AUTOPLAY_CALIBRATION="$PWD/no-calibration"
+GDK_BACKEND=wayland /usr/games/sgt-flood '14x14c6m0#stopped' >game.log 2>&1 &
+i=0
+until ./autoplay windows 2>/dev/null | grep -q ' Flood$'; do
+    i=$((i + 1)); [ "$i" -lt 600 ] || break; sleep 0.05
+done
+./autoplay play flood --move-delay-ms 1500 >report.txt 2>play.err &
+bot=$!
+i=0
+until grep -q 'move 1:' play.err; do
+    i=$((i + 1)); [ "$i" -lt 1200 ] || break; sleep 0.05
+done
+wtype -k Pause 2>wtype.err
+wait "$bot"
+echo $? >play.status
+grim -t ppm after.ppm 2>grim.err
+echo done >finished
+"#;
+
 /// Makes `path` the session user's.
 fn give(path: &Path, root: bool) {
     if root {
@@ -44,102 +106,259 @@ fn give(path: &Path, root: bool) {
     }
 }
 
+/// A headless sway session of its own user, with the bot and the project's calibration in its folder; ended (sway,
+/// XWayland and everything started in it) when dropped.
+struct Session {
+    _work: tempfile::TempDir,
+    dir: PathBuf,
+    runtime: PathBuf,
+    root: bool,
+    sway: Child,
+    socket: PathBuf,
+}
+
+impl Session {
+    fn start() -> Session {
+        let root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
+        let work = tempfile::tempdir().unwrap();
+        let dir = work.path().to_owned();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        give(&dir, root);
+        let runtime = dir.join("runtime");
+        std::fs::create_dir(&runtime).unwrap();
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+        give(&runtime, root);
+        let bot = dir.join("autoplay");
+        std::fs::copy(env!("CARGO_BIN_EXE_autoplay"), &bot).unwrap();
+        std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
+        give(&bot, root);
+        // The project's calibration, where the session's user can read it (the checkout may be private to root).
+        let copied = Command::new("cp").arg("-r").arg(common::repo().join("calibration")).arg(&dir).status().unwrap();
+        assert!(copied.success(), "cannot copy the calibration");
+        if root {
+            let owned = Command::new("chown")
+                .args(["-R", &format!("{NOBODY}:{NOBODY}")])
+                .arg(dir.join("calibration"))
+                .status()
+                .unwrap();
+            assert!(owned.success());
+        }
+        let mut sway = Command::new("sway");
+        as_session_user(&mut sway, &dir, &runtime, root);
+        let sway_log = std::fs::File::create(dir.join("sway.log")).unwrap();
+        let mut sway = sway
+            .envs([("WLR_BACKENDS", "headless"), ("WLR_LIBINPUT_NO_DEVICES", "1"), ("WLR_RENDERER", "pixman")])
+            // Its own process group, so that the session ends whole: sway, XWayland, the game.
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(sway_log)
+            .spawn()
+            .expect("sway (packages sway and xwayland) must be installed");
+        let find_socket = || {
+            std::fs::read_dir(&runtime)
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .find(|p| p.to_string_lossy().contains("sway-ipc."))
+        };
+        wait_until("sway's IPC socket", Duration::from_secs(30), || {
+            find_socket().is_some() || sway.try_wait().unwrap().is_some()
+        });
+        let log = std::fs::read_to_string(dir.join("sway.log")).unwrap_or_default();
+        let socket = find_socket().unwrap_or_else(|| panic!("sway did not start:\n{log}"));
+        Session { _work: work, dir, runtime, root, sway, socket }
+    }
+
+    /// Runs `script` in the session (as sway's `exec` does) and waits until it has written `finished`; panics
+    /// naming what the bot and sway said if it has not within [`SESSION_BOUND`].
+    fn run(&self, script: &str) {
+        let path = self.dir.join("session.sh");
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        give(&path, self.root);
+        let mut exec = Command::new("swaymsg");
+        as_session_user(&mut exec, &self.dir, &self.runtime, self.root);
+        let exec = exec.env("SWAYSOCK", &self.socket).arg("exec").arg(&path).output().unwrap();
+        assert!(exec.status.success(), "swaymsg exec: {}", String::from_utf8_lossy(&exec.stderr));
+        let finished = self.dir.join("finished");
+        let waited = std::time::Instant::now();
+        while !finished.exists() && waited.elapsed() < SESSION_BOUND {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(
+            finished.exists(),
+            "the session's script did not finish within {} s:\nplay: {}\nsway: {}",
+            SESSION_BOUND.as_secs(),
+            self.read("play.err"),
+            self.read("sway.log")
+        );
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(name)).unwrap_or_default()
+    }
+
+    /// The bot's report, after checking it exited with success.
+    fn report(&self) -> serde_json::Value {
+        let stderr = self.read("play.err");
+        assert_eq!(self.read("play.status").trim(), "0", "play failed:\n{stderr}\ngame: {}", self.read("game.log"));
+        serde_json::from_str(&self.read("report.json")).unwrap()
+    }
+
+    /// The native window titled `title`, as the bot listed it (with `--json`): its place and size on the output.
+    fn native_window(&self, title: &str) -> (u32, u32, u32, u32) {
+        let (listed, note) = (self.read("windows.json"), self.read("windows.err"));
+        let windows: serde_json::Value =
+            serde_json::from_str(&listed).unwrap_or_else(|e| panic!("{e}: {listed}\n{note}"));
+        let window = windows
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["title"] == title && w["wayland"] == true)
+            .unwrap_or_else(|| panic!("no native window titled {title} listed:\n{listed}\n{note}"));
+        let at = |key: &str| window[key].as_u64().unwrap() as u32;
+        (at("x"), at("y"), at("width"), at("height"))
+    }
+
+    /// The picture of the output grim took inside the session at the end, cut to `(x, y, width, height)`.
+    fn grim_shot(&self, (x, y, width, height): (u32, u32, u32, u32)) -> RgbaImage {
+        let bytes = std::fs::read(self.dir.join("after.ppm")).unwrap();
+        assert!(!bytes.is_empty(), "grim took no picture: {}", self.read("grim.err"));
+        let (w, _, rgb) = parse_ppm(&bytes);
+        RgbaImage::from_fn(width, height, |i, j| {
+            let at = (((y + j) as usize) * w + (x + i) as usize) * 3;
+            image::Rgba([rgb[at], rgb[at + 1], rgb[at + 2], 255])
+        })
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-TERM", "--", &format!("-{}", self.sway.id())]).status();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while self.sway.try_wait().ok().flatten().is_none() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", self.sway.id())]).status();
+    }
+}
+
+/// Runs `command` as the session's user, with the session's folder as its home and runtime directory.
+fn as_session_user(command: &mut Command, dir: &Path, runtime: &Path, root: bool) {
+    command.env_clear().envs([
+        ("XDG_RUNTIME_DIR", runtime.as_os_str()),
+        ("HOME", dir.as_os_str()),
+        ("PATH", "/usr/bin:/bin".as_ref()),
+    ]);
+    if root {
+        command.uid(NOBODY).gid(NOBODY);
+    }
+}
+
+/// The cell colours of sgt-flood that more than 100 pixels of `rgb` show.
+fn flood_colours_shown(rgb: &[u8]) -> usize {
+    SGT_COLOURS.iter().filter(|c| rgb.chunks(3).filter(|p| *p == c.as_slice()).count() > 100).count()
+}
+
 #[test]
 fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
-    let root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
-    let work = tempfile::tempdir().unwrap();
-    let dir = work.path();
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
-    give(dir, root);
-    let runtime = dir.join("runtime");
-    std::fs::create_dir(&runtime).unwrap();
-    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
-    give(&runtime, root);
-    let bot = dir.join("autoplay");
-    std::fs::copy(env!("CARGO_BIN_EXE_autoplay"), &bot).unwrap();
-    // The project's calibration, where the session's user can read it (the checkout may be private to root).
-    let copied = Command::new("cp").arg("-r").arg(common::repo().join("calibration")).arg(dir).status().unwrap();
-    assert!(copied.success(), "cannot copy the calibration");
-    if root {
-        let owned = Command::new("chown")
-            .args(["-R", &format!("{NOBODY}:{NOBODY}")])
-            .arg(dir.join("calibration"))
-            .status()
-            .unwrap();
-        assert!(owned.success());
-    }
-    let script = dir.join("session.sh");
-    std::fs::write(&script, SESSION_SCRIPT).unwrap();
-    for file in [&bot, &script] {
-        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755)).unwrap();
-        give(file, root);
-    }
-    let as_session_user = |command: &mut Command| {
-        command.env_clear().envs([
-            ("XDG_RUNTIME_DIR", runtime.as_os_str()),
-            ("HOME", dir.as_os_str()),
-            ("PATH", "/usr/bin:/bin".as_ref()),
-        ]);
-        if root {
-            command.uid(NOBODY).gid(NOBODY);
-        }
-    };
-
-    let mut sway = Command::new("sway");
-    as_session_user(&mut sway);
-    let sway_log = std::fs::File::create(dir.join("sway.log")).unwrap();
-    let mut sway = sway
-        .envs([("WLR_BACKENDS", "headless"), ("WLR_LIBINPUT_NO_DEVICES", "1"), ("WLR_RENDERER", "pixman")])
-        // Its own process group, so that the session ends whole: sway, XWayland, the game.
-        .process_group(0)
-        .stdout(Stdio::null())
-        .stderr(sway_log)
-        .spawn()
-        .expect("sway (packages sway and xwayland) must be installed");
-    let socket = || {
-        std::fs::read_dir(&runtime)
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .find(|p| p.to_string_lossy().contains("sway-ipc."))
-    };
-    let log = || std::fs::read_to_string(dir.join("sway.log")).unwrap_or_default();
-    wait_until("sway's IPC socket", Duration::from_secs(30), || {
-        socket().is_some() || sway.try_wait().unwrap().is_some()
-    });
-    let socket = socket().unwrap_or_else(|| panic!("sway did not start:\n{}", log()));
-
-    let mut exec = Command::new("swaymsg");
-    as_session_user(&mut exec);
-    let exec = exec.env("SWAYSOCK", &socket).arg("exec").arg(&script).output().unwrap();
-    assert!(exec.status.success(), "swaymsg exec: {}", String::from_utf8_lossy(&exec.stderr));
-    let finished = dir.join("finished");
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
-    let waited = std::time::Instant::now();
-    while !finished.exists() && waited.elapsed() < Duration::from_secs(180) {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let _ = Command::new("kill").args(["-TERM", "--", &format!("-{}", sway.id())]).status();
-    wait_until("the Wayland session to end", Duration::from_secs(20), || sway.try_wait().unwrap().is_some());
-    assert!(
-        finished.exists(),
-        "the session's script did not finish within 180 s:\nplay: {}\nsway: {}",
-        read("play.err"),
-        log()
-    );
-
-    let (windows, note, stderr) = (read("windows.txt"), read("windows.err"), read("play.err"));
-    assert!(note.contains("this is a Wayland session") && note.contains("XWayland"), "{note}");
+    let session = Session::start();
+    session.run(XWAYLAND_FLOOD);
+    let (windows, note, stderr) = (session.read("windows.txt"), session.read("windows.err"), session.read("play.err"));
+    // (sway's own windows are listed too: no note says they are not.)
+    assert!(!note.contains("not listed"), "{note}");
     assert!(windows.lines().any(|l| l.ends_with(" Flood")), "the XWayland window is not listed:\n{windows}{note}");
-    assert_eq!(read("play.status").trim(), "0", "play failed:\n{stderr}");
-    let report: serde_json::Value = serde_json::from_str(&read("report.json")).unwrap();
+    let report = session.report();
     assert_eq!(report["won"], true, "{stderr}");
     assert_eq!(report["plan_optimal"], true, "{stderr}");
     assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
     // Independently of the bot: the window shows one of sgt-flood's cell colours only.
-    let after = std::fs::read(dir.join("after.ppm")).unwrap();
+    let after = std::fs::read(session.dir.join("after.ppm")).unwrap();
     assert!(!after.is_empty(), "no capture of the window after the game:\n{stderr}");
     let (_, _, rgb) = parse_ppm(&after);
-    let shown = SGT_COLOURS.iter().filter(|c| rgb.chunks(3).filter(|p| *p == c.as_slice()).count() > 100).count();
-    assert_eq!(shown, 1, "not won: {shown} colours shown\n{stderr}");
+    assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
+}
+
+/// The script that plays `game` (with `params`, titled `title`) as a native Wayland window; `bot` leads the
+/// bot's command line (`env -u …` to hide what a session offers).
+fn native_script(game: &str, params: &str, title: &str, played: &str, bot: &str) -> String {
+    NATIVE
+        .replace("GAME", game)
+        .replace("PARAMS", params)
+        .replace("TITLE", title)
+        .replace("PLAYED", played)
+        .replace("BOT ", &format!("{bot} "))
+}
+
+#[test]
+fn a_native_wayland_flood_it_is_listed_read_with_no_calibration_and_won_by_the_virtual_pointer() {
+    let session = Session::start();
+    session.run(&native_script("sgt-flood", "10x10c6m0#native", "Flood", "flood", "env"));
+    let stderr = session.read("play.err");
+    let window = session.native_window("Flood");
+    let report = session.report();
+    assert_eq!(report["won"], true, "{stderr}");
+    assert_eq!(report["plan_optimal"], true, "{stderr}");
+    assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
+    // Independently of the bot: grim's picture of the window shows one of sgt-flood's cell colours only.
+    let shot = session.grim_shot(window);
+    let rgb: Vec<u8> = shot.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect();
+    assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
+}
+
+#[test]
+fn a_native_wayland_sudoku_is_read_with_no_calibration_and_filled_by_the_virtual_keyboard() {
+    let params = "3x3dt#native-nine";
+    let out = Command::new("/usr/games/sgt-solo").args(["--generate", "1", params]).output().unwrap();
+    let truth = SudokuGrid::parse_givens(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let solution = solve_givens(&truth).unwrap();
+    let session = Session::start();
+    session.run(&native_script("sgt-solo", params, "Solo", "sudoku", "env"));
+    let stderr = session.read("play.err");
+    let window = session.native_window("Solo");
+    let report = session.report();
+    assert_eq!(report["won"], true, "{stderr}");
+    let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
+    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+    // Independently of the bot: grim's picture of the window reads as the solution, with the game's givens.
+    let themes = load_themes(&common::repo().join("calibration"), None).unwrap();
+    let after = read_sudoku(&session.grim_shot(window), &themes).unwrap_or_else(|e| panic!("{e:#}\n{stderr}"));
+    assert_eq!(after.grid.cells, solution, "the window does not show the solution:\n{stderr}");
+    assert_eq!(after.grid.given, truth.given, "the givens are the game's");
+}
+
+#[test]
+fn a_native_wayland_game_stops_at_once_when_the_user_presses_pause() {
+    let session = Session::start();
+    session.run(NATIVE_STOPPED);
+    let stderr = session.read("play.err");
+    assert!(stderr.contains("press Pause to stop the bot"), "the bot should say how to stop it:\n{stderr}");
+    assert!(stderr.contains("move 1:"), "the bot made no move:\n{stderr}\n{}", session.read("game.log"));
+    assert_ne!(session.read("play.status").trim(), "0", "the bot went on to the end:\n{stderr}");
+    assert!(stderr.contains("stopped: the user pressed Pause"), "{stderr}\nwtype: {}", session.read("wtype.err"));
+    assert!(!stderr.contains("move 3:"), "the bot went on after the key:\n{stderr}");
+    // Independently: the board is left unfinished.
+    let (_, _, rgb) = parse_ppm(&std::fs::read(session.dir.join("after.ppm")).unwrap());
+    assert!(flood_colours_shown(&rgb) > 1, "the board is won:\n{stderr}");
+}
+
+/// A wlroots compositor that lists no windows to the bot (sway, with its IPC socket and XWayland hidden from the
+/// bot: what Hyprland, labwc or river offer it): the board is found in the whole output, copied by the compositor,
+/// and played by the virtual pointer at the output's coordinates.
+#[test]
+fn on_a_wlroots_compositor_with_no_window_list_the_board_is_found_in_the_whole_output_and_won() {
+    let session = Session::start();
+    session.run(&native_script("sgt-flood", "10x10c6m0#output", "Flood", "flood", "env -u SWAYSOCK -u DISPLAY"));
+    let stderr = session.read("play.err");
+    let report = session.report();
+    assert_eq!(report["won"], true, "{stderr}");
+    assert_eq!(report["plan_optimal"], true, "{stderr}");
+    assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
+    assert!(
+        stderr.contains("the board is in the Wayland output"),
+        "the bot should say it plays the whole output:\n{stderr}"
+    );
+    // Independently of the bot: grim's picture of the output shows one of sgt-flood's cell colours only.
+    let (_, _, rgb) = parse_ppm(&std::fs::read(session.dir.join("after.ppm")).unwrap());
+    assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
 }

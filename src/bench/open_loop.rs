@@ -12,11 +12,11 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
+use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse};
 
-use crate::capture::{Frame, FrameSource};
+use crate::capture::{Frame, FrameSource, Seat};
 use crate::game::{Action, Client, Game, Layout, Reading, SolveLimits, Way};
-use crate::input::{enigo_key, DesktopInput, InputDevice};
+use crate::input::{enigo_key, enigo_settings, DesktopInput, InputDevice};
 
 /// How events are sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -52,7 +52,7 @@ pub fn play<G: Client>(game: &mut G, source: &mut dyn FrameSource, touch: Touch)
     game.start(&reading)?;
     let plan = game.rules().solve(&reading.board, &SolveLimits { deadline: None })?;
     let plan_millis = planning.elapsed().as_secs_f64() * 1000.0;
-    let mut hands = Hands::new(touch)?;
+    let mut hands = Hands::new(touch, source.seat())?;
     let start = Instant::now();
     for (number, mv) in plan.moves.iter().enumerate() {
         let events = game
@@ -98,13 +98,12 @@ enum Hands {
 }
 
 impl Hands {
-    fn new(touch: Touch) -> Result<Hands> {
+    fn new(touch: Touch, seat: Seat) -> Result<Hands> {
         Ok(match touch {
             Touch::Instant => Hands::Instant(
-                Enigo::new(&Settings { linux_delay: 0, ..Settings::default() })
-                    .map_err(|e| anyhow::anyhow!("cannot open the input device: {e}"))?,
+                Enigo::new(&enigo_settings(seat)).map_err(|e| anyhow::anyhow!("cannot open the input device: {e}"))?,
             ),
-            Touch::Person => Hands::Person(DesktopInput::new()?),
+            Touch::Person => Hands::Person(DesktopInput::on(seat)?),
         })
     }
 

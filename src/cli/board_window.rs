@@ -8,7 +8,7 @@
 use anyhow::{anyhow, bail, Result};
 
 use crate::capture::{
-    describe_window, list_windows, with_wayland_note, FrameSource, ScreenSource, WindowInfo, WindowSource,
+    describe_window, list_windows, open_window, screen_source, with_wayland_note, FrameSource, WindowInfo,
 };
 use crate::game::{Client, Game};
 
@@ -19,7 +19,7 @@ const MIN_SIDE: u32 = 60;
 pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<Box<dyn FrameSource>> {
     let game = client.rules().name();
     let windows = list_windows().map_err(with_wayland_note)?;
-    let mut boards: Vec<(WindowInfo, WindowSource)> = Vec::new();
+    let mut boards: Vec<(WindowInfo, Box<dyn FrameSource>)> = Vec::new();
     let mut not_boards: Vec<String> = Vec::new();
     // Windows titled as the game usually is whose picture does not read (one covered by another): where another
     // window shows a board, which one the user means is not known.
@@ -27,7 +27,7 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
     let titled = |title: &str| usual_titles.iter().any(|usual| title.to_lowercase().contains(&usual.to_lowercase()));
     for info in windows.iter().filter(|w| !w.minimized && w.width >= MIN_SIDE && w.height >= MIN_SIDE) {
         let named = format!("'{}' (id {})", info.title, info.id);
-        let read = WindowSource::new(&format!("id:{}", info.id)).and_then(|mut source| {
+        let read = open_window(&format!("id:{}", info.id)).and_then(|mut source| {
             let frame = source.grab()?;
             client.read(&frame, None)?;
             Ok(source)
@@ -55,14 +55,14 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
         bail!("{message}; name one with --window id:N");
     }
     if let Some((_, source)) = boards.pop() {
-        return Ok(Box::new(source));
+        return Ok(source);
     }
-    if let Ok(titled) = WindowSource::first_of(usual_titles) {
-        return Ok(Box::new(titled));
+    if let Some(titled) = usual_titles.iter().find_map(|title| open_window(title).ok()) {
+        return Ok(titled);
     }
-    let mut screen = ScreenSource;
+    let mut screen = screen_source();
     match screen.grab().and_then(|frame| client.read(&frame, None).map(|_| ())) {
-        Ok(()) => Ok(Box::new(screen)),
+        Ok(()) => Ok(screen),
         Err(error) => Err(with_wayland_note(anyhow!(
             "no window shows a {game} board, nor does the whole screen ({}); windows looked at: {}",
             first_clause(&format!("{error:#}")),

@@ -22,7 +22,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::capture::{list_windows, FrameSource, ScreenSource, WindowSource};
+use crate::capture::{list_windows, open_window, screen_source, FrameSource};
 use crate::imageio::{read_text, save_image};
 
 /// Writes `text` to standard output, ending it with a newline unless it is empty or already ends with one.
@@ -109,8 +109,8 @@ pub fn capture(args: &CaptureArgs) -> Result<()> {
         bail!("refusing to write an image to a terminal; use -o FILE or a pipe");
     }
     let mut source: Box<dyn FrameSource> = match &args.window {
-        Some(title) => Box::new(WindowSource::new(title)?),
-        None => Box::new(ScreenSource),
+        Some(title) => open_window(title)?,
+        None => screen_source(),
     };
     save_image(&source.grab()?.image, &args.output)
 }

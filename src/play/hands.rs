@@ -32,6 +32,11 @@ pub struct PointerMoved {
     pub found_y: i32,
 }
 
+/// The user pressed the key that stops the bot (where a move of the pointer cannot be seen).
+#[derive(Debug, thiserror::Error)]
+#[error("stopped: the user pressed {0}")]
+pub struct StopKeyPressed(pub &'static str);
+
 /// How long a pointer move of the bot's may take to be reported by the X server.
 const POINTER_BOUND: Duration = Duration::from_secs(3);
 
@@ -106,8 +111,12 @@ impl<'a> Hands<'a> {
         Ok(())
     }
 
-    /// Checks the pointer is where the bot left it (nothing to check before it takes the controls).
+    /// Checks the user has not taken the controls: no stop key pressed, and the pointer where the bot left it (nothing
+    /// to check before it takes the controls).
     pub fn check_pointer(&self) -> Result<()> {
+        if let Some(key) = self.input.stop_key_pressed() {
+            return Err(StopKeyPressed(key).into());
+        }
         if let Some((left_x, left_y)) = self.left_at {
             let (found_x, found_y) = self.input.pointer()?;
             if (found_x, found_y) != (left_x, left_y) {

@@ -1,0 +1,357 @@
+//! Native Wayland windows on sway, a wlroots compositor: the windows its IPC lists, their pictures through the
+//! compositor's screen copy (wlr-screencopy, by `libwayshot`), and (in [`crate::input`]) input through its virtual
+//! pointer and keyboard.
+//!
+//! A Wayland client may not look at other clients' windows, so the compositor is asked for everything:
+//! - **Which windows, and where.** sway's IPC tree (`swayipc`, over `$SWAYSOCK`) lists every view with its
+//!   title, app id, process, shell (`xdg_shell` for a native window, `xwayland` for an X one), whether it is
+//!   visible and focused, and its place on the output layout. A view's own picture is its node's `rect` moved by
+//!   its `window_rect` (inside the borders and title bar), of `window_rect`'s size. Windows of the `xwayland`
+//!   shell are left to the X11 path, which lists, captures and plays them as on any X server.
+//! - **Pictures.** The compositor copies a rectangle of the layout into a buffer the bot shares with it; the
+//!   rectangle is the view's, asked afresh from the tree at every capture, so a moved or resized window is
+//!   followed.
+//! - **Coordinates.** The layout's coordinates are the frame's: a frame's origin is its view's corner, and a
+//!   click at layout point (x, y) goes to the virtual pointer's absolute (x, y) over the output's size. This holds
+//!   for one output at scale 1, which [`check_layout`] requires, naming what it found otherwise.
+//!
+//! What a Wayland client cannot know: where the user's pointer is (no protocol tells another client's pointer),
+//! so the pointer the loop checks is the one the bot moved; see [`crate::input`].
+
+use anyhow::{anyhow, bail, Context, Result};
+use image::RgbaImage;
+use libwayshot_xcap::region::{LogicalRegion, Position, Region, Size};
+use libwayshot_xcap::WayshotConnection;
+use swayipc::{Connection, Node, NodeType, ShellType};
+
+use crate::capture::{desktop_load, Frame, FrameSource, Seat, WindowInfo};
+
+/// Whether sway's IPC socket is named in this session (`$SWAYSOCK`).
+pub fn sway_session() -> bool {
+    std::env::var_os("SWAYSOCK").is_some_and(|socket| !socket.is_empty())
+}
+
+fn connect() -> Result<Connection> {
+    Connection::new().map_err(|e| anyhow!("cannot reach sway's IPC socket ($SWAYSOCK): {e}"))
+}
+
+/// The views of `node` and below it that are native Wayland windows (front-most first as sway lists focus:
+/// tiled, then floating, each in tree order).
+fn native_views(node: &Node, out: &mut Vec<Node>) {
+    let is_view = matches!(node.node_type, NodeType::Con | NodeType::FloatingCon) && node.pid.is_some();
+    if is_view && node.shell == Some(ShellType::XdgShell) {
+        out.push(node.clone());
+    }
+    for child in node.nodes.iter().chain(&node.floating_nodes) {
+        native_views(child, out);
+    }
+}
+
+/// Where a view's own picture lies on the layout: x, y, width, height.
+fn content(node: &Node) -> (i32, i32, i32, i32) {
+    let (outer, inner) = (&node.rect, &node.window_rect);
+    (outer.x + inner.x, outer.y + inner.y, inner.width, inner.height)
+}
+
+fn info(node: &Node) -> WindowInfo {
+    let (x, y, width, height) = content(node);
+    WindowInfo {
+        id: node.id as u32,
+        title: node.name.clone().unwrap_or_default(),
+        app: node.app_id.clone().unwrap_or_default(),
+        x,
+        y,
+        width: width.max(0) as u32,
+        height: height.max(0) as u32,
+        minimized: node.visible == Some(false),
+        wayland: true,
+    }
+}
+
+/// The native Wayland windows sway shows, as `autoplay windows` lists them (their ids are sway's container ids).
+pub fn native_windows() -> Result<Vec<WindowInfo>> {
+    let tree = connect()?.get_tree().map_err(|e| anyhow!("asking sway for its windows: {e}"))?;
+    let mut views = Vec::new();
+    native_views(&tree, &mut views);
+    Ok(views.iter().map(info).collect())
+}
+
+/// Refuses a layout where a frame's pixels are not the layout's points one for one, or where the virtual
+/// pointer's absolute coordinates (spread over the first output) are not the layout's: more than one active
+/// output, an output at a scale other than 1, or one not at the layout's origin.
+pub fn check_layout(ipc: &mut Connection) -> Result<()> {
+    let outputs = ipc.get_outputs().map_err(|e| anyhow!("asking sway for its outputs: {e}"))?;
+    let active: Vec<_> = outputs.iter().filter(|o| o.active).collect();
+    let described =
+        |o: &swayipc::Output| format!("{} at {},{} scale {}", o.name, o.rect.x, o.rect.y, o.scale.unwrap_or(1.0));
+    match active.as_slice() {
+        [one] if one.scale.unwrap_or(1.0) == 1.0 && (one.rect.x, one.rect.y) == (0, 0) => Ok(()),
+        [] => bail!("sway has no active output to capture"),
+        many => bail!(
+            "autoplay plays native Wayland windows on one output at scale 1 only; this session has {}",
+            many.iter().map(|o| described(o)).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// Frames of one native Wayland window, captured by the compositor.
+pub struct NativeWindowSource {
+    id: i64,
+    title: String,
+    pid: Option<i32>,
+    ipc: Connection,
+    shots: WayshotConnection,
+    /// The windows of the same program when the source was made.
+    siblings_at_start: Vec<i64>,
+}
+
+impl NativeWindowSource {
+    /// The window `window` (listed by [`native_windows`]).
+    pub fn open(window: &WindowInfo) -> Result<Self> {
+        let mut ipc = connect()?;
+        check_layout(&mut ipc)?;
+        let shots = WayshotConnection::new()
+            .map_err(|e| anyhow!("cannot use the compositor's screen copy (wlr-screencopy): {e}"))?;
+        let mut source = NativeWindowSource {
+            id: i64::from(window.id),
+            title: window.title.clone(),
+            pid: None,
+            ipc,
+            shots,
+            siblings_at_start: Vec::new(),
+        };
+        let view = source.view()?;
+        source.pid = view.pid;
+        source.siblings_at_start = source.siblings()?.iter().map(|v| v.id).collect();
+        Ok(source)
+    }
+
+    fn views(&mut self) -> Result<Vec<Node>> {
+        let tree = self.ipc.get_tree().map_err(|e| anyhow!("asking sway for its windows: {e}"))?;
+        let mut views = Vec::new();
+        native_views(&tree, &mut views);
+        Ok(views)
+    }
+
+    /// The window's node as sway has it now.
+    fn view(&mut self) -> Result<Node> {
+        let id = self.id;
+        self.views()?
+            .into_iter()
+            .find(|v| v.id == id)
+            .with_context(|| format!("window '{}' is gone: it was closed", self.title))
+    }
+
+    /// The other windows of the same program.
+    fn siblings(&mut self) -> Result<Vec<Node>> {
+        let (id, pid) = (self.id, self.pid);
+        Ok(self.views()?.into_iter().filter(|v| v.id != id && pid.is_some() && v.pid == pid).collect())
+    }
+}
+
+impl FrameSource for NativeWindowSource {
+    fn grab(&mut self) -> Result<Frame> {
+        let view = self.view()?;
+        if view.visible == Some(false) {
+            bail!(
+                "window '{}' is not shown (on another workspace, or in the scratchpad), so it cannot be seen; show \
+                 it and run the command again",
+                self.title
+            );
+        }
+        let (x, y, width, height) = content(&view);
+        if width <= 0 || height <= 0 {
+            bail!("window '{}' has no area to capture ({width}x{height})", self.title);
+        }
+        let region = LogicalRegion {
+            inner: Region { position: Position { x, y }, size: Size { width: width as u32, height: height as u32 } },
+        };
+        let shot = self
+            .shots
+            .screenshot(region, false)
+            .map_err(|e| anyhow!("capturing window '{}' through the compositor: {e}", self.title))?;
+        let mut image: RgbaImage = shot.to_rgba8();
+        if (image.width(), image.height()) != (width as u32, height as u32) {
+            bail!(
+                "window '{}' came back {}x{} for a {width}x{height} window: an output is scaled, which autoplay does \
+                 not play on",
+                self.title,
+                image.width(),
+                image.height()
+            );
+        }
+        // (The compositor leaves the fourth byte of an XRGB buffer as it was: the pictures are opaque.)
+        image.pixels_mut().for_each(|p| p[3] = 255);
+        Ok(Frame { image, origin_x: x, origin_y: y, title: view.name })
+    }
+
+    fn describe(&self) -> String {
+        format!("window '{}'", self.title)
+    }
+
+    fn seat(&self) -> Seat {
+        Seat::Wayland
+    }
+
+    fn windows_opened(&mut self) -> Result<Vec<String>> {
+        let start = self.siblings_at_start.clone();
+        Ok(self
+            .siblings()?
+            .into_iter()
+            .filter(|v| !start.contains(&v.id))
+            .map(|v| match v.name.filter(|t| !t.is_empty()) {
+                Some(title) => format!("'{title}'"),
+                None => "(untitled)".to_string(),
+            })
+            .collect())
+    }
+
+    /// A window sway does not have focused is focused (`[con_id=N] focus`, as a user's key binding would);
+    /// sway's tiled windows cover none, so none is named.
+    fn uncover(&mut self) -> Result<Vec<String>> {
+        if !self.view()?.focused {
+            let command = format!("[con_id={}] focus", self.id);
+            for outcome in self.ipc.run_command(&command).map_err(|e| anyhow!("asking sway to focus: {e}"))? {
+                outcome.map_err(|e| anyhow!("sway would not focus window '{}': {e}", self.title))?;
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    fn focused(&mut self) -> Result<Option<bool>> {
+        Ok(Some(self.view()?.focused))
+    }
+
+    fn busy(&mut self) -> Result<Option<f64>> {
+        Ok(desktop_load())
+    }
+}
+
+/// The key that stops the bot on sway, where a user's move of the pointer cannot be seen: Pause, the key no game
+/// here uses. It is bound in sway (`bindsym --no-repeat Pause nop …`, which reaches no application while bound)
+/// only while the bot plays, and only where the user's configuration binds nothing to it; sway reports each
+/// press of a bound key on its IPC (a `binding` event), which a thread of the bot watches.
+pub struct StopKey {
+    pressed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// The key [`StopKey`] binds, as sway names it.
+pub const STOP_KEY: &str = "Pause";
+
+impl StopKey {
+    /// Binds the key and watches for it; an error where the user's configuration binds it already (it is then
+    /// left alone) or sway does not take the binding.
+    pub fn bind() -> Result<StopKey> {
+        let mut ipc = connect()?;
+        let config = ipc.get_config().map_err(|e| anyhow!("asking sway for its configuration: {e}"))?.config;
+        let bound_already = config.lines().any(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            words.first().is_some_and(|w| *w == "bindsym")
+                && words
+                    .iter()
+                    .skip(1)
+                    .find(|w| !w.starts_with("--"))
+                    .is_some_and(|key| key.eq_ignore_ascii_case(STOP_KEY))
+        });
+        if bound_already {
+            bail!("sway's configuration binds {STOP_KEY} already, so the bot does not take it");
+        }
+        let command = format!("nop autoplay stops {}", std::process::id());
+        let pressed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let events = connect()?
+            .subscribe([swayipc::EventType::Binding])
+            .map_err(|e| anyhow!("watching sway's key bindings: {e}"))?;
+        let seen = pressed.clone();
+        let wanted = command.clone();
+        std::thread::spawn(move || {
+            for event in events {
+                match event {
+                    Ok(swayipc::Event::Binding(binding)) if binding.binding.command == wanted => {
+                        seen.store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                    Ok(_) => {}
+                    Err(_) => return,
+                }
+            }
+        });
+        for outcome in ipc
+            .run_command(format!("bindsym --no-repeat {STOP_KEY} {command}"))
+            .map_err(|e| anyhow!("binding {STOP_KEY} in sway: {e}"))?
+        {
+            outcome.map_err(|e| anyhow!("sway would not bind {STOP_KEY}: {e}"))?;
+        }
+        Ok(StopKey { pressed })
+    }
+
+    /// Whether the user has pressed the key since it was bound.
+    pub fn pressed(&self) -> bool {
+        self.pressed.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for StopKey {
+    /// Gives the key back to the applications.
+    fn drop(&mut self) {
+        if let Ok(mut ipc) = connect() {
+            let _ = ipc.run_command(format!("unbindsym {STOP_KEY}"));
+        }
+    }
+}
+
+/// Frames of the whole output, copied by a wlroots compositor (wlr-screencopy): the screen of a Wayland session
+/// whose compositor lists no windows to the bot (any wlroots compositor but sway), where the board is found in the
+/// whole picture and clicked at the output's coordinates. One output at scale 1 (see [`check_layout`]).
+pub struct OutputSource {
+    shots: WayshotConnection,
+}
+
+impl OutputSource {
+    /// The first output of the compositor `$WAYLAND_DISPLAY` names; an error where it offers no screen copy.
+    pub fn open() -> Result<Self> {
+        let shots = WayshotConnection::new()
+            .map_err(|e| anyhow!("cannot use the compositor's screen copy (wlr-screencopy): {e}"))?;
+        match shots.get_all_outputs() {
+            [_] => Ok(OutputSource { shots }),
+            [] => bail!("the compositor has no output to capture"),
+            many => bail!(
+                "autoplay plays native Wayland windows on one output only; this compositor has {}",
+                many.iter().map(|o| o.name.clone()).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+}
+
+impl FrameSource for OutputSource {
+    fn grab(&mut self) -> Result<Frame> {
+        let output = &self.shots.get_all_outputs()[0];
+        let region = output.logical_region;
+        let shot = self
+            .shots
+            .screenshot(region, false)
+            .map_err(|e| anyhow!("capturing the output through the compositor: {e}"))?;
+        let mut image = shot.to_rgba8();
+        if (image.width(), image.height()) != (region.inner.size.width, region.inner.size.height) {
+            bail!(
+                "the output is scaled ({}x{} pixels for {}x{} points), which autoplay does not play on",
+                image.width(),
+                image.height(),
+                region.inner.size.width,
+                region.inner.size.height
+            );
+        }
+        image.pixels_mut().for_each(|p| p[3] = 255);
+        Ok(Frame { image, origin_x: region.inner.position.x, origin_y: region.inner.position.y, title: None })
+    }
+
+    fn describe(&self) -> String {
+        "the Wayland output".into()
+    }
+
+    fn seat(&self) -> Seat {
+        Seat::Wayland
+    }
+
+    fn busy(&mut self) -> Result<Option<f64>> {
+        Ok(desktop_load())
+    }
+}
