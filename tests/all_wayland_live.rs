@@ -3,8 +3,9 @@
 //! there would run it:
 //! - the game under XWayland (`GDK_BACKEND=x11`): listed, and won through XTEST;
 //! - the game as a native Wayland window (`GDK_BACKEND=wayland`), with no calibration: listed by sway's IPC,
-//!   captured through the compositor's screen copy, and won through its virtual pointer (Flood-It) or keyboard
-//!   (Sudoku).
+//!   captured through the compositor's screen copy, played in a dry run that changes nothing, and won through its
+//!   virtual pointer (Flood-It) or keyboard (Sudoku); the Pause key stops a game;
+//! - a compositor that lists no windows (sway's socket hidden from the bot): the board found in the whole output.
 //!
 //! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X) or grim
 //! (Wayland), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
@@ -63,6 +64,11 @@ until ./autoplay windows 2>/dev/null | grep -q ' TITLE$'; do
 done
 ./autoplay windows >windows.txt 2>windows.err
 ./autoplay windows --json >windows.json 2>>windows.err
+# A dry run first, between two pictures of the output.
+grim -t ppm before-dry.ppm 2>grim.err
+BOT ./autoplay play PLAYED --dry-run >dry.txt 2>dry.err
+echo $? >dry.status
+grim -t ppm after-dry.ppm 2>>grim.err
 BOT ./autoplay play PLAYED --json >report.json 2>play.err
 echo $? >play.status
 # The output once it holds still (the game's flash at the end over): two shots alike.
@@ -221,8 +227,13 @@ impl Session {
     }
 
     /// The picture of the output grim took inside the session at the end, cut to `(x, y, width, height)`.
-    fn grim_shot(&self, (x, y, width, height): (u32, u32, u32, u32)) -> RgbaImage {
-        let bytes = std::fs::read(self.dir.join("after.ppm")).unwrap();
+    fn grim_shot(&self, window: (u32, u32, u32, u32)) -> RgbaImage {
+        self.grim_shot_named("after.ppm", window)
+    }
+
+    /// The picture of the output grim took inside the session into `name`, cut to `(x, y, width, height)`.
+    fn grim_shot_named(&self, name: &str, (x, y, width, height): (u32, u32, u32, u32)) -> RgbaImage {
+        let bytes = std::fs::read(self.dir.join(name)).unwrap();
         assert!(!bytes.is_empty(), "grim took no picture: {}", self.read("grim.err"));
         let (w, _, rgb) = parse_ppm(&bytes);
         RgbaImage::from_fn(width, height, |i, j| {
@@ -300,6 +311,18 @@ fn a_native_wayland_flood_it_is_listed_read_with_no_calibration_and_won_by_the_v
     assert_eq!(report["won"], true, "{stderr}");
     assert_eq!(report["plan_optimal"], true, "{stderr}");
     assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
+    // The dry run before it printed the moves' clicks and changed nothing in the window.
+    let dry = session.read("dry.txt");
+    assert_eq!(session.read("dry.status").trim(), "0", "{}", session.read("dry.err"));
+    assert_eq!(
+        dry.lines().filter(|l| l.starts_with("click ")).count() as u64,
+        report["moves"].as_u64().unwrap(),
+        "a dry run prints a click a move:\n{dry}"
+    );
+    assert!(
+        session.grim_shot_named("before-dry.ppm", window) == session.grim_shot_named("after-dry.ppm", window),
+        "a dry run changed the window"
+    );
     // Independently of the bot: grim's picture of the window shows one of sgt-flood's cell colours only.
     let shot = session.grim_shot(window);
     let rgb: Vec<u8> = shot.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect();
