@@ -485,15 +485,32 @@ fn a_theme_s_way_of_moving_that_the_window_does_not_show_falls_back_to_clicking_
     assert!(stdout.lines().next().is_some_and(|l| l.starts_with("click ")), "{stdout}");
 }
 
-/// On a Wayland session with no X server for autoplay to reach, `windows`, `capture` and `play` say what works
-/// there (programs under XWayland) and how to start a GTK game under it, instead of only that X is missing.
+/// On a Wayland session with no X server for autoplay to reach and a compositor that lists no windows (not
+/// sway), `windows` lists none and says what works there (programs under XWayland, a wlroots compositor's whole
+/// output) and how to start a GTK game under XWayland; `capture` and `play` fail saying the same, instead of only
+/// that X is missing.
 #[test]
 fn a_wayland_session_with_no_xwayland_window_is_told_how_to_start_a_game_under_xwayland() {
-    let commands: [&[&str]; 3] =
-        [&["windows"], &["capture", "--window", "Flood", "-o", "/dev/null"], &["play", "flood"]];
+    let wayland = |command: &mut Command| {
+        command
+            .env_remove("DISPLAY")
+            .env_remove("SWAYSOCK")
+            .env("WAYLAND_DISPLAY", "autoplay-test-no-such-compositor")
+            .env("XDG_SESSION_TYPE", "wayland");
+    };
+    let mut windows = autoplay();
+    windows.arg("windows");
+    wayland(&mut windows);
+    let out = windows.output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stdout.lines().count(), 1, "a heading and no window: {stdout}");
+    assert!(stderr.contains("this is a Wayland session") && stderr.contains("GDK_BACKEND=x11"), "{stderr}");
+    let commands: [&[&str]; 2] = [&["capture", "--window", "Flood", "-o", "/dev/null"], &["play", "flood"]];
     for args in commands {
         let mut command = autoplay();
-        command.args(args).env_remove("DISPLAY").env("WAYLAND_DISPLAY", "wayland-0").env("XDG_SESSION_TYPE", "wayland");
+        command.args(args);
+        wayland(&mut command);
         fails_with(&mut command, "this is a Wayland session");
         fails_with(&mut command, "GDK_BACKEND=x11");
     }
