@@ -70,10 +70,15 @@ fn info(node: &Node) -> WindowInfo {
 
 /// The native Wayland windows sway shows, as `autoplay windows` lists them (their ids are sway's container ids).
 pub fn native_windows() -> Result<Vec<WindowInfo>> {
-    let tree = connect()?.get_tree().map_err(|e| anyhow!("asking sway for its windows: {e}"))?;
+    Ok(views_of(&mut connect()?)?.iter().map(info).collect())
+}
+
+/// The native windows' nodes in sway's tree, as `ipc` has it now.
+fn views_of(ipc: &mut Connection) -> Result<Vec<Node>> {
+    let tree = ipc.get_tree().map_err(|e| anyhow!("asking sway for its windows: {e}"))?;
     let mut views = Vec::new();
     native_views(&tree, &mut views);
-    Ok(views.iter().map(info).collect())
+    Ok(views)
 }
 
 /// Refuses a layout where a frame's pixels are not the layout's points one for one, or where the virtual
@@ -92,6 +97,26 @@ pub fn check_layout(ipc: &mut Connection) -> Result<()> {
             many.iter().map(|o| described(o)).collect::<Vec<_>>().join(", ")
         ),
     }
+}
+
+/// The layout's rectangle `region` (of `what`, for messages) as the compositor copies it: its points one for one,
+/// opaque. An error where they are not one for one (a scaled output).
+fn copy(shots: &WayshotConnection, region: LogicalRegion, what: &str) -> Result<RgbaImage> {
+    let shot = shots.screenshot(region, false).map_err(|e| anyhow!("capturing {what} through the compositor: {e}"))?;
+    let mut image = shot.to_rgba8();
+    let size = region.inner.size;
+    if (image.width(), image.height()) != (size.width, size.height) {
+        bail!(
+            "{what} came back as {}x{} pixels for {}x{} points: an output is scaled, which autoplay does not play on",
+            image.width(),
+            image.height(),
+            size.width,
+            size.height
+        );
+    }
+    // (The compositor leaves the fourth byte of an XRGB buffer as it was: the pictures are opaque.)
+    image.pixels_mut().for_each(|p| p[3] = 255);
+    Ok(image)
 }
 
 /// Frames of one native Wayland window, captured by the compositor.
@@ -127,10 +152,7 @@ impl NativeWindowSource {
     }
 
     fn views(&mut self) -> Result<Vec<Node>> {
-        let tree = self.ipc.get_tree().map_err(|e| anyhow!("asking sway for its windows: {e}"))?;
-        let mut views = Vec::new();
-        native_views(&tree, &mut views);
-        Ok(views)
+        views_of(&mut self.ipc)
     }
 
     /// The window's node as sway has it now.
@@ -166,22 +188,7 @@ impl FrameSource for NativeWindowSource {
         let region = LogicalRegion {
             inner: Region { position: Position { x, y }, size: Size { width: width as u32, height: height as u32 } },
         };
-        let shot = self
-            .shots
-            .screenshot(region, false)
-            .map_err(|e| anyhow!("capturing window '{}' through the compositor: {e}", self.title))?;
-        let mut image: RgbaImage = shot.to_rgba8();
-        if (image.width(), image.height()) != (width as u32, height as u32) {
-            bail!(
-                "window '{}' came back {}x{} for a {width}x{height} window: an output is scaled, which autoplay does \
-                 not play on",
-                self.title,
-                image.width(),
-                image.height()
-            );
-        }
-        // (The compositor leaves the fourth byte of an XRGB buffer as it was: the pictures are opaque.)
-        image.pixels_mut().for_each(|p| p[3] = 255);
+        let image = copy(&self.shots, region, &self.describe())?;
         Ok(Frame { image, origin_x: x, origin_y: y, title: view.name })
     }
 
@@ -323,23 +330,8 @@ impl OutputSource {
 
 impl FrameSource for OutputSource {
     fn grab(&mut self) -> Result<Frame> {
-        let output = &self.shots.get_all_outputs()[0];
-        let region = output.logical_region;
-        let shot = self
-            .shots
-            .screenshot(region, false)
-            .map_err(|e| anyhow!("capturing the output through the compositor: {e}"))?;
-        let mut image = shot.to_rgba8();
-        if (image.width(), image.height()) != (region.inner.size.width, region.inner.size.height) {
-            bail!(
-                "the output is scaled ({}x{} pixels for {}x{} points), which autoplay does not play on",
-                image.width(),
-                image.height(),
-                region.inner.size.width,
-                region.inner.size.height
-            );
-        }
-        image.pixels_mut().for_each(|p| p[3] = 255);
+        let region = self.shots.get_all_outputs()[0].logical_region;
+        let image = copy(&self.shots, region, &self.describe())?;
         Ok(Frame { image, origin_x: region.inner.position.x, origin_y: region.inner.position.y, title: None })
     }
 
