@@ -71,13 +71,8 @@ echo $? >dry.status
 grim -t ppm after-dry.ppm 2>>grim.err
 BOT ./autoplay play PLAYED --json >report.json 2>play.err
 echo $? >play.status
-# The output once it holds still (the game's flash at the end over): two shots alike.
-grim -t ppm after.ppm 2>grim.err
-i=0
-until grim -t ppm again.ppm 2>>grim.err && cmp -s after.ppm again.ppm; do
-    mv again.ppm after.ppm
-    i=$((i + 1)); [ "$i" -lt 300 ] || break; sleep 0.1
-done
+# The output once it holds still (the game's flash at the end over).
+./still-shot.sh after.ppm
 echo done >finished
 "#;
 
@@ -103,6 +98,16 @@ wait "$bot"
 echo $? >play.status
 grim -t ppm after.ppm 2>grim.err
 echo done >finished
+"#;
+
+/// grim's picture of the output into the file `$1` once it holds still: two shots in a row alike (up to 300).
+const STILL_SHOT: &str = r#"#!/bin/sh
+grim -t ppm "$1" 2>>grim.err
+i=0
+until grim -t ppm again.ppm 2>>grim.err && cmp -s "$1" again.ppm; do
+    mv again.ppm "$1"
+    i=$((i + 1)); [ "$i" -lt 300 ] || break; sleep 0.1
+done
 "#;
 
 /// Makes `path` the session user's.
@@ -138,6 +143,10 @@ impl Session {
         std::fs::copy(env!("CARGO_BIN_EXE_autoplay"), &bot).unwrap();
         std::fs::set_permissions(&bot, std::fs::Permissions::from_mode(0o755)).unwrap();
         give(&bot, root);
+        let still_shot = dir.join("still-shot.sh");
+        std::fs::write(&still_shot, STILL_SHOT).unwrap();
+        std::fs::set_permissions(&still_shot, std::fs::Permissions::from_mode(0o755)).unwrap();
+        give(&still_shot, root);
         // The project's calibration, where the session's user can read it (the checkout may be private to root).
         let copied = Command::new("cp").arg("-r").arg(common::repo().join("calibration")).arg(&dir).status().unwrap();
         assert!(copied.success(), "cannot copy the calibration");
@@ -451,12 +460,7 @@ until ./autoplay windows 2>/dev/null | grep -q ' Select Difficulty$'; do
     i=$((i + 1)); [ "$i" -lt 1200 ] || break; sleep 0.05
 done
 # The chooser once it holds still, for the test to find Easy in and click.
-grim -t ppm chooser.ppm 2>grim.err
-i=0
-until grim -t ppm again.ppm 2>>grim.err && cmp -s chooser.ppm again.ppm; do
-    mv again.ppm chooser.ppm
-    i=$((i + 1)); [ "$i" -lt 300 ] || break; sleep 0.1
-done
+./still-shot.sh chooser.ppm
 echo shown >chooser-shown
 i=0
 until ./autoplay windows 2>/dev/null | grep -q ' Sudoku$'; do
