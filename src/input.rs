@@ -9,6 +9,10 @@
 //! event-driven toolkit (GTK, Qt, Tk, a browser) takes it the same as an instant click. Likewise a released
 //! button or key stays up a while ([`UP`]) before the same one is pressed again, or such a game sees two presses
 //! as one.
+//!
+//! A client that has shown it takes a press and release sent in the same instant ([`QUICK`], learned in
+//! `play::hands` by a move that showed so) is given every later press so: an event-driven client queues each event
+//! and needs no rest, hold or gap, and a person-paced press costs about 0.2 s a move it does not need.
 
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -28,7 +32,8 @@ pub trait InputDevice {
     fn press_key(&mut self, key: Key) -> Result<()>;
     /// Where the pointer is now.
     fn pointer(&self) -> Result<(i32, i32)>;
-    /// How long each button and key is held from now on ([`HOLD`] until set).
+    /// How long each button and key is held from now on ([`HOLD`] until set; [`QUICK`]: pressed and released
+    /// at once, the pointer not rested).
     fn set_hold(&mut self, _hold: Duration) {}
     /// Whether the user has asked the bot to stop by a key, where a move of the pointer cannot be seen (a native
     /// Wayland window: [`crate::wlroots::StopKey`]); which key.
@@ -40,6 +45,10 @@ pub trait InputDevice {
 /// How long a pressed button or key is held before it is released: as a person holds one (about 80 ms), longer
 /// than a frame of a game that polls its input 15 times a second or more.
 pub const HOLD: Duration = Duration::from_millis(80);
+/// No hold: a press and release sent in the same instant, with no rest of the pointer before it and no time up
+/// before the same button or key is pressed again, as a script sends them. Used only for a client that has shown
+/// a move sent so (`play::hands`): an event-driven toolkit takes every queued event, however close.
+pub const QUICK: Duration = Duration::ZERO;
 /// The longer hold a move is made again with where it left the board as it was (see `play::hands`).
 pub const LONG_HOLD: Duration = Duration::from_millis(250);
 /// How long a released button or key stays up at least before it is pressed again, as a person's finger lifts and comes
@@ -74,7 +83,7 @@ pub struct DesktopInput {
 
 impl DesktopInput {
     /// Presses `pressed`, holds it ([`HOLD`], or as set) and releases it, with `send` sending the press or the
-    /// release. The same button or key is pressed again no sooner than [`UP`] (or the hold, if longer) after its
+    /// release (at [`QUICK`], both at once). The same button or key is pressed again no sooner than [`UP`] (or the hold, if longer) after its
     /// release: a game that looks at its buttons once a frame must see one up between two presses, or it sees one
     /// long press (a move lost). (Another button or key may follow at once, as a person's other finger does.)
     fn hold(
@@ -83,6 +92,11 @@ impl DesktopInput {
         what: &str,
         mut send: impl FnMut(&mut Enigo, Direction) -> enigo::InputResult<()>,
     ) -> Result<()> {
+        if self.hold == QUICK {
+            let sent = send(&mut self.enigo, Direction::Click).map_err(|e| anyhow!("{what}: {e}"));
+            self.released = Some((pressed, Instant::now()));
+            return sent;
+        }
         if let Some((_, at)) = self.released.filter(|&(last, _)| last == pressed) {
             sleep(self.hold.max(UP).saturating_sub(at.elapsed()));
         }
@@ -150,7 +164,9 @@ impl InputDevice for DesktopInput {
     }
 
     fn click(&mut self) -> Result<()> {
-        sleep(REST);
+        if self.hold != QUICK {
+            sleep(REST);
+        }
         self.hold(Pressed::LeftButton, "clicking", |enigo, direction| enigo.button(Button::Left, direction))
     }
 

@@ -73,6 +73,9 @@ pub enum PlayEvent {
     /// A move left the board as it was: it is made again the same way, each button and key held this long (a game
     /// too busy to poll its input while the usual hold lasted).
     HeldLonger { number: usize, how: String, hold_ms: u64 },
+    /// A move sent at once (on trial: `input::QUICK`) left the board as it was: it is made again held as a person
+    /// holds it, as every move is from now on.
+    QuickMissed { number: usize, how: String, hold_ms: u64 },
     /// A pointed move did not go as expected: cells are chosen by clicking again.
     PointingDropped { number: usize, how: String },
     /// What the client says of a way that worked (kept in its calibration, or how to keep it).
@@ -194,6 +197,11 @@ impl fmt::Display for PlayEvent {
                 f,
                 "move {number} ({how}) left the board as it was; making it again the same way, holding each button \
                  and key {hold_ms} ms"
+            ),
+            PlayEvent::QuickMissed { number, how, hold_ms } => write!(
+                f,
+                "move {number} ({how}), pressed and released at once, left the board as it was; making it again \
+                 the same way, holding each button and key {hold_ms} ms, as every move from now on"
             ),
             PlayEvent::PointingDropped { number, how } => {
                 write!(f, "move {number} ({how}) did not go as expected; choosing cells by clicking again")

@@ -57,11 +57,24 @@ pub struct Hands<'a> {
     pub hold: Hold,
 }
 
-/// How long the bot holds each button and key, learned from what the client showed (see [`Hands::hold_longer`]).
+/// How long the bot holds each button and key, learned from what the client showed (see [`Hands::hold_longer`]
+/// and [`Hands::move_shown`]).
+///
+/// A game starts with the hold of a person ([`crate::input::HOLD`]), which every client takes. Once a move held so
+/// has shown, the next is sent at once ([`crate::input::QUICK`], on trial): where it shows, every later move is
+/// sent so; where nothing of it shows in the whole patience, the client missed it (a game that polls its buttons
+/// once a frame), it is made again held, and the hold is kept for the rest of the game. The trial costs nothing in a
+/// client that takes it, and one patience in one that does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hold {
-    /// [`crate::input::HOLD`], as a person holds one.
+    /// [`crate::input::HOLD`], as a person holds one; no move has shown yet.
     Usual,
+    /// [`crate::input::QUICK`], on trial: a move held the usual time showed.
+    QuickOnTrial,
+    /// [`crate::input::QUICK`] for the rest of the game: a move sent so showed.
+    Quick,
+    /// [`crate::input::HOLD`] for the rest of the game: nothing of a move sent at once showed.
+    QuickMissed,
     /// [`crate::input::LONG_HOLD`], on trial: a move held the usual time left the board as it was.
     LongerOnTrial,
     /// [`crate::input::LONG_HOLD`] for the rest of the game: a move held longer showed where the usual hold did not.
@@ -81,7 +94,7 @@ impl<'a> Hands<'a> {
     /// client does not take).
     pub fn hold_longer(&mut self) -> Option<std::time::Duration> {
         match self.hold {
-            Hold::Usual => {
+            Hold::Usual | Hold::QuickMissed => {
                 self.hold = Hold::LongerOnTrial;
                 self.input.set_hold(crate::input::LONG_HOLD);
                 Some(crate::input::LONG_HOLD)
@@ -91,15 +104,34 @@ impl<'a> Hands<'a> {
                 self.input.set_hold(crate::input::HOLD);
                 None
             }
-            Hold::Longer | Hold::NoHelp => None,
+            Hold::QuickOnTrial | Hold::Quick | Hold::Longer | Hold::NoHelp => None,
         }
     }
 
-    /// A move showed: a longer hold on trial is kept for the rest of the game.
+    /// A move showed: a hold on trial is kept for the rest of the game, and after the first move held as a person
+    /// holds, the next is sent at once, on trial.
     pub fn move_shown(&mut self) {
-        if self.hold == Hold::LongerOnTrial {
-            self.hold = Hold::Longer;
-        }
+        self.hold = match self.hold {
+            Hold::Usual => {
+                self.input.set_hold(crate::input::QUICK);
+                Hold::QuickOnTrial
+            }
+            Hold::QuickOnTrial => Hold::Quick,
+            Hold::LongerOnTrial => Hold::Longer,
+            held => held,
+        };
+    }
+
+    /// Whether the move being made is the one sent at once on trial.
+    pub fn quick_on_trial(&self) -> bool {
+        self.hold == Hold::QuickOnTrial
+    }
+
+    /// Nothing of the move sent at once on trial showed in the whole patience: the client did not take it, and
+    /// every move is held as a person holds it from now on.
+    pub fn quick_missed(&mut self) {
+        self.hold = Hold::QuickMissed;
+        self.input.set_hold(crate::input::HOLD);
     }
 
     /// The bot takes the controls: from now on the pointer moves only by its hand, whether it plays by clicks or

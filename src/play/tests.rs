@@ -319,6 +319,33 @@ fn a_click_held_too_briefly_for_the_client_is_made_again_held_longer_and_the_hol
     assert_eq!(client.hold, crate::input::LONG_HOLD, "{notes}");
 }
 
+/// A client that takes a press and release sent at once (an event-driven toolkit): after the first move, held
+/// as a person holds it, has shown, every later move is sent at once, and each is counted once.
+#[test]
+fn a_client_that_takes_quick_presses_gets_them_after_the_first_move() {
+    let sim = SimClient { hold: crate::input::HOLD, ..SimClient::default() };
+    let (result, notes, client) = run(5, false, sim);
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (5, 5, 5), "{notes}");
+    assert_eq!(client.hold, crate::input::QUICK, "{notes}");
+    assert!(!notes.contains("pressed and released at once"), "{notes}");
+}
+
+/// A client that polls its buttons once a frame misses a press sent at once: the move on trial, of which nothing
+/// shows in the whole patience, is made again held as a person holds it, and so is every later move; each move is
+/// counted once.
+#[test]
+fn a_quick_press_the_client_misses_is_made_again_held_and_the_hold_kept() {
+    let sim = SimClient { hold: crate::input::HOLD, shortest_seen: Duration::from_millis(50), ..SimClient::default() };
+    let (result, notes, client) = run(5, false, sim);
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (5, 6, 5), "{notes}");
+    assert_eq!(notes.matches("move 2 (click at (10, 10)), pressed and released at once").count(), 1, "{notes}");
+    assert_eq!(client.hold, crate::input::HOLD, "{notes}");
+}
+
 /// A client that takes no clicks however long they are held: after the longer hold did no better, the loop says
 /// so (this counter knows no other way) rather than repeat the move a third time.
 #[test]

@@ -81,6 +81,13 @@ impl<G: Client> Player<'_, G> {
             self.report(PlayEvent::reading(&seen));
             if !not_taken {
                 self.hands.move_shown();
+            } else if self.hands.quick_on_trial() {
+                // Sent at once and not taken (a client that polls its buttons): made again held, as from now on.
+                self.hands.quick_missed();
+                let (number, how) = (attempt.number, attempt.input.how.clone());
+                let hold_ms = crate::input::HOLD.as_millis() as u64;
+                self.report(PlayEvent::QuickMissed { number, how, hold_ms });
+                return Ok((shown, seen));
             } else if !attempt.input.pointed() && attempt.input.trial.is_none() {
                 // Shown never received: made again the same way, held longer, before another way is tried.
                 if let Some(hold) = self.hands.hold_longer() {
@@ -139,6 +146,9 @@ impl<G: Client> Player<'_, G> {
                     return Ok(Verdict::Moved(seen));
                 }
                 Evidence::Shown(why) => Ok(why),
+                // Sent at once on trial: a client that does not take such a press shows nothing of it. It is made
+                // again held (`take_in`), which is what the trial is for.
+                Evidence::None if self.hands.quick_on_trial() => return Ok(Verdict::Read(seen)),
                 Evidence::None => match self.copy_proof.allows(attempt.input.repeat) {
                     Ok(at) => Ok(format!(
                         "a copy of it leaves the board as it was, and this client was seen to ignore one (at move {at})"
