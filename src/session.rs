@@ -172,7 +172,20 @@ impl Manifest {
 /// The thread writing a recording's frames, and how pictures reach it.
 struct FrameWriter {
     sender: mpsc::Sender<(PathBuf, RgbaImage)>,
+    /// Set when the recording is thrown away: the frames still queued are not written.
+    discarded: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: std::thread::JoinHandle<Result<()>>,
+}
+
+/// How a recording's frames are compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Packing {
+    /// As small as PNG makes them (`play --record`: a recording asked for may be kept in the repository as a
+    /// fixture), at several times the processor time.
+    Smallest,
+    /// Fast (the recording every game keeps in case it fails, mostly thrown away after a win): the writer thread
+    /// takes little of a processor the game and the X server need.
+    Fast,
 }
 
 /// Checks that a recording may go into `dir`: a new or empty folder, or one holding an earlier recording.
@@ -204,6 +217,7 @@ impl Recorder {
         window: &str,
         theme: Option<&str>,
         options: SessionOptions,
+        packing: Packing,
     ) -> Result<Rc<RefCell<Recorder>>> {
         check_folder(dir)?;
         let frames = dir.join("frames");
@@ -212,9 +226,14 @@ impl Recorder {
         }
         std::fs::create_dir_all(&frames).with_context(|| format!("cannot create {}", frames.display()))?;
         let (sender, received) = mpsc::channel::<(PathBuf, RgbaImage)>();
+        let discarded = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = discarded.clone();
         let thread = std::thread::spawn(move || -> Result<()> {
             for (path, image) in received {
-                save_frame(&image, &path)?;
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
+                save_frame(&image, &path, packing)?;
             }
             Ok(())
         });
@@ -233,7 +252,7 @@ impl Recorder {
             last_frame: None,
             origin: None,
             frames_written: 0,
-            writer: Some(FrameWriter { sender, thread }),
+            writer: Some(FrameWriter { sender, discarded, thread }),
         })))
     }
 
@@ -278,11 +297,22 @@ impl Recorder {
     /// Ends the recording with its outcome: waits for the frames to be written and writes the manifest.
     pub fn finish(&mut self, outcome: &str) -> Result<()> {
         self.manifest.outcome = Some(outcome.to_string());
-        if let Some(FrameWriter { sender, thread }) = self.writer.take() {
+        if let Some(FrameWriter { sender, thread, .. }) = self.writer.take() {
             drop(sender);
             thread.join().map_err(|_| anyhow!("the frame writer panicked"))??;
         }
         self.manifest.save(&self.dir)
+    }
+
+    /// Throws the recording away (a game won, recorded only in case it failed): the frames still queued are not
+    /// written, and the folder is removed once the writer has stopped.
+    pub fn discard(&mut self) {
+        if let Some(FrameWriter { sender, discarded, thread }) = self.writer.take() {
+            discarded.store(true, std::sync::atomic::Ordering::Relaxed);
+            drop(sender);
+            let _ = thread.join();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -291,20 +321,27 @@ fn picture_crc(image: &RgbaImage) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
     hasher.update(&image.width().to_le_bytes());
     hasher.update(&image.height().to_le_bytes());
-    for p in image.pixels() {
-        hasher.update(&p.0[..3]);
+    // A row's RGB bytes at a time (the hasher is slow on three bytes at a time).
+    let mut row = Vec::with_capacity(image.width() as usize * 3);
+    for pixels in image.as_raw().chunks(image.width().max(1) as usize * 4) {
+        row.clear();
+        row.extend(pixels.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]));
+        hasher.update(&row);
     }
     hasher.finalize()
 }
 
-/// Writes a frame as a compact PNG: RGB (captures are opaque), compressed hard (it is written off the loop's
-/// thread, and kept in the repository for the fixtures).
-fn save_frame(image: &RgbaImage, path: &Path) -> Result<()> {
+/// Writes a frame as a PNG: RGB (captures are opaque), packed as `packing` says.
+fn save_frame(image: &RgbaImage, path: &Path, packing: Packing) -> Result<()> {
     use image::codecs::png::{CompressionType, FilterType, PngEncoder};
     use image::ImageEncoder;
     let rgb = image::DynamicImage::ImageRgba8(image.clone()).to_rgb8();
+    let (compression, filter) = match packing {
+        Packing::Smallest => (CompressionType::Best, FilterType::Adaptive),
+        Packing::Fast => (CompressionType::Fast, FilterType::Sub),
+    };
     let mut bytes = Vec::new();
-    PngEncoder::new_with_quality(&mut bytes, CompressionType::Best, FilterType::Adaptive).write_image(
+    PngEncoder::new_with_quality(&mut bytes, compression, filter).write_image(
         rgb.as_raw(),
         rgb.width(),
         rgb.height(),

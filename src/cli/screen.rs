@@ -15,7 +15,7 @@ use crate::game::{Client, Game, Layout, ReadingOf, Screen};
 use crate::imageio::{load_image, save_image};
 use crate::input::{DesktopInput, DryRunInput, InputDevice};
 use crate::play::{play as play_loop, PlayEvent, PlayOptions, PlayReport};
-use crate::session::{Recorder, RecordingInput, RecordingSource, SessionOptions};
+use crate::session::{Packing, Recorder, RecordingInput, RecordingSource, SessionOptions};
 use crate::vision::annotate::annotate;
 
 /// Read a screenshot (a file, or standard input) into board text and the layout of what was read.
@@ -186,13 +186,14 @@ fn play_recorded<G: Client>(
     options: &PlayOptions,
     args: &PlayArgs,
 ) -> Result<PlayReport> {
-    let dir = match &args.record {
-        Some(dir) => dir.clone(),
-        None => failure_folder(game.rules().name()),
+    let (dir, packing) = match &args.record {
+        Some(dir) => (dir.clone(), Packing::Smallest),
+        None => (failure_folder(game.rules().name()), Packing::Fast),
     };
     let settings =
         SessionOptions { max_moves: args.max_moves, move_delay_ms: args.move_delay_ms, time_limit: args.time_limit };
-    let recorder = Recorder::create(&dir, game.rules().name(), &source.describe(), args.theme.as_deref(), settings)?;
+    let describe = source.describe();
+    let recorder = Recorder::create(&dir, game.rules().name(), &describe, args.theme.as_deref(), settings, packing)?;
     let mut recording_source = RecordingSource { inner: source, recorder: recorder.clone() };
     let mut recording_input = RecordingInput { inner: input, recorder: recorder.clone() };
     let notes = recorder.clone();
@@ -204,19 +205,18 @@ fn play_recorded<G: Client>(
         Ok(_) => "won".to_string(),
         Err(e) => format!("error: {e:#}"),
     };
+    if result.is_ok() && args.record.is_none() {
+        // Won: the recording kept in case of a failure is not needed.
+        recorder.borrow_mut().discard();
+        return result;
+    }
     let saved = recorder.borrow_mut().finish(&outcome);
-    match (&result, &args.record) {
-        (Ok(_), None) => {
-            let _ = std::fs::remove_dir_all(&dir);
-        }
-        (Err(_), _) if saved.is_ok() => {
-            eprintln!(
-                "the recording of this game is in {} (replay it with `autoplay replay {}`)",
-                dir.display(),
-                dir.display()
-            )
-        }
-        _ => {}
+    if result.is_err() && saved.is_ok() {
+        eprintln!(
+            "the recording of this game is in {} (replay it with `autoplay replay {}`)",
+            dir.display(),
+            dir.display()
+        )
     }
     let report = result?;
     saved?;
