@@ -27,6 +27,7 @@ impl<'a, G: Client> Player<'a, G> {
             (attempt.frame, attempt.reading, attempt.mv, attempt.settle, attempt.number);
         let move_input = attempt.input;
         self.sent = 1;
+        self.before_keys = None;
         let probing = ways.probes_click(move_input);
         if ways.checks_choice(move_input) && shown::chosen(&mut *self.game, &reading.layout, mv)?.is_some() {
             // The window shows where keys go (a keyboard cursor), and this way's events have not yet been seen to
@@ -60,8 +61,12 @@ impl<'a, G: Client> Player<'a, G> {
             // one selected before (a page that handles the click late).
             self.perform(&move_input.actions[..1], frame, settle.after_click)?;
             let (start, bound) = (self.source.now(), self.pace.first_look(!probing));
-            let shows =
-                watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?.is_some();
+            let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
+            let shows = change.is_some();
+            if !probing {
+                // The click's picture (a cell selected, nothing entered, as probing showed): what the keys change.
+                self.before_keys = change.map(|(frame, _)| frame);
+            }
             if probing {
                 let entered = match shows {
                     true => match self.watch_still(settle, Some(&reading.layout), settle.quiet)?.1 {

@@ -94,6 +94,9 @@ struct Player<'a, G: Client> {
     copy_proof: CopyProof,
     /// How many times the events of the move being verified were sent.
     sent: usize,
+    /// The window as the move's click left it, before its keys were sent, where the loop waited for the click to
+    /// show (see [`act`]): a capture that still shows it shows nothing of the keys, and is not read.
+    before_keys: Option<Frame>,
 }
 
 /// Plays `game`, the client of the window behind `source`, until it is won.
@@ -117,6 +120,7 @@ pub fn play<'a, G: Client>(
         remade_where_moved: 0,
         copy_proof: CopyProof::Unseen,
         sent: 0,
+        before_keys: None,
     };
     let (mut frame, mut reading) = player.observe_first()?;
     let mut report = PlayReport {

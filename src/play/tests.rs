@@ -140,6 +140,10 @@ struct SimClient {
     clock: bool,
     /// Whether a shimmer drawn over the board changes its picture every millisecond (never the count it shows).
     shimmer: bool,
+    /// The count at which the client celebrates: from a frame after it shows until three seconds after, a wave
+    /// over the board that reads as no board; and when that count first showed.
+    celebrates_at: Option<u32>,
+    celebration_from: Option<Duration>,
     /// Every input event received, and how many inputs would have been moves.
     events: Vec<String>,
     inputs: u32,
@@ -161,6 +165,9 @@ impl SimClient {
         self.repaints.retain(|r| r.0 > now);
         if let Some(&(_, value, counted)) = due.last() {
             self.shown = (value, counted);
+            if self.celebrates_at == Some(value) && self.celebration_from.is_none() {
+                self.celebration_from = Some(now);
+            }
         }
     }
 
@@ -170,6 +177,13 @@ impl SimClient {
             for x in 0..BOARD {
                 let shimmer = if self.shimmer { (self.now.as_millis() % 97) as u8 + x as u8 } else { 0 };
                 image.put_pixel(x, y, Rgba([self.shown.0 as u8, shimmer, 0, 255]));
+            }
+        }
+        if let Some(from) = self.celebration_from {
+            let since = self.now - from;
+            if since >= Duration::from_millis(20) && since < CELEBRATION {
+                // From the next frame, a wave across the board: every capture differs, and none reads.
+                image.put_pixel(1, 1, Rgba([self.shown.0 as u8, (since.as_millis() % 200) as u8, 1, 255]));
             }
         }
         image.put_pixel(COUNTER.0, COUNTER.1, Rgba([self.shown.1 as u8, 1, 1, 255]));
@@ -202,6 +216,9 @@ impl SimClient {
         }
     }
 }
+
+/// How long a client that celebrates its win draws over its board.
+const CELEBRATION: Duration = Duration::from_secs(3);
 
 struct SimSource(Rc<RefCell<SimClient>>);
 struct SimInput(Rc<RefCell<SimClient>>);
@@ -317,6 +334,29 @@ fn a_click_held_too_briefly_for_the_client_is_made_again_held_longer_and_the_hol
     assert_eq!((report.moves, client.events.len(), client.counted), (4, 5, 4), "{notes}");
     assert_eq!(notes.matches("holding each button and key 250 ms").count(), 1, "{notes}");
     assert_eq!(client.hold, crate::input::LONG_HOLD, "{notes}");
+}
+
+/// A client that celebrates its win with a wave over the board for three seconds: the winning move counts once its
+/// board has read, and the game ends then, not once the wave is over.
+#[test]
+fn the_win_is_taken_when_its_board_reads_not_when_the_celebration_ends() {
+    let (result, notes, client) = run(4, false, SimClient { celebrates_at: Some(4), ..SimClient::default() });
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (4, 4, 4), "{notes}");
+    let after_last_move = Duration::from_millis((report.millis - report.last_move_millis) as u64);
+    assert!(after_last_move < CELEBRATION / 10, "won {after_last_move:?} after the last move:\n{notes}");
+}
+
+/// A winning move whose board shows and is then taken back (the client's undo) is not a win: the loop sees the
+/// board go back, and makes the move again.
+#[test]
+fn a_winning_move_taken_back_is_not_taken_for_the_win() {
+    let (result, notes, client) = run(3, false, SimClient { takes_back: vec![3], ..SimClient::default() });
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((client.events.len(), client.value), (4, 3), "{notes}");
+    assert!(notes.contains("move 3 showed, then the board went back"), "{notes}");
 }
 
 /// A client that takes a press and release sent at once (an event-driven toolkit): after the first move, held

@@ -204,12 +204,13 @@ impl<G: Client> Player<'_, G> {
         expected_read: &mut bool,
     ) -> Result<Look<G>> {
         let (layout, expected, settle) = (&attempt.reading.layout, attempt.expected, attempt.settle);
+        let won_from = self.game.rules().is_won(expected).then_some(&attempt.reading.board);
         let awaited = watch::await_expected(
             &mut *self.game,
             &mut *self.source,
             settle,
-            attempt.frame,
-            (layout, expected),
+            self.before_keys.as_ref().unwrap_or(attempt.frame),
+            (layout, expected, won_from),
             bound,
             &mut self.picture,
         )?;

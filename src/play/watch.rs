@@ -5,7 +5,8 @@
 //! region is not known; the whole window is watched, and if it never holds still, the board read from the
 //! latest capture gives the region to watch from then on. A board read only once it has held still for the
 //! settle's quiet period (at least two captures in a row agree) is never a frame in mid-change; a move counts
-//! as shown only when the board reads as expected and then holds still. A board whose picture never holds still
+//! as shown only when the board reads as expected and then holds still (the winning move: and then does not go
+//! back within the quiet period, whatever the client draws to celebrate). A board whose picture never holds still
 //! (an animation drawn over its cells) is read, once its picture has not held still within the bound, when its
 //! reading holds still ([`READING_STILL`]).
 
@@ -311,6 +312,34 @@ pub fn next_change(
     Ok(changed.ok())
 }
 
+/// After the winning move's board has read from `won` (captured at `won_at`): whether no capture over the settle's
+/// quiet period goes back to the board before the move (`board_before`; a capture is read only where the picture
+/// changed). Whatever else the client draws then is its celebration of the win.
+fn stays_won<G: Client>(
+    game: &mut G,
+    source: &mut dyn FrameSource,
+    settle: &Settle,
+    (won, won_at): (&Frame, Duration),
+    layout: &G::Layout,
+    board_before: &BoardOf<G>,
+) -> Result<bool> {
+    let region = layout.region();
+    let quiet = settle.quiet.max(settle.interval * 2);
+    let wait = Wait::new("the won board not to go back", quiet, settle.interval, First::Pause);
+    let mut previous = won.clone();
+    let went_back = wait.run(source, won_at, |round| {
+        let next = round.source.grab()?;
+        if !next.same_in(&previous, region) {
+            if game.read(&next, Some(layout)).is_ok_and(|again| again.board == *board_before) {
+                return Ok(Try::Holds(()));
+            }
+            previous = next;
+        }
+        Ok(Try::Lacks("the won board, or what the client draws to celebrate".into()))
+    })?;
+    Ok(went_back.is_err())
+}
+
 /// What watching for a move's board came to: the expected board, once it held still; and whether any capture read
 /// as the expected board at all (the client took the move, even where the board went on to show something else).
 pub struct Awaited<G: Client> {
@@ -326,12 +355,17 @@ pub struct Awaited<G: Client> {
 /// `None` when it has not within `bound`. `before` is the frame the move was made on: a capture whose board has not
 /// changed from it is not read again. One wait ("the move to show"): each try captures; a capture as it was, one
 /// that does not read as `expected`, or one that goes on changing is what it lacks.
+///
+/// The winning move (`won_from`: the board before it) counts as shown once a capture reads as the won board and
+/// no capture over the quiet period after it goes back to the board before the move ([`stays_won`]): what a client
+/// draws once it is won (sgt-flood's wave of colours across the board, a banner, a dialog) is its celebration, not
+/// a board to wait out.
 pub fn await_expected<G: Client>(
     game: &mut G,
     source: &mut dyn FrameSource,
     settle: &Settle,
     before: &Frame,
-    (layout, expected): (&G::Layout, &BoardOf<G>),
+    (layout, expected, won_from): (&G::Layout, &BoardOf<G>, Option<&BoardOf<G>>),
     bound: Duration,
     picture: &mut Picture,
 ) -> Result<Awaited<G>> {
@@ -359,6 +393,12 @@ pub fn await_expected<G: Client>(
             Err(e) => return Ok(Try::Lacks(format!("the board changed and does not read: {e:#}"))),
         };
         expected_read = true;
+        if let Some(board_before) = won_from {
+            return Ok(match stays_won(game, round.source, settle, (&frame, grabbed_at), layout, board_before)? {
+                true => Try::Holds((frame, reading)),
+                false => Try::Lacks("the won board, then the board before the move".into()),
+            });
+        }
         // Observation: it counts once the board holds still (at least one more capture agrees).
         let (quiet, whole) = picture.move_quiet(settle.quiet);
         let held =

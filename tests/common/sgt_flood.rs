@@ -42,7 +42,9 @@ fn board_of(id: &SgtFloodId) -> FloodBoard {
 
 /// How many pixels of each sgt-flood colour the window shows.
 pub fn palette_counts(desktop: &Desktop, window: &str) -> [usize; 10] {
-    let (_, _, rgb) = desktop.window_pixels(window);
+    // Once the picture holds still: the game flashes its board when it is won, and the bot, which takes the won
+    // board as soon as it reads, may be done before the flash is.
+    let (_, _, rgb) = desktop.wait_for_still_picture(window);
     let mut counts = [0; 10];
     for p in rgb.chunks(3) {
         if let Some(i) = SGT_PALETTE.iter().position(|c| c == p) {

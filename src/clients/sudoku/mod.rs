@@ -333,7 +333,7 @@ impl Client for SudokuClient {
     /// sgt-solo and GNOME Sudoku draw an entry at once, without animation: an entry counts as made when two
     /// captures in a row show it (no longer quiet period).
     fn settle(&self) -> Settle {
-        Settle { interval: Duration::from_millis(6), quiet: Duration::ZERO, after_click: Duration::from_millis(12) }
+        Settle { interval: Duration::from_millis(3), quiet: Duration::ZERO, after_click: Duration::from_millis(12) }
     }
 
     /// A click on the cell and the digit typed; where typing does nothing: a click on the cell, then
