@@ -73,8 +73,8 @@ pub enum PlayEvent {
     /// A move left the board as it was: it is made again the same way, each button and key held this long (a game
     /// too busy to poll its input while the usual hold lasted).
     HeldLonger { number: usize, how: String, hold_ms: u64 },
-    /// A move sent at once (on trial: `input::QUICK`) left the board as it was: it is made again held as a person
-    /// holds it, as every move is from now on.
+    /// A move sent at once (`input::QUICK`) left the board as it was: it is made again held as a person holds it
+    /// (where it may be made again), as every move is from now on.
     QuickMissed { number: usize, how: String, hold_ms: u64 },
     /// A pointed move did not go as expected: cells are chosen by clicking again.
     PointingDropped { number: usize, how: String },

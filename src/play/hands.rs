@@ -64,7 +64,9 @@ pub struct Hands<'a> {
 /// has shown, the next is sent at once ([`crate::input::QUICK`], on trial): where it shows, every later move is
 /// sent so; where nothing of it shows in the whole patience, the client missed it (a game that polls its buttons
 /// once a frame), it is made again held, and the hold is kept for the rest of the game. The trial costs nothing in a
-/// client that takes it, and one patience in one that does not.
+/// client that takes it, and one patience in one that does not. A later move sent at once that never shows (a
+/// browser under load lost some) is, where it may be made again at all, made again held, and so is every move
+/// after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hold {
     /// [`crate::input::HOLD`], as a person holds one; no move has shown yet.
@@ -122,13 +124,18 @@ impl<'a> Hands<'a> {
         };
     }
 
+    /// Whether moves are sent at once, proved by a move that showed.
+    pub fn quick(&self) -> bool {
+        self.hold == Hold::Quick
+    }
+
     /// Whether the move being made is the one sent at once on trial.
     pub fn quick_on_trial(&self) -> bool {
         self.hold == Hold::QuickOnTrial
     }
 
-    /// Nothing of the move sent at once on trial showed in the whole patience: the client did not take it, and
-    /// every move is held as a person holds it from now on.
+    /// Nothing of a move sent at once showed in the whole patience (the one on trial, or a later one the client
+    /// lost): every move is held as a person holds it from now on.
     pub fn quick_missed(&mut self) {
         self.hold = Hold::QuickMissed;
         self.input.set_hold(crate::input::HOLD);

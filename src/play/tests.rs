@@ -471,6 +471,9 @@ fn a_lost_move_is_made_again_in_a_client_seen_to_ignore_a_copy() {
     assert!(notes.contains("the copy of move 1 changed nothing"), "{notes}");
     assert!(notes.contains("this client was seen to ignore one (at move 1): making it again"), "{notes}");
     assert_eq!(client.counted, 6, "{notes}");
+    // It was lost when sent at once: the copy, and every move after it, is held as a person holds it.
+    assert!(notes.contains("pressed and released at once, left the board as it was"), "{notes}");
+    assert_eq!(client.hold, crate::input::HOLD, "{notes}");
 }
 
 /// A client that counts a copy as a move (its counter shows one more) is never sent a copy of a lost move.

@@ -158,6 +158,14 @@ impl<G: Client> Player<'_, G> {
             };
             match why {
                 Ok(why) if self.sent <= pace::COPIES => {
+                    if self.hands.quick() {
+                        // A press sent at once that never showed: this client loses some (a browser under load
+                        // was seen to). The copy, and every later move, is held as a person holds it.
+                        self.hands.quick_missed();
+                        let (number, how) = (attempt.number, attempt.input.how.clone());
+                        let hold_ms = crate::input::HOLD.as_millis() as u64;
+                        self.report(PlayEvent::QuickMissed { number, how, hold_ms });
+                    }
                     let waits = self.waits_named();
                     self.report(PlayEvent::MadeAgain { number: attempt.number, waits, why });
                     self.perform(&attempt.input.actions, &seen.0, attempt.settle.after_click)?;
