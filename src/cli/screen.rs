@@ -201,15 +201,15 @@ fn play_recorded<G: Client>(
         notes.borrow_mut().play_event(event);
         print_note(event);
     });
-    let outcome = match &result {
-        Ok(_) => "won".to_string(),
-        Err(e) => format!("error: {e:#}"),
-    };
     if result.is_ok() && args.record.is_none() {
         // Won: the recording kept in case of a failure is not needed.
         recorder.borrow_mut().discard();
         return result;
     }
+    let outcome = match &result {
+        Ok(_) => "won".to_string(),
+        Err(e) => format!("error: {e:#}"),
+    };
     let saved = recorder.borrow_mut().finish(&outcome);
     if result.is_err() && saved.is_ok() {
         eprintln!(

@@ -83,10 +83,7 @@ impl<G: Client> Player<'_, G> {
                 self.hands.move_shown();
             } else if self.hands.quick_on_trial() {
                 // Sent at once and not taken (a client that polls its buttons): made again held, as from now on.
-                self.hands.quick_missed();
-                let (number, how) = (attempt.number, attempt.input.how.clone());
-                let hold_ms = crate::input::HOLD.as_millis() as u64;
-                self.report(PlayEvent::QuickMissed { number, how, hold_ms });
+                self.quick_missed(attempt);
                 return Ok((shown, seen));
             } else if !attempt.input.pointed() && attempt.input.trial.is_none() {
                 // Shown never received: made again the same way, held longer, before another way is tried.
@@ -99,6 +96,15 @@ impl<G: Client> Player<'_, G> {
         }
         ways.learn(&mut *self.game, attempt, (&shown, &seen), learned.control, &mut *self.log)?;
         Ok((shown, seen))
+    }
+
+    /// Nothing of `attempt`, sent at once, showed: every move is held as a person holds it from now on, and the
+    /// log says so.
+    fn quick_missed(&mut self, attempt: &Attempt<'_, G>) {
+        self.hands.quick_missed();
+        let (number, how) = (attempt.number, attempt.input.how.clone());
+        let hold_ms = crate::input::HOLD.as_millis() as u64;
+        self.report(PlayEvent::QuickMissed { number, how, hold_ms });
     }
 
     /// The whole patience for a move of which nothing has shown, on the desktop as busy as it is now.
@@ -161,10 +167,7 @@ impl<G: Client> Player<'_, G> {
                     if self.hands.quick() {
                         // A press sent at once that never showed: this client loses some (a browser under load
                         // was seen to). The copy, and every later move, is held as a person holds it.
-                        self.hands.quick_missed();
-                        let (number, how) = (attempt.number, attempt.input.how.clone());
-                        let hold_ms = crate::input::HOLD.as_millis() as u64;
-                        self.report(PlayEvent::QuickMissed { number, how, hold_ms });
+                        self.quick_missed(attempt);
                     }
                     let waits = self.waits_named();
                     self.report(PlayEvent::MadeAgain { number: attempt.number, waits, why });
