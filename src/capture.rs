@@ -115,6 +115,13 @@ pub trait FrameSource {
     fn focused(&mut self) -> Result<Option<bool>> {
         Ok(None)
     }
+    /// Whether another program holds the pointer now, so that a click sent to the game has not yet reached it
+    /// (`Some(true)`): a window manager that takes every click on a window first (to focus or raise it) and then
+    /// lets it through, while keys go on to the focused window at once. `None` where the source cannot tell. The
+    /// play loop types nothing after a click until the pointer is let go.
+    fn pointer_held(&mut self) -> Result<Option<bool>> {
+        Ok(None)
+    }
     /// How busy the desktop is: the processes ready to run per processor (the one-minute load average over the
     /// processor count), where the source can tell; the play loop waits longer for a move on a busy desktop.
     fn busy(&mut self) -> Result<Option<f64>> {
@@ -513,6 +520,18 @@ impl FrameSource for WindowSource {
 
     fn busy(&mut self) -> Result<Option<f64>> {
         Ok(desktop_load())
+    }
+
+    fn pointer_held(&mut self) -> Result<Option<bool>> {
+        let held = match &self.kept {
+            Some(kept) => kept.pointer_held()?,
+            None => {
+                let (conn, screen) = x11rb::connect(None).map_err(|e| anyhow!("cannot reach the X server: {e}"))?;
+                let root = x11rb::connection::Connection::setup(&conn).roots[screen].root;
+                crate::x11_window::pointer_held(&conn, root)?
+            }
+        };
+        Ok(Some(held))
     }
 
     fn covering_at(&mut self, points: &[(i32, i32)]) -> Result<Vec<String>> {

@@ -78,6 +78,10 @@ pub enum Event {
     Focus {
         focused: Option<bool>,
     },
+    /// Whether another program held the pointer (`None`: the source cannot tell).
+    PointerHeld {
+        held: Option<bool>,
+    },
     /// How busy the desktop was: processes ready to run per processor (`None`: the source cannot tell).
     Busy {
         per_processor: Option<f64>,
@@ -389,6 +393,12 @@ impl FrameSource for RecordingSource<'_> {
         Ok(focused)
     }
 
+    fn pointer_held(&mut self) -> Result<Option<bool>> {
+        let held = self.inner.pointer_held()?;
+        self.recorder.borrow_mut().push(Event::PointerHeld { held });
+        Ok(held)
+    }
+
     fn busy(&mut self) -> Result<Option<f64>> {
         let per_processor = self.inner.busy()?;
         self.recorder.borrow_mut().push(Event::Busy { per_processor });
@@ -515,6 +525,16 @@ impl Replay {
         }
     }
 
+    /// The next event, where `wanted` takes it (notes passed over); otherwise nothing is taken.
+    fn take_if(&mut self, wanted: impl Fn(&Event) -> bool) -> Option<Event> {
+        while let Some(Event::Note { .. }) = self.events.get(self.next) {
+            self.next += 1;
+        }
+        let event = self.events.get(self.next).filter(|event| wanted(event)).cloned()?;
+        self.next += 1;
+        Some(event)
+    }
+
     /// The first difference found, if any.
     pub fn divergence(&self) -> Option<&str> {
         self.divergence.as_deref()
@@ -573,6 +593,7 @@ fn describe(event: &Event) -> String {
         Event::WindowsOpened { .. } => "a look at the game's windows".into(),
         Event::Uncover { .. } => "a look at what covers the window".into(),
         Event::Focus { .. } => "a look at the input focus".into(),
+        Event::PointerHeld { .. } => "a look at who holds the pointer".into(),
         Event::Busy { .. } => "a look at the desktop's load".into(),
         Event::Covering { .. } => "a look at the windows over the game's".into(),
         Event::Pointer { .. } => "a look at the pointer".into(),
@@ -658,6 +679,15 @@ impl FrameSource for ReplaySource {
             other => Err(replay
                 .diverge(format!("the loop looks at the input focus, but the recording has {}", describe(&other)))),
         }
+    }
+
+    /// A recording made before the loop asked this has none of these looks: there, nothing held the pointer.
+    fn pointer_held(&mut self) -> Result<Option<bool>> {
+        let mut replay = self.replay.borrow_mut();
+        Ok(replay.take_if(|event| matches!(event, Event::PointerHeld { .. })).and_then(|event| match event {
+            Event::PointerHeld { held } => held,
+            _ => None,
+        }))
     }
 
     fn busy(&mut self) -> Result<Option<f64>> {

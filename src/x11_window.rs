@@ -28,6 +28,8 @@ pub struct Grabbed {
 pub struct X11Window {
     conn: RustConnection,
     window: Window,
+    /// The root window of the window's screen.
+    root: Window,
     /// How pixels of depth 24 or 32 are laid out: 32 bits each, least significant byte first (blue, green, red).
     bgrx: bool,
     net_wm_state: Atom,
@@ -45,8 +47,9 @@ impl X11Window {
 
     /// Opens a connection to `display` (`None`: `$DISPLAY`) for window `window`.
     pub fn open_on(display: Option<&str>, window: u32) -> Result<X11Window> {
-        let (conn, _) = x11rb::connect(display).map_err(|e| anyhow!("cannot reach the X server: {e}"))?;
+        let (conn, screen) = x11rb::connect(display).map_err(|e| anyhow!("cannot reach the X server: {e}"))?;
         let setup = conn.setup();
+        let root = setup.roots[screen].root;
         let bgrx = setup.image_byte_order == ImageOrder::LSB_FIRST
             && setup.pixmap_formats.iter().any(|f| f.depth == 24 && f.bits_per_pixel == 32)
             && setup.pixmap_formats.iter().all(|f| f.depth != 32 || f.bits_per_pixel == 32);
@@ -60,12 +63,18 @@ impl X11Window {
         Ok(X11Window {
             conn,
             window,
+            root,
             bgrx,
             net_wm_state: atoms[0],
             hidden: atoms[1],
             net_wm_name: atoms[2],
             utf8_string: atoms[3],
         })
+    }
+
+    /// Whether another program holds the pointer now ([`pointer_held`]).
+    pub fn pointer_held(&self) -> Result<bool> {
+        pointer_held(&self.conn, self.root)
     }
 
     /// The window's picture, place and title; `None` where xcap should be asked instead (the window is not
@@ -105,4 +114,24 @@ impl X11Window {
             title,
         })
     }
+}
+
+/// Whether a program holds the pointer (an active grab), so that pointer events sent now are not yet delivered
+/// to the window under it: a window manager that takes every click on a window first, to focus or raise it, holds
+/// the pointer until it lets the click through, while keys, which it does not take, go on to the focused window.
+///
+/// The question grabs nothing: it asks for a grab dated the first millisecond of the server's clock. The server
+/// answers "already grabbed" (or "frozen") while another client holds the pointer, and otherwise refuses the date
+/// as earlier than the last grab it saw, which every server has (its start counts as one). Were the date ever
+/// taken, the grab is let go at once.
+pub fn pointer_held(conn: &impl Connection, root: Window) -> Result<bool> {
+    use x11rb::protocol::xproto::{EventMask, GrabMode, GrabStatus};
+    let asked =
+        conn.grab_pointer(false, root, EventMask::NO_EVENT, GrabMode::ASYNC, GrabMode::ASYNC, 0u32, 0u32, 1u32)?;
+    let status = asked.reply()?.status;
+    if status == GrabStatus::SUCCESS {
+        conn.ungrab_pointer(x11rb::CURRENT_TIME)?;
+        conn.flush()?;
+    }
+    Ok(status == GrabStatus::ALREADY_GRABBED || status == GrabStatus::FROZEN)
 }

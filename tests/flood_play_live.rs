@@ -717,12 +717,20 @@ impl FadeGame {
     }
 
     /// The bot said that move `number` had not shown, waited for it in full, made it again, and saw it shown the
-    /// second time.
+    /// second time; or the third, where the first was a press sent at once that the client never took (Chromium
+    /// now and then misses one, most often where the pointer comes onto the board from off it), which the bot says
+    /// before making it again held.
     fn assert_made_again(&self, number: usize) {
         let late = format!("move {number} has not shown after");
+        let sent_at_once = format!("move {number} (");
+        let quick_missed = self.stderr.lines().any(|l| {
+            l.starts_with(&sent_at_once) && l.contains("pressed and released at once, left the board as it was")
+        });
+        let times = if quick_missed { 3 } else { 2 };
         let shown = format!("move {number} showed after");
-        let made_twice = self.stderr.lines().any(|l| l.starts_with(&shown) && l.contains("made 2 times"));
-        assert!(self.stderr.contains(&late) && made_twice, "{}", self.stderr);
+        let made = format!("made {times} times");
+        let made_again = self.stderr.lines().any(|l| l.starts_with(&shown) && l.contains(&made));
+        assert!(self.stderr.contains(&late) && made_again, "made {times} times expected:\n{}", self.stderr);
     }
 }
 

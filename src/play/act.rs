@@ -59,9 +59,16 @@ impl<'a, G: Client> Player<'a, G> {
             // The click first, then the keys once it shows: the first such move to learn what a click does, later
             // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the
             // one selected before (a page that handles the click late).
-            self.perform(&move_input.actions[..1], frame, settle.after_click)?;
+            let click = &move_input.actions[..1];
+            self.perform(click, frame, settle.after_click)?;
             let (start, bound) = (self.source.now(), self.pace.first_look(!probing));
-            let change = watch::next_change(&mut *self.source, settle, frame, reading.layout.region(), start, bound)?;
+            let region = reading.layout.region();
+            let mut change = watch::next_change(&mut *self.source, settle, frame, region, start, bound)?;
+            let same_click = self.last_click.as_ref() == click.first();
+            if change.is_none() && !probing && !same_click {
+                change = self.await_click(click, attempt, start, bound)?;
+            }
+            self.last_click = click.first().cloned();
             let shows = change.is_some();
             if !probing {
                 // The click's picture (a cell selected, nothing entered, as probing showed): what the keys change.
@@ -78,8 +85,9 @@ impl<'a, G: Client> Player<'a, G> {
                     false => Some(false),
                 };
                 ways.click_probed(entered, shows, number, &mut *self.log);
-            } else if !shows {
-                self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(bound) });
+            } else if !shows && !same_click {
+                let waited = self.patience()?;
+                self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(waited) });
             }
             self.game.completing(mv);
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
@@ -91,6 +99,35 @@ impl<'a, G: Client> Player<'a, G> {
             self.park_pointer(frame, &reading.layout)?;
         }
         Ok(true)
+    }
+
+    /// The click of a click-then-keys move (`click`, sent at `start`) has not shown by the first look (`first`):
+    /// waits for it up to the whole patience, since its keys typed before it is taken would go to the cell chosen
+    /// before (a game that polls its input, under load, takes a click late or misses it). Where nothing shows in
+    /// all that time the client never took it: it is made again, held where it was sent at once, and waited for
+    /// as long again. The capture that shows it, or `None`.
+    fn await_click(
+        &mut self,
+        click: &[Action],
+        attempt: &Attempt<'_, G>,
+        start: Duration,
+        first: Duration,
+    ) -> Result<Option<(Frame, Duration)>> {
+        let (frame, settle, number) = (attempt.frame, attempt.settle, attempt.number);
+        let region = attempt.reading.layout.region();
+        let whole = self.patience()?;
+        self.report(PlayEvent::ClickLate { number, after_ms: millis(first), patience_ms: millis(whole) });
+        if let Some(change) = watch::next_change(&mut *self.source, settle, frame, region, start, whole)? {
+            return Ok(Some(change));
+        }
+        let held_ms = (self.hands.quick() || self.hands.quick_on_trial()).then(|| {
+            self.hands.quick_missed();
+            crate::input::HOLD.as_millis() as u64
+        });
+        self.report(PlayEvent::ClickMadeAgain { number, waited_ms: millis(whole), held_ms });
+        self.perform(click, frame, settle.after_click)?;
+        let again = self.source.now();
+        watch::next_change(&mut *self.source, settle, frame, region, again, whole)
     }
 
     /// Sends events with the bot's hands ([`hands`]).

@@ -39,7 +39,13 @@ pub enum PlayEvent {
     CursorProbed { number: usize, keys: String, found: Option<String> },
     /// The events that choose the move's place showed another place chosen: the rest was not sent.
     OtherPlaceChosen { number: usize, events: String },
-    /// The click of a click-then-keys move did not show in time; the keys were typed anyway.
+    /// The click of a click-then-keys move had not shown by the first look (`after_ms`): its keys wait for it, up
+    /// to the whole patience.
+    ClickLate { number: usize, after_ms: u64, patience_ms: u64 },
+    /// Nothing of the click of a click-then-keys move showed in the whole patience (`waited_ms`): the client never
+    /// took it, and it is made again (held, where it was sent at once: `held_ms`).
+    ClickMadeAgain { number: usize, waited_ms: u64, held_ms: Option<u64> },
+    /// The click of a click-then-keys move, made twice, did not show; the keys were typed anyway.
     ClickNotShown { number: usize, waited_ms: u64 },
     /// The click of the first click-then-keys move entered a symbol by itself: cells are chosen by pointing.
     ClickEntered { number: usize },
@@ -121,9 +127,28 @@ impl fmt::Display for PlayEvent {
                 f,
                 "move {number}: after {events}, the window shows another place chosen than the move's; the rest is not made"
             ),
-            PlayEvent::ClickNotShown { number, waited_ms } => {
-                write!(f, "the click of move {number} did not show within {:.1} s; typing anyway", secs(*waited_ms))
+            PlayEvent::ClickLate { number, after_ms, patience_ms } => write!(
+                f,
+                "the click of move {number} has not shown after {:.1} s; its keys wait for it, up to {:.1} s in all",
+                secs(*after_ms),
+                secs(*patience_ms)
+            ),
+            PlayEvent::ClickMadeAgain { number, waited_ms, held_ms } => {
+                write!(
+                    f,
+                    "nothing of the click of move {number} showed in {:.1} s: the client never took it; clicking again",
+                    secs(*waited_ms)
+                )?;
+                match held_ms {
+                    Some(ms) => write!(f, ", holding each button and key {ms} ms, as every move from now on"),
+                    None => Ok(()),
+                }
             }
+            PlayEvent::ClickNotShown { number, waited_ms } => write!(
+                f,
+                "the click of move {number}, made twice, did not show within {:.1} s; typing anyway",
+                secs(*waited_ms)
+            ),
             PlayEvent::ClickEntered { number } => write!(
                 f,
                 "the click of move {number} entered a symbol by itself (the client enters its selected one on a click); \

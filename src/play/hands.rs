@@ -5,7 +5,10 @@
 //!   found elsewhere, the user has taken the mouse and the game stops at once ([`PointerMoved`]).
 //! - A pointer move is queued like any input: after moving it, the bot waits (bounded) until the X server
 //!   reports it there, so that a click is never sent to where the pointer was.
-//! - Every click is clamped to the window; keys are typed only once the game's window has the input focus.
+//! - Every click is clamped to the window; keys are typed only once the game's window has the input focus, and,
+//!   after a click, only once no other program holds the pointer: a window manager that takes each click on a
+//!   window first (openbox does, to focus and raise it) holds it until it lets it through, and keys sent
+//!   meanwhile reach the game before the click that chooses where they go.
 //! - Each click and key is given as a person gives it (the device's concern: [`crate::input`]): the pointer at
 //!   rest before the press, the button or key held about 80 ms, so that games that poll their input once a frame
 //!   see it.
@@ -39,6 +42,11 @@ pub struct StopKeyPressed(pub &'static str);
 
 /// How long a pointer move of the bot's may take to be reported by the X server.
 const POINTER_BOUND: Duration = Duration::from_secs(3);
+/// How often the bot asks whether another program still holds the pointer after a click (a question costs a round
+/// trip to the X server, a fraction of a millisecond).
+const CLICK_DELIVERY_INTERVAL: Duration = Duration::from_millis(2);
+/// How long at least a click may be held by another program before the bot gives up typing after it.
+const CLICK_DELIVERY_BOUND: Duration = Duration::from_secs(10);
 
 /// The input device, and what the bot knows of the pointer.
 pub struct Hands<'a> {
@@ -55,6 +63,8 @@ pub struct Hands<'a> {
     /// How buttons and keys are held: the usual way, held longer once for a move that left the board as it was,
     /// or held longer for the rest of the game since a move held so showed.
     pub hold: Hold,
+    /// A click was sent and no key since: the next key waits until no other program holds the pointer.
+    clicked: bool,
 }
 
 /// How long the bot holds each button and key, learned from what the client showed (see [`Hands::hold_longer`]
@@ -87,7 +97,7 @@ pub enum Hold {
 
 impl<'a> Hands<'a> {
     pub fn new(input: &'a mut dyn InputDevice, dry_run: bool) -> Hands<'a> {
-        Hands { input, left_at: None, parks_pointer: false, dry_run, hold: Hold::Usual }
+        Hands { input, left_at: None, parks_pointer: false, dry_run, hold: Hold::Usual, clicked: false }
     }
 
     /// A move left the board as it was, waited for in full: whether to make it again the same way held longer.
@@ -190,6 +200,7 @@ impl<'a> Hands<'a> {
                     self.move_pointer(source, sx, sy, after_click)?;
                     if let Action::Click { .. } = action {
                         self.input.click()?;
+                        self.clicked = true;
                     }
                     // Let the window take the click (or follow the pointer) before the next event.
                     if more {
@@ -198,13 +209,13 @@ impl<'a> Hands<'a> {
                 }
                 Action::Type(c) => {
                     if !self.dry_run {
-                        self.await_focus(source, after_click, focus_bound)?;
+                        self.await_keys_reach(source, after_click, focus_bound)?;
                     }
                     self.input.type_char(c)?
                 }
                 Action::Key(key) => {
                     if !self.dry_run {
-                        self.await_focus(source, after_click, focus_bound)?;
+                        self.await_keys_reach(source, after_click, focus_bound)?;
                     }
                     self.input.press_key(key)?
                 }
@@ -248,6 +259,45 @@ impl<'a> Hands<'a> {
             );
         }
         self.left_at = Some((x, y));
+        Ok(())
+    }
+
+    /// Waits (bounded) until keys typed now reach the game after what was sent before them: the click before
+    /// them delivered (no other program holds the pointer: a window manager that takes each click first lets
+    /// the keys by while it holds the click, and they would go to the cell chosen before), and the game's
+    /// window holding the input focus, which that click gives it. The pointer is checked between two looks.
+    fn await_keys_reach(&mut self, source: &mut dyn FrameSource, interval: Duration, bound: Duration) -> Result<()> {
+        if self.clicked {
+            self.await_click_delivered(source, bound.max(CLICK_DELIVERY_BOUND))?;
+            self.clicked = false;
+        }
+        self.await_focus(source, interval, bound)
+    }
+
+    /// Waits (bounded) until no other program holds the pointer, so that the click sent last has reached the
+    /// window under it (see [`FrameSource::pointer_held`]).
+    fn await_click_delivered(&mut self, source: &mut dyn FrameSource, bound: Duration) -> Result<()> {
+        if source.pointer_held()? != Some(true) {
+            return Ok(());
+        }
+        let start = source.now();
+        let wait = Wait::new("the click to be let through to the game", bound, CLICK_DELIVERY_INTERVAL, First::Try);
+        let delivered = wait.run(source, start, |round| {
+            if round.number > 0 {
+                self.check_pointer()?;
+            }
+            Ok(match round.source.pointer_held()? {
+                None | Some(false) => Try::Holds(()),
+                Some(true) => Try::Lacks("another program holds the pointer".into()),
+            })
+        })?;
+        if delivered.is_err() {
+            bail!(
+                "another program (the window manager?) held the pointer for {:.1} s after the click on the game, \
+                 which has not reached the game: keys typed now would reach it before the click, so none were typed",
+                bound.as_secs_f64()
+            );
+        }
         Ok(())
     }
 
@@ -324,4 +374,109 @@ fn park_point(frame: &Frame, board: Region) -> Option<(i32, i32)> {
     ];
     let (margin, point) = margins.into_iter().max_by_key(|(margin, _)| *margin)?;
     (margin >= 4).then_some(point)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::game::Key;
+
+    /// A desktop whose window manager holds every click until `held_until` on its clock, and the events sent to
+    /// it, with when.
+    #[derive(Default)]
+    struct Desk {
+        now: Duration,
+        held_until: Duration,
+        pointer: (i32, i32),
+        sent: Vec<(String, Duration)>,
+    }
+    struct DeskSource(Rc<RefCell<Desk>>);
+    struct DeskInput(Rc<RefCell<Desk>>);
+
+    impl FrameSource for DeskSource {
+        fn grab(&mut self) -> Result<Frame> {
+            Ok(Frame::from_image(image::RgbaImage::new(20, 20)))
+        }
+        fn describe(&self) -> String {
+            "a desk".into()
+        }
+        fn now(&mut self) -> Duration {
+            self.0.borrow().now
+        }
+        fn sleep(&mut self, duration: Duration) {
+            self.0.borrow_mut().now += duration;
+        }
+        fn pointer_held(&mut self) -> Result<Option<bool>> {
+            let desk = self.0.borrow();
+            Ok(Some(desk.now < desk.held_until))
+        }
+    }
+
+    impl InputDevice for DeskInput {
+        fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
+            self.0.borrow_mut().pointer = (x, y);
+            Ok(())
+        }
+        fn click(&mut self) -> Result<()> {
+            let mut desk = self.0.borrow_mut();
+            let now = desk.now;
+            desk.sent.push(("click".into(), now));
+            Ok(())
+        }
+        fn type_char(&mut self, c: char) -> Result<()> {
+            let mut desk = self.0.borrow_mut();
+            let now = desk.now;
+            desk.sent.push((format!("type {c}"), now));
+            Ok(())
+        }
+        fn press_key(&mut self, key: Key) -> Result<()> {
+            let mut desk = self.0.borrow_mut();
+            let now = desk.now;
+            desk.sent.push((format!("key {key}"), now));
+            Ok(())
+        }
+        fn pointer(&self) -> Result<(i32, i32)> {
+            Ok(self.0.borrow().pointer)
+        }
+    }
+
+    /// Sends a click and a key to a desk whose window manager holds the click for `held`.
+    fn click_and_type(held: Duration) -> (Result<()>, Vec<(String, Duration)>) {
+        let desk = Rc::new(RefCell::new(Desk { held_until: held, ..Desk::default() }));
+        let (mut source, mut input) = (DeskSource(desk.clone()), DeskInput(desk.clone()));
+        let mut hands = Hands::new(&mut input, false);
+        let frame = Frame::from_image(image::RgbaImage::new(20, 20));
+        let actions = [Action::Click { x: 5, y: 5 }, Action::Type('7')];
+        let ms = Duration::from_millis;
+        let sent = hands.perform(&mut source, &actions, &frame, ms(3), Duration::from_secs(3), &mut |_| {});
+        let log = desk.borrow().sent.clone();
+        (sent, log)
+    }
+
+    /// The key after a click waits until the window manager lets the click through, not a fixed time.
+    #[test]
+    fn a_key_after_a_click_waits_until_no_other_program_holds_the_pointer() {
+        let held = Duration::from_millis(1500);
+        let (sent, log) = click_and_type(held);
+        sent.unwrap();
+        assert_eq!(log.iter().map(|(event, _)| event.as_str()).collect::<Vec<_>>(), ["click", "type 7"]);
+        assert!(log[0].1 < held, "{log:?}");
+        assert!(log[1].1 >= held && log[1].1 < held + Duration::from_millis(20), "{log:?}");
+        // Nothing held: the key follows at once.
+        let (sent, log) = click_and_type(Duration::ZERO);
+        sent.unwrap();
+        assert!(log[1].1 - log[0].1 < Duration::from_millis(20), "{log:?}");
+    }
+
+    /// A click held for good: no key is typed, and the error says why.
+    #[test]
+    fn no_key_is_typed_after_a_click_another_program_holds_for_good() {
+        let (sent, log) = click_and_type(Duration::from_secs(60));
+        let error = sent.unwrap_err().to_string();
+        assert!(error.contains("held the pointer for 10.0 s after the click"), "{error}");
+        assert_eq!(log.iter().map(|(event, _)| event.as_str()).collect::<Vec<_>>(), ["click"]);
+    }
 }

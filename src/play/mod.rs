@@ -48,7 +48,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 
 use crate::capture::{Frame, FrameSource, Settle};
-use crate::game::{BoardOf, Client, Game, MoveOf, Reading, ReadingOf};
+use crate::game::{Action, BoardOf, Client, Game, MoveOf, Reading, ReadingOf};
 use crate::input::InputDevice;
 use copies::CopyProof;
 pub use events::{PlayEvent, Replan};
@@ -97,6 +97,9 @@ struct Player<'a, G: Client> {
     /// The window as the move's click left it, before its keys were sent, where the loop waited for the click to
     /// show (see [`act`]): a capture that still shows it shows nothing of the keys, and is not read.
     before_keys: Option<Frame>,
+    /// The click of the last click-then-keys move whose keys waited for it: a click on the cell it chose shows
+    /// nothing new where the client keeps its cell chosen.
+    last_click: Option<Action>,
 }
 
 /// Plays `game`, the client of the window behind `source`, until it is won.
@@ -121,6 +124,7 @@ pub fn play<'a, G: Client>(
         copy_proof: CopyProof::Unseen,
         sent: 0,
         before_keys: None,
+        last_click: None,
     };
     let (mut frame, mut reading) = player.observe_first()?;
     let mut report = PlayReport {

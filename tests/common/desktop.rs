@@ -193,6 +193,12 @@ impl Desktop {
         self.wait_for_still_picture(window_id);
     }
 
+    /// The window manager's process id (openbox, which takes every click on a window first, to focus and raise
+    /// it, and then lets it through to the window).
+    pub fn window_manager_pid(&self) -> u32 {
+        self.children[1].id()
+    }
+
     /// The window with the keyboard focus (`xdotool getwindowfocus`).
     pub fn focused_window(&self) -> String {
         String::from_utf8_lossy(&self.run("xdotool", &["getwindowfocus"]).stdout).trim().to_owned()

@@ -9,6 +9,7 @@ pub mod sudoku;
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use autoplay::clients::flood::theme::{load_themes, PaletteTheme};
 use autoplay::games::flood::{sgt_id::SgtFloodId, solver, FloodBoard};
@@ -222,6 +223,57 @@ impl Drop for Busy {
         // SIGTERM: the script's trap ends its busy processes before it exits.
         let _ = std::process::Command::new("kill").arg(self.0.id().to_string()).status();
         let _ = self.0.wait();
+    }
+}
+
+/// A window manager that is slow to let clicks through, for as long as the value lives: its process is stopped
+/// for `stopped` every `every` (SIGSTOP, then SIGCONT), as a busy desktop may hold it. A click that lands while it
+/// is stopped is held by it (openbox takes every click on a window first) and reaches the window only when it runs
+/// again; keys sent meanwhile reach the focused window at once.
+pub struct SlowWindowManager {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<usize>>,
+    pid: u32,
+}
+
+impl SlowWindowManager {
+    pub fn start(pid: u32, stopped: Duration, every: Duration) -> SlowWindowManager {
+        use std::sync::atomic::Ordering;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let signal = move |name: &str| {
+            let _ = std::process::Command::new("kill").args([name, &pid.to_string()]).status();
+        };
+        let thread = std::thread::spawn(move || {
+            let mut pauses = 0;
+            while !flag.load(Ordering::SeqCst) {
+                signal("-STOP");
+                pauses += 1;
+                std::thread::sleep(stopped);
+                signal("-CONT");
+                std::thread::sleep(every.saturating_sub(stopped));
+            }
+            pauses
+        });
+        SlowWindowManager { stop, thread: Some(thread), pid }
+    }
+
+    /// Lets the window manager run for good; how many times it was stopped.
+    pub fn end(mut self) -> usize {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> usize {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let pauses = self.thread.take().map_or(0, |thread| thread.join().unwrap_or(0));
+        let _ = std::process::Command::new("kill").args(["-CONT", &self.pid.to_string()]).status();
+        pauses
+    }
+}
+
+impl Drop for SlowWindowManager {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 
