@@ -645,6 +645,7 @@ fn a_client_whose_cells_fade_and_whose_end_box_covers_the_board_is_won_at_the_op
         );
         if query.contains("hover") {
             assert!(game.stderr.contains("moved the pointer off the board"), "{query}:\n{}", game.stderr);
+            game.assert_no_quick_press_missed(query);
         }
     }
 }
@@ -716,21 +717,26 @@ impl FadeGame {
         assert_eq!(self.title, format!("{FADE_TITLE} — solved in {optimal} moves"), "{what}:\n{}", self.stderr);
     }
 
+    /// Chromium took every press sent at once: the pointer, moved off the board after each move, stayed on the cell
+    /// a moment after the click (Chromium drops a click the pointer leaves at once: before
+    /// [`autoplay::input::STILL_AFTER_CLICK`], most games on this page lost one and made the move again held).
+    fn assert_no_quick_press_missed(&self, what: &str) {
+        assert!(
+            !self.stderr.contains("pressed and released at once, left the board as it was"),
+            "{what}:\n{}",
+            self.stderr
+        );
+    }
+
     /// The bot said that move `number` had not shown, waited for it in full, made it again, and saw it shown the
-    /// second time; or the third, where the first was a press sent at once that the client never took (Chromium
-    /// now and then misses one, most often where the pointer comes onto the board from off it), which the bot says
-    /// before making it again held.
+    /// second time. (Where the lost click was sent at once, the bot says so and makes it again held: the same two
+    /// times. A third, seen in CI, was a press sent at once that Chromium lost as well, the pointer moved off the
+    /// board in the same millisecond: see [`autoplay::input::STILL_AFTER_CLICK`].)
     fn assert_made_again(&self, number: usize) {
         let late = format!("move {number} has not shown after");
-        let sent_at_once = format!("move {number} (");
-        let quick_missed = self.stderr.lines().any(|l| {
-            l.starts_with(&sent_at_once) && l.contains("pressed and released at once, left the board as it was")
-        });
-        let times = if quick_missed { 3 } else { 2 };
         let shown = format!("move {number} showed after");
-        let made = format!("made {times} times");
-        let made_again = self.stderr.lines().any(|l| l.starts_with(&shown) && l.contains(&made));
-        assert!(self.stderr.contains(&late) && made_again, "made {times} times expected:\n{}", self.stderr);
+        let made_twice = self.stderr.lines().any(|l| l.starts_with(&shown) && l.contains("made 2 times"));
+        assert!(self.stderr.contains(&late) && made_twice, "{}", self.stderr);
     }
 }
 
