@@ -94,8 +94,9 @@ pub struct DesktopInput {
 impl DesktopInput {
     /// Presses `pressed`, holds it ([`HOLD`], or as set) and releases it, with `send` sending the press or the
     /// release (at [`QUICK`], both at once). The same button or key is pressed again no sooner than [`UP`] (or the
-    /// hold, if longer) after its release: a game that looks at its buttons once a frame must see one up between two presses, or it sees one
-    /// long press (a move lost). (Another button or key may follow at once, as a person's other finger does.)
+    /// hold, if longer) after its release: a game that looks at its buttons once a frame must see one up between
+    /// two presses, or it sees one long press (a move lost). (Another button or key may follow at once, as a
+    /// person's other finger does.)
     fn hold(
         &mut self,
         pressed: Pressed,

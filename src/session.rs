@@ -513,9 +513,7 @@ impl Replay {
 
     /// The next recorded call, skipping notes (of version 1); `want` names the call the loop makes, for messages.
     fn take(&mut self, want: &str) -> Result<Event> {
-        while let Some(Event::Note { .. }) = self.events.get(self.next) {
-            self.next += 1;
-        }
+        self.skip_notes();
         match self.events.get(self.next).cloned() {
             Some(event) => {
                 self.next += 1;
@@ -525,11 +523,16 @@ impl Replay {
         }
     }
 
-    /// The next event, where `wanted` takes it (notes passed over); otherwise nothing is taken.
-    fn take_if(&mut self, wanted: impl Fn(&Event) -> bool) -> Option<Event> {
+    /// Passes over the notes at the recording's place.
+    fn skip_notes(&mut self) {
         while let Some(Event::Note { .. }) = self.events.get(self.next) {
             self.next += 1;
         }
+    }
+
+    /// The next event, where `wanted` takes it (notes passed over); otherwise nothing is taken.
+    fn take_if(&mut self, wanted: impl Fn(&Event) -> bool) -> Option<Event> {
+        self.skip_notes();
         let event = self.events.get(self.next).filter(|event| wanted(event)).cloned()?;
         self.next += 1;
         Some(event)
@@ -542,9 +545,7 @@ impl Replay {
 
     /// Checks that the recording has no call left that the loop did not make.
     pub fn finish(&mut self) -> Result<()> {
-        while let Some(Event::Note { .. }) = self.events.get(self.next) {
-            self.next += 1;
-        }
+        self.skip_notes();
         match self.events.get(self.next).cloned() {
             Some(event) => {
                 Err(self.diverge(format!("the loop has ended, but the recording goes on with {}", describe(&event))))

@@ -85,9 +85,6 @@ impl<'a, G: Client> Player<'a, G> {
                     false => Some(false),
                 };
                 ways.click_probed(entered, shows, number, &mut *self.log);
-            } else if !shows && !same_click {
-                let waited = self.patience()?;
-                self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(waited) });
             }
             self.game.completing(mv);
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;
@@ -105,7 +102,8 @@ impl<'a, G: Client> Player<'a, G> {
     /// waits for it up to the whole patience, since its keys typed before it is taken would go to the cell chosen
     /// before (a game that polls its input, under load, takes a click late or misses it). Where nothing shows in
     /// all that time the client never took it: it is made again, held where it was sent at once, and waited for
-    /// as long again. The capture that shows it, or `None`.
+    /// as long again (nothing then: the keys are typed anyway, and the log says so). The capture that shows it, or
+    /// `None`.
     fn await_click(
         &mut self,
         click: &[Action],
@@ -127,7 +125,11 @@ impl<'a, G: Client> Player<'a, G> {
         self.report(PlayEvent::ClickMadeAgain { number, waited_ms: millis(whole), held_ms });
         self.perform(click, frame, settle.after_click)?;
         let again = self.source.now();
-        watch::next_change(&mut *self.source, settle, frame, region, again, whole)
+        let change = watch::next_change(&mut *self.source, settle, frame, region, again, whole)?;
+        if change.is_none() {
+            self.report(PlayEvent::ClickNotShown { number, waited_ms: millis(whole) });
+        }
+        Ok(change)
     }
 
     /// Sends events with the bot's hands ([`hands`]).

@@ -280,18 +280,20 @@ impl<'a> Hands<'a> {
         if source.pointer_held()? != Some(true) {
             return Ok(());
         }
-        let start = source.now();
-        let wait = Wait::new("the click to be let through to the game", bound, CLICK_DELIVERY_INTERVAL, First::Try);
-        let delivered = wait.run(source, start, |round| {
-            if round.number > 0 {
-                self.check_pointer()?;
-            }
-            Ok(match round.source.pointer_held()? {
+        let look = |source: &mut dyn FrameSource| {
+            Ok(match source.pointer_held()? {
                 None | Some(false) => Try::Holds(()),
                 Some(true) => Try::Lacks("another program holds the pointer".into()),
             })
-        })?;
-        if delivered.is_err() {
+        };
+        let delivered = self.wait_checking_pointer(
+            source,
+            "the click to be let through to the game",
+            bound,
+            CLICK_DELIVERY_INTERVAL,
+            look,
+        )?;
+        if !delivered {
             bail!(
                 "another program (the window manager?) held the pointer for {:.1} s after the click on the game, \
                  which has not reached the game: keys typed now would reach it before the click, so none were typed",
@@ -304,23 +306,16 @@ impl<'a> Hands<'a> {
     /// Waits (bounded) until the game's window has the input focus, which the click before the keys gives it
     /// once the window manager and the client have handled it; the pointer is checked between two looks.
     fn await_focus(&mut self, source: &mut dyn FrameSource, interval: Duration, bound: Duration) -> Result<()> {
-        let start = source.now();
-        let wait = Wait::new(
-            "the game's window to take the input focus",
-            bound,
-            interval.max(Duration::from_millis(10)),
-            First::Try,
-        );
-        let focused = wait.run(source, start, |round| {
-            if round.number > 0 {
-                self.check_pointer()?;
-            }
-            Ok(match round.source.focused()? {
+        let look = |source: &mut dyn FrameSource| {
+            Ok(match source.focused()? {
                 None | Some(true) => Try::Holds(()),
                 Some(false) => Try::Lacks("another window has it".into()),
             })
-        })?;
-        if focused.is_err() {
+        };
+        let interval = interval.max(Duration::from_millis(10));
+        let focused =
+            self.wait_checking_pointer(source, "the game's window to take the input focus", bound, interval, look)?;
+        if !focused {
             // A window the game opened (a message box at the end of a game, say) holds the focus as a rule.
             let opened = source.windows_opened()?;
             let holder = match opened.as_slice() {
@@ -334,6 +329,27 @@ impl<'a> Hands<'a> {
             );
         }
         Ok(())
+    }
+
+    /// Looks (`look`) every `interval` until it holds or `bound` has passed, checking between two looks that the
+    /// user has not taken the pointer; whether it held.
+    fn wait_checking_pointer(
+        &self,
+        source: &mut dyn FrameSource,
+        what: &str,
+        bound: Duration,
+        interval: Duration,
+        mut look: impl FnMut(&mut dyn FrameSource) -> Result<Try<()>>,
+    ) -> Result<bool> {
+        let start = source.now();
+        let wait = Wait::new(what, bound, interval, First::Try);
+        let held = wait.run(source, start, |round| {
+            if round.number > 0 {
+                self.check_pointer()?;
+            }
+            look(&mut *round.source)
+        })?;
+        Ok(held.is_ok())
     }
 
     /// Moves the pointer off the board (`board`, in `frame`'s picture) to the middle of the widest margin between
