@@ -960,7 +960,7 @@ fn a_game_that_polls_its_input_once_a_frame_is_won_at_the_optimum() {
         let env = [("SDL_VIDEODRIVER", "x11")];
         let (_dir, state) = common::spawn_python_table(&mut desktop, "flood_pygame.py", &args, &env);
         let stderr = won_at_the_optimum_by_its_state(&desktop, "Flood (pygame)", &state, seed);
-        // The press sent at once on trial after the first move was missed, and made again held.
+        // The first move, pressed and released at once on trial, was missed, and made again held.
         let missed = stderr.matches("pressed and released at once, left the board as it was").count();
         assert_eq!(missed, 1, "seed {seed}:\n{stderr}");
     }

@@ -71,7 +71,8 @@ pub struct Hands<'a> {
 /// and [`Hands::move_shown`]).
 ///
 /// A game starts with the hold of a person ([`crate::input::HOLD`]), which every client takes. Once a move held so
-/// has shown, the next is sent at once ([`crate::input::QUICK`], on trial): where it shows, every later move is
+/// has shown, the next is sent at once ([`crate::input::QUICK`], on trial; a first move made of clicks alone is
+/// itself the trial: [`Hands::first_move_of_clicks`]): where it shows, every later move is
 /// sent so; where nothing of it shows in the whole patience, the client missed it (a game that polls its buttons
 /// once a frame), it is made again held, and the hold is kept for the rest of the game. The trial costs nothing in a
 /// client that takes it, and one patience in one that does not. A later move sent at once that never shows (a
@@ -132,6 +133,17 @@ impl<'a> Hands<'a> {
             Hold::LongerOnTrial => Hold::Longer,
             held => held,
         };
+    }
+
+    /// The first move is made of clicks alone on controls already known: all it can teach is whether the client
+    /// takes it, so it is sent at once, on trial, as the move after a held one is (nothing of it in the whole
+    /// patience: made again held). A first move that probes what a click does, or that types, is held as a person
+    /// holds it: a probe missed would teach the wrong thing, and keys that move a cursor are never sent twice.
+    pub fn first_move_of_clicks(&mut self) {
+        if self.hold == Hold::Usual {
+            self.input.set_hold(crate::input::QUICK);
+            self.hold = Hold::QuickOnTrial;
+        }
     }
 
     /// Whether moves are sent at once, proved by a move that showed.

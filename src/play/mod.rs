@@ -166,6 +166,12 @@ pub fn play<'a, G: Client>(
         player.find_cursor(ways.way(), &frame, &reading, number)?;
         let move_input = ways.input(&mut *player.game, &frame, &reading, &mv, number, &mut *player.log)?;
         player.hands.take_controls()?;
+        if number == 1
+            && move_input.trial.is_none()
+            && move_input.actions.iter().all(|a| matches!(a, Action::Click { .. }))
+        {
+            player.hands.first_move_of_clicks();
+        }
         player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });
         let expected = player.game.rules().apply(&reading.board, &mv);
         let before = reading.board.clone();
@@ -176,7 +182,8 @@ pub fn play<'a, G: Client>(
             continue;
         }
         let winning = player.game.rules().is_won(&expected);
-        let settle = if winning { options.settle.clone() } else { player.game.settle() };
+        let mut settle = if winning { options.settle.clone() } else { player.game.settle() };
+        settle.quiet = player.quiet(settle.quiet)?;
         let attempt = Attempt {
             number,
             mv: &mv,

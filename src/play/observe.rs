@@ -13,7 +13,8 @@ impl<'a, G: Client> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
     pub(super) fn observe_first(&mut self) -> Result<Observation<G>> {
         let settle = self.options.settle.clone();
-        let (frame, read) = self.watch_still(&settle, None, settle.quiet)?;
+        let quiet = self.quiet(settle.quiet)?;
+        let (frame, read) = self.watch_still(&settle, None, quiet)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,
@@ -51,7 +52,8 @@ impl<'a, G: Client> Player<'a, G> {
     /// brought to the front if another window covers it.
     pub(super) fn observe(&mut self, hint: &G::Layout) -> Result<Observation<G>> {
         let settle = self.game.settle();
-        let (frame, read) = self.watch_still(&settle, Some(hint), settle.quiet)?;
+        let quiet = self.quiet(settle.quiet)?;
+        let (frame, read) = self.watch_still(&settle, Some(hint), quiet)?;
         match read {
             Ok(reading) => Ok((frame, reading)),
             Err(error) => self.uncover(error, Some(hint)),
@@ -77,6 +79,13 @@ impl<'a, G: Client> Player<'a, G> {
             let (bound_ms, glance_ms) = (millis(pace::HOLD_STILL_BOUND), millis(watch::PICTURE_GLANCE));
             self.report(PlayEvent::PictureNeverStill { bound_ms, glance_ms });
         }
+    }
+
+    /// How long the board must hold still to rule out an animation under way, at most `most` (the configured
+    /// period): as the client's pace and the desktop's load allow ([`pace::Pace::quiet`]).
+    pub(super) fn quiet(&mut self, most: std::time::Duration) -> Result<std::time::Duration> {
+        let busy = self.source.busy()?;
+        Ok(self.pace.quiet(most, busy))
     }
 
     /// The window's reading once it holds still (None where it does not read), after an event that showed.

@@ -3,7 +3,8 @@
 //!
 //! A client on a busy desktop repaints late, and one that animates its moves (colours fading over a second)
 //! shows them late by design. Neither is a move refused. The loop measures, for every move that showed, the
-//! time from its last input event to the moment the expected board was confirmed. Two waits follow from it:
+//! time from its last input event to the first capture that read as the expected board (its *answer*; the board
+//! is confirmed once it has held still after that). Two waits follow from it:
 //! - the *first look* ([`Pace::first_look`]): three times the slowest response so far, bounded; a move not shown by
 //!   then is read again, and the log says it is late;
 //! - the *patience* ([`Pace::patience`]): how long, in all, a move of which nothing has shown is waited for
@@ -13,6 +14,11 @@
 //!   one.
 //!
 //! Both waits end as soon as the board shows the move, so a fast client costs nothing extra.
+//!
+//! A third follows from the same measure: the *quiet period* ([`Pace::quiet`]), how long a board must hold still
+//! to rule out an animation under way. Its frames are drawn by the same client on the same desktop as its answers
+//! to the bot's moves: on an idle desktop they come at the animation's own rate, 25 a second or more, and no later
+//! than the client's answers do; on a busy one anything may come late, and the configured period stands.
 
 use std::time::Duration;
 
@@ -35,13 +41,21 @@ const MOST_WHOLE_PATIENCE: Duration = Duration::from_secs(30);
 /// A move shown this long after its events is late enough to pass for a lost one on a busy desktop: a client
 /// that shows one is asked what it does with a copy of a move (see `play::copies`).
 pub const LATE_SHOW: Duration = Duration::from_secs(1);
+/// The least quiet period: an animation seen as motion draws 25 frames a second or more, so on an idle desktop
+/// its next frame comes within 40 ms.
+pub const LEAST_QUIET: Duration = Duration::from_millis(40);
+/// How many of the client's slowest answers a quiet period spans at least.
+const QUIET_ANSWERS: u32 = 3;
+/// A desktop with at most this many processes ready to run per processor is idle: an animation's frames come at
+/// its own rate (the load at which the patience starts to grow).
+const IDLE_LOAD: f64 = 0.5;
 /// How long the board may keep changing before the loop gives up waiting for it to hold still.
 pub const HOLD_STILL_BOUND: Duration = Duration::from_secs(12);
 
 /// The client's measured pace.
 #[derive(Clone, Debug, Default)]
 pub struct Pace {
-    /// For each move that showed, the time from its last input event until the expected board was confirmed.
+    /// For each move that showed, the time from its last input event until the expected board was first read.
     shown_after: Vec<Duration>,
 }
 
@@ -87,6 +101,20 @@ impl Pace {
         self.slowest().map_or(Duration::ZERO, |slowest| slowest * 2).max(Duration::from_millis(500)).min(MOST_PATIENCE)
     }
 
+    /// How long a board must hold still to rule out an animation under way, at most `most` (the client's quiet
+    /// period as configured): on an idle desktop (`busy`, ready processes per processor, at most [`IDLE_LOAD`]),
+    /// three times the client's slowest answer so far and at least [`LEAST_QUIET`] (before any answer: that);
+    /// on a busy desktop, or one whose load cannot be told, `most`.
+    pub fn quiet(&self, most: Duration, busy: Option<f64>) -> Duration {
+        match busy {
+            Some(load) if load <= IDLE_LOAD => {
+                let by_client = self.slowest().map_or(Duration::ZERO, |slowest| slowest * QUIET_ANSWERS);
+                by_client.max(LEAST_QUIET).min(most)
+            }
+            _ => most,
+        }
+    }
+
     /// How long to wait for the game window to take the input focus before typing.
     pub fn focus_bound(&self) -> Duration {
         (self.first_look(true) * 2).max(Duration::from_secs(3))
@@ -111,6 +139,25 @@ mod tests {
         pace.shown_after.pop();
         assert_eq!(pace.doubt(), Duration::from_millis(1800));
         assert!(pace.focus_bound() >= Duration::from_secs(3));
+    }
+
+    /// The quiet period: the least on an idle desktop before the client has answered, three of its slowest answers
+    /// after, never more than the configured one, and the configured one wherever the desktop is busy or its load
+    /// is unknown.
+    #[test]
+    fn the_quiet_period_follows_the_client_on_an_idle_desktop_and_is_kept_on_a_busy_one() {
+        let most = Duration::from_millis(120);
+        let mut pace = Pace::default();
+        assert_eq!(pace.quiet(most, Some(0.2)), LEAST_QUIET);
+        assert_eq!(pace.quiet(most, Some(0.9)), most);
+        assert_eq!(pace.quiet(most, None), most);
+        pace.showed_after(Duration::from_millis(8));
+        assert_eq!(pace.quiet(most, Some(0.2)), LEAST_QUIET, "a quick client: the least");
+        pace.showed_after(Duration::from_millis(30));
+        assert_eq!(pace.quiet(most, Some(0.2)), Duration::from_millis(90), "three of its slowest answers");
+        pace.showed_after(Duration::from_millis(70));
+        assert_eq!(pace.quiet(most, Some(0.2)), most, "never more than the configured period");
+        assert_eq!(Pace::default().quiet(Duration::ZERO, Some(0.0)), Duration::ZERO, "a client that needs none");
     }
 
     /// The patience for a move of which nothing has shown: 5 s idle, 10 s on a desktop with two ready processes

@@ -323,15 +323,15 @@ fn moves_that_repaint_later_than_the_first_look_are_waited_for_and_never_sent_tw
 }
 
 /// A client that misses the usual hold (a game polling its input too slowly on a busy desktop): the first move,
-/// shown never received, is made again the same way held longer, and the longer hold is kept for the game; each
-/// move is counted once.
+/// sent at once on trial, then held, shown never received, is made again the same way held longer, and the longer
+/// hold is kept for the game; each move is counted once.
 #[test]
 fn a_click_held_too_briefly_for_the_client_is_made_again_held_longer_and_the_hold_kept() {
     let sim = SimClient { hold: crate::input::HOLD, shortest_seen: Duration::from_millis(200), ..SimClient::default() };
     let (result, notes, client) = run(4, false, sim);
     let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
     assert!(report.won, "{notes}");
-    assert_eq!((report.moves, client.events.len(), client.counted), (4, 5, 4), "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (4, 6, 4), "{notes}");
     assert_eq!(notes.matches("holding each button and key 250 ms").count(), 1, "{notes}");
     assert_eq!(client.hold, crate::input::LONG_HOLD, "{notes}");
 }
@@ -359,10 +359,10 @@ fn a_winning_move_taken_back_is_not_taken_for_the_win() {
     assert!(notes.contains("move 3 showed, then the board went back"), "{notes}");
 }
 
-/// A client that takes a press and release sent at once (an event-driven toolkit): after the first move, held
-/// as a person holds it, has shown, every later move is sent at once, and each is counted once.
+/// A client that takes a press and release sent at once (an event-driven toolkit): the first move, a click, is
+/// sent so on trial; once it has shown, so is every later move, and each is counted once.
 #[test]
-fn a_client_that_takes_quick_presses_gets_them_after_the_first_move() {
+fn a_client_that_takes_quick_presses_gets_them_from_the_first_move() {
     let sim = SimClient { hold: crate::input::HOLD, ..SimClient::default() };
     let (result, notes, client) = run(5, false, sim);
     let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
@@ -372,9 +372,9 @@ fn a_client_that_takes_quick_presses_gets_them_after_the_first_move() {
     assert!(!notes.contains("pressed and released at once"), "{notes}");
 }
 
-/// A client that polls its buttons once a frame misses a press sent at once: the move on trial, of which nothing
-/// shows in the whole patience, is made again held as a person holds it, and so is every later move; each move is
-/// counted once.
+/// A client that polls its buttons once a frame misses a press sent at once: the move on trial (the first, a
+/// click), of which nothing shows in the whole patience, is made again held as a person holds it, and so is every
+/// later move; each move is counted once.
 #[test]
 fn a_quick_press_the_client_misses_is_made_again_held_and_the_hold_kept() {
     let sim = SimClient { hold: crate::input::HOLD, shortest_seen: Duration::from_millis(50), ..SimClient::default() };
@@ -382,19 +382,20 @@ fn a_quick_press_the_client_misses_is_made_again_held_and_the_hold_kept() {
     let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
     assert!(report.won, "{notes}");
     assert_eq!((report.moves, client.events.len(), client.counted), (5, 6, 5), "{notes}");
-    assert_eq!(notes.matches("move 2 (click at (10, 10)), pressed and released at once").count(), 1, "{notes}");
+    assert_eq!(notes.matches("move 1 (click at (10, 10)), pressed and released at once").count(), 1, "{notes}");
     assert_eq!(client.hold, crate::input::HOLD, "{notes}");
 }
 
-/// A client that takes no clicks however long they are held: after the longer hold did no better, the loop says
-/// so (this counter knows no other way) rather than repeat the move a third time.
+/// A client that takes no clicks however long they are held: the first click is sent at once on trial, then held,
+/// then held longer; after the longer hold did no better, the loop says so (this counter knows no other way)
+/// rather than repeat the move a fourth time.
 #[test]
 fn a_client_that_takes_no_clicks_is_tried_once_held_longer_then_given_up() {
     let sim = SimClient { hold: crate::input::HOLD, shortest_seen: Duration::MAX, ..SimClient::default() };
     let (result, notes, client) = run(4, false, sim);
     let error = format!("{:#}", result.expect_err("no move can be made"));
     assert!(error.contains("does not take moves any way the bot knows"), "{error}\n{notes}");
-    assert_eq!((client.events.len(), client.counted), (2, 0), "{notes}");
+    assert_eq!((client.events.len(), client.counted), (3, 0), "{notes}");
     assert_eq!(client.hold, crate::input::HOLD, "the usual hold comes back: {notes}");
 }
 

@@ -345,8 +345,8 @@ fn stays_won<G: Client>(
 pub struct Awaited<G: Client> {
     pub shown: Option<Observation<G>>,
     pub expected_read: bool,
-    /// Where the board was taken once its reading held still (a picture that never does), when it was first read
-    /// as expected: the move showed then, not a second later when its reading had held.
+    /// When the board was first read as expected: the move showed then, not once its picture (or, where the
+    /// picture never holds still, its reading) had held still.
     pub shown_since: Option<Duration>,
 }
 
@@ -393,6 +393,7 @@ pub fn await_expected<G: Client>(
             Err(e) => return Ok(Try::Lacks(format!("the board changed and does not read: {e:#}"))),
         };
         expected_read = true;
+        shown_since.get_or_insert(grabbed_at);
         if let Some(board_before) = won_from {
             return Ok(match stays_won(game, round.source, settle, (&frame, grabbed_at), layout, board_before)? {
                 true => Try::Holds((frame, reading)),
