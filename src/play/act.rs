@@ -18,7 +18,9 @@ impl<'a, G: Client> Player<'a, G> {
     /// terminal takes no clicks: the digit would go wherever its cursor is). The first move made of a click and
     /// then keys is read between the two: where the click alone entered a symbol (KSudoku enters its number
     /// pad's selected digit), the keys still set the cell right, and later cells are chosen by pointing; where the
-    /// click showed at all (a selected cell), the keys of later moves wait until their click shows. A click whose
+    /// click showed at all (a selected cell), the keys of later moves wait until their click shows, unless the
+    /// client has taken presses sent at once ([`super::hands::Hold::Quick`]): a client that does reads its input as
+    /// events, in order, and the keys follow the click at once (once no other program holds it back). A click whose
     /// effect does not read as a board is judged by why ([`crate::game::Shown::ClickUnread`]): marks that no
     /// longer make a legal board were entered by it; otherwise it teaches nothing, and the next such move is read
     /// between its click and its keys again ([`Ways::click_probed`]).
@@ -55,6 +57,13 @@ impl<'a, G: Client> Player<'a, G> {
             }
             self.game.completing(mv);
             self.perform(rest, frame, settle.after_click)?;
+        } else if ways.waits_for_click(move_input) && self.hands.quick() {
+            // The click and its keys together, where the client has taken a press sent at once: it reads its
+            // input as events, which it handles in the order they come, and the keys wait only until no other
+            // program holds the click back (the window manager's), so the click reaches it first.
+            self.last_click = move_input.actions.first().cloned();
+            self.game.completing(mv);
+            self.perform(&move_input.actions, frame, Duration::ZERO)?;
         } else if probing || ways.waits_for_click(move_input) {
             // The click first, then the keys once it shows: the first such move to learn what a click does, later
             // ones (where a click shows: it selects the cell) so that the keys go to the cell clicked, not to the

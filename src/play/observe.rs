@@ -12,9 +12,10 @@ use crate::game::{Client, ReadingOf};
 impl<'a, G: Client> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
     pub(super) fn observe_first(&mut self) -> Result<Observation<G>> {
+        // The whole configured quiet period: nothing is known yet of this client's rate (a Tk client drawing a
+        // frame every 40 ms was seen to hold still for 50 ms between two).
         let settle = self.options.settle.clone();
-        let quiet = self.quiet(settle.quiet)?;
-        let (frame, read) = self.watch_still(&settle, None, quiet)?;
+        let (frame, read) = self.watch_still(&settle, None, settle.quiet)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,

@@ -17,7 +17,7 @@
 //!
 //! A third follows from the same measure: the *quiet period* ([`Pace::quiet`]), how long a board must hold still
 //! to rule out an animation under way. Its frames are drawn by the same client on the same desktop as its answers
-//! to the bot's moves: on an idle desktop they come at the animation's own rate, 25 a second or more, and no later
+//! to the bot's moves: on an idle desktop they come at the animation's own rate, 20 a second or more, and no later
 //! than the client's answers do; on a busy one anything may come late, and the configured period stands.
 
 use std::time::Duration;
@@ -41,9 +41,10 @@ const MOST_WHOLE_PATIENCE: Duration = Duration::from_secs(30);
 /// A move shown this long after its events is late enough to pass for a lost one on a busy desktop: a client
 /// that shows one is asked what it does with a copy of a move (see `play::copies`).
 pub const LATE_SHOW: Duration = Duration::from_secs(1);
-/// The least quiet period: an animation seen as motion draws 25 frames a second or more, so on an idle desktop
-/// its next frame comes within 40 ms.
-pub const LEAST_QUIET: Duration = Duration::from_millis(40);
+/// The least quiet period: an animation seen as motion draws 20 frames a second or more, so on an idle desktop
+/// its next frame comes within 50 ms. (At 40 ms, a Tk client redrawing every 40 ms was seen to hold still for
+/// that long between two of its frames.)
+pub const LEAST_QUIET: Duration = Duration::from_millis(50);
 /// How many of the client's slowest answers a quiet period spans at least.
 const QUIET_ANSWERS: u32 = 3;
 /// A desktop with at most this many processes ready to run per processor is idle: an animation's frames come at

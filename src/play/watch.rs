@@ -41,7 +41,10 @@ pub fn hold_still(
     region: Option<Region>,
 ) -> Result<Option<Frame>> {
     let start = source.now();
-    let wait = Wait::new("the board to hold still", bound, interval, First::Pause);
+    // The next capture comes an interval after `first` at the soonest: where reading it took that long already,
+    // at once.
+    let pause_first = if start.saturating_sub(first_at) >= interval { First::Try } else { First::Pause };
+    let wait = Wait::new("the board to hold still", bound, interval, pause_first);
     let (mut previous, mut still_since) = (first, first_at);
     let held = wait.run(source, start, |round| {
         let next = round.source.grab()?;
