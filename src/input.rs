@@ -35,6 +35,9 @@ pub trait InputDevice {
     /// How long each button and key is held from now on ([`HOLD`] until set; [`QUICK`]: pressed and released
     /// at once, the pointer not rested).
     fn set_hold(&mut self, _hold: Duration) {}
+    /// The last click has shown in the game's window: the client has it, and the pointer may leave at once (see
+    /// [`STILL_AFTER_CLICK`]).
+    fn click_shown(&mut self) {}
     /// Whether the user has asked the bot to stop by a key, where a move of the pointer cannot be seen (a native
     /// Wayland window: [`crate::wlroots::StopKey`]); which key.
     fn stop_key_pressed(&self) -> Option<&'static str> {
@@ -61,8 +64,9 @@ pub const UP: Duration = Duration::from_millis(100);
 /// the board right after. Seen on the hover page (`fixtures/tables/flood-fade.html?hover=1`): four clicks of four
 /// lost with the move sent in the same millisecond as the release (also with Chromium stopped while the events
 /// queued: the server's time stamps count); in whole games, one of nine lost a click with 3 ms, none of eleven
-/// with 20 ms. Only a move right after a click waits (the pointer parked off a board that outlines under it); the
-/// next move's comes later anyway.
+/// with 20 ms. Only a pointer move before the click has shown waits (the pointer parked off a board that outlines
+/// under it, the next move's right after a quick one): once it has shown, the client has it
+/// ([`InputDevice::click_shown`]).
 pub const STILL_AFTER_CLICK: Duration = Duration::from_millis(20);
 /// How long the pointer rests where it was moved before a button is pressed there: a frame at 30 frames a second,
 /// so that a game that polls the pointer sees it arrive before it sees the press.
@@ -210,6 +214,10 @@ impl InputDevice for DesktopInput {
 
     fn set_hold(&mut self, hold: Duration) {
         self.hold = hold;
+    }
+
+    fn click_shown(&mut self) {
+        self.clicked_at = None;
     }
 
     fn stop_key_pressed(&self) -> Option<&'static str> {

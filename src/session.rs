@@ -464,6 +464,10 @@ impl InputDevice for RecordingInput<'_> {
         self.inner.set_hold(hold)
     }
 
+    fn click_shown(&mut self) {
+        self.inner.click_shown()
+    }
+
     /// (Not recorded: a game the user stopped so ends with the error that says it, and is not replayed past it.)
     fn stop_key_pressed(&self) -> Option<&'static str> {
         self.inner.stop_key_pressed()

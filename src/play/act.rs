@@ -94,6 +94,11 @@ impl<'a, G: Client> Player<'a, G> {
                     false => Some(false),
                 };
                 ways.click_probed(entered, shows, number, &mut *self.log);
+                if shows {
+                    // The click, held, has shown: its keys can teach only whether the client takes a press sent
+                    // at once, and are that trial.
+                    self.hands.quick_on_trial_from_here();
+                }
             }
             self.game.completing(mv);
             self.perform(&move_input.actions[1..], frame, settle.after_click)?;

@@ -71,8 +71,9 @@ pub struct Hands<'a> {
 /// and [`Hands::move_shown`]).
 ///
 /// A game starts with the hold of a person ([`crate::input::HOLD`]), which every client takes. Once a move held so
-/// has shown, the next is sent at once ([`crate::input::QUICK`], on trial; a first move made of clicks alone is
-/// itself the trial: [`Hands::first_move_of_clicks`]): where it shows, every later move is
+/// has shown, the next is sent at once ([`crate::input::QUICK`], on trial; a first move made of clicks alone, or
+/// the digit of a first entry whose click has shown, is itself the trial: [`Hands::quick_on_trial_from_here`]):
+/// where it shows, every later move is
 /// sent so; where nothing of it shows in the whole patience, the client missed it (a game that polls its buttons
 /// once a frame), it is made again held, and the hold is kept for the rest of the game. The trial costs nothing in a
 /// client that takes it, and one patience in one that does not. A later move sent at once that never shows (a
@@ -121,9 +122,11 @@ impl<'a> Hands<'a> {
         }
     }
 
-    /// A move showed: a hold on trial is kept for the rest of the game, and after the first move held as a person
-    /// holds, the next is sent at once, on trial.
+    /// A move showed: its clicks have reached the client (the pointer may leave at once), a hold on trial is kept
+    /// for the rest of the game, and after the first move held as a person holds, the next is sent at once, on
+    /// trial.
     pub fn move_shown(&mut self) {
+        self.input.click_shown();
         self.hold = match self.hold {
             Hold::Usual => {
                 self.input.set_hold(crate::input::QUICK);
@@ -135,11 +138,13 @@ impl<'a> Hands<'a> {
         };
     }
 
-    /// The first move is made of clicks alone on controls already known: all it can teach is whether the client
-    /// takes it, so it is sent at once, on trial, as the move after a held one is (nothing of it in the whole
-    /// patience: made again held). A first move that probes what a click does, or that types, is held as a person
-    /// holds it: a probe missed would teach the wrong thing, and keys that move a cursor are never sent twice.
-    pub fn first_move_of_clicks(&mut self) {
+    /// The presses from here on are sent at once, on trial, as the move after a held one is (nothing of it in the
+    /// whole patience: made again held), where the hold is still a person's and none has been tried. For the first
+    /// move where what is left of it can teach only whether the client takes it: a move of clicks alone on
+    /// controls already known, or the digit typed once the first entry's click, held, has shown. A click that
+    /// probes what a click does is held (missed, it would teach the wrong thing), and so are keys that move a
+    /// cursor (never sent twice).
+    pub fn quick_on_trial_from_here(&mut self) {
         if self.hold == Hold::Usual {
             self.input.set_hold(crate::input::QUICK);
             self.hold = Hold::QuickOnTrial;

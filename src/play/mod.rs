@@ -170,7 +170,7 @@ pub fn play<'a, G: Client>(
             && move_input.trial.is_none()
             && move_input.actions.iter().all(|a| matches!(a, Action::Click { .. }))
         {
-            player.hands.first_move_of_clicks();
+            player.hands.quick_on_trial_from_here();
         }
         player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });
         let expected = player.game.rules().apply(&reading.board, &mv);
