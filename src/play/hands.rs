@@ -73,12 +73,11 @@ pub struct Hands<'a> {
 /// A game starts with the hold of a person ([`crate::input::HOLD`]), which every client takes. Once a move held so
 /// has shown, the next is sent at once ([`crate::input::QUICK`], on trial; a first move made of clicks alone, or
 /// the digit of a first entry whose click has shown, is itself the trial: [`Hands::quick_on_trial_from_here`]):
-/// where it shows, every later move is
-/// sent so; where nothing of it shows in the whole patience, the client missed it (a game that polls its buttons
-/// once a frame), it is made again held, and the hold is kept for the rest of the game. The trial costs nothing in a
-/// client that takes it, and one patience in one that does not. A later move sent at once that never shows (a
-/// browser under load lost some) is, where it may be made again at all, made again held, and so is every move
-/// after it.
+/// where it shows, every later move is sent so; where nothing of it shows in the whole patience, the client missed
+/// it (a game that polls its buttons once a frame), it is made again held, and the hold is kept for the rest of the
+/// game. The trial costs nothing in a client that takes it, and one patience in one that does not. A later move
+/// sent at once that never shows (a browser under load lost some) is, where it may be made again at all, made
+/// again held, and so is every move after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hold {
     /// [`crate::input::HOLD`], as a person holds one; no move has shown yet.
