@@ -4,18 +4,22 @@
 use anyhow::Result;
 
 use super::events::millis;
+use super::pace::{self, Quiet};
 use super::watch::{self, Observation, Watched};
-use super::{pace, PlayEvent, Player};
+use super::{PlayEvent, Player};
 use crate::capture::Settle;
 use crate::game::{Client, ReadingOf};
 
 impl<'a, G: Client> Player<'a, G> {
     /// Observe, the first time: the board once it holds still, brought to the front if another window covers it.
     pub(super) fn observe_first(&mut self) -> Result<Observation<G>> {
-        // The whole configured quiet period: nothing is known yet of this client's rate (a Tk client drawing a
-        // frame every 40 ms was seen to hold still for 50 ms between two).
+        // Nothing is known yet of this client's rate: the quiet period is learned from the window's own frames
+        // (a Tk client drawing a frame every 40 ms was seen to hold still for 50 ms between two), on a busy desktop
+        // the whole configured one.
         let settle = self.options.settle.clone();
-        let (frame, read) = self.watch_still(&settle, None, settle.quiet)?;
+        let busy = self.source.busy()?;
+        let quiet = self.pace.first_quiet(settle.quiet, busy);
+        let (frame, read) = self.watch_still(&settle, None, quiet)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None)?,
@@ -61,14 +65,15 @@ impl<'a, G: Client> Player<'a, G> {
         }
     }
 
-    /// The window once its board holds still for `quiet` (`hint`: the layout of the last reading), and what it
-    /// reads as.
+    /// The window once its board holds still for `quiet` (a period, or one learned from the window's frames; `hint`:
+    /// the layout of the last reading), and what it reads as.
     pub(super) fn watch_still(
         &mut self,
         settle: &Settle,
         hint: Option<&G::Layout>,
-        quiet: std::time::Duration,
+        quiet: impl Into<Quiet>,
     ) -> Result<Watched<G>> {
+        let quiet = quiet.into();
         let watched = watch::observe(&mut *self.game, &mut *self.source, settle, hint, quiet, &mut self.picture);
         self.note_picture();
         watched

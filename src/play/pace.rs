@@ -18,7 +18,9 @@
 //! A third follows from the same measure: the *quiet period* ([`Pace::quiet`]), how long a board must hold still
 //! to rule out an animation under way. Its frames are drawn by the same client on the same desktop as its answers
 //! to the bot's moves: on an idle desktop they come at the animation's own rate, 20 a second or more, and no later
-//! than the client's answers do; on a busy one anything may come late, and the configured period stands.
+//! than the client's answers do; on a busy one anything may come late, and the configured period stands. Before
+//! the client has answered anything, the first look at its window learns the period from the window's own frames
+//! ([`Quiet::ByOwnFrames`]): a window that changes at all shows the gap between two of its frames.
 
 use std::time::Duration;
 
@@ -52,6 +54,44 @@ const QUIET_ANSWERS: u32 = 3;
 const IDLE_LOAD: f64 = 0.5;
 /// How long the board may keep changing before the loop gives up waiting for it to hold still.
 pub const HOLD_STILL_BOUND: Duration = Duration::from_secs(12);
+
+/// How long a picture must hold still in one watch ([`super::watch::hold_still`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quiet {
+    /// This long, whatever the picture does.
+    For(Duration),
+    /// Learned in the watch itself, where nothing is known of the client yet: [`QUIET_ANSWERS`] times the longest
+    /// gap seen between two of the picture's changes in it, within `least` and `most`. An animation draws its frames
+    /// at its own rate (on an idle desktop, 20 a second or more: [`LEAST_QUIET`]); once two of them have been seen,
+    /// the picture must hold still for three of their gaps, so a frame drawn late or drawn the same as the one before
+    /// it does not pass for the end of the animation. A picture seen to change at most once is held to `least`.
+    ByOwnFrames { least: Duration, most: Duration },
+}
+
+impl From<Duration> for Quiet {
+    fn from(quiet: Duration) -> Quiet {
+        Quiet::For(quiet)
+    }
+}
+
+impl Quiet {
+    /// How long the picture must hold still, where the longest gap between two of its changes seen in this watch
+    /// is `longest_gap` (zero where fewer than two were seen).
+    pub fn after_gaps(self, longest_gap: Duration) -> Duration {
+        match self {
+            Quiet::For(quiet) => quiet,
+            Quiet::ByOwnFrames { least, most } => (longest_gap * QUIET_ANSWERS).max(least).min(most),
+        }
+    }
+
+    /// The longest it can come to.
+    pub fn most(self) -> Duration {
+        match self {
+            Quiet::For(quiet) => quiet,
+            Quiet::ByOwnFrames { most, .. } => most,
+        }
+    }
+}
 
 /// The client's measured pace.
 #[derive(Clone, Debug, Default)]
@@ -116,6 +156,17 @@ impl Pace {
         }
     }
 
+    /// How long the board must hold still at the first look at the window, before the client has answered
+    /// anything, at most `most` (the configured period): on an idle desktop (`busy` at most [`IDLE_LOAD`]), learned
+    /// from the window's own frames in that look ([`Quiet::ByOwnFrames`]); on a busy desktop, or one whose load
+    /// cannot be told, `most`.
+    pub fn first_quiet(&self, most: Duration, busy: Option<f64>) -> Quiet {
+        match busy {
+            Some(load) if load <= IDLE_LOAD => Quiet::ByOwnFrames { least: LEAST_QUIET.min(most), most },
+            _ => Quiet::For(most),
+        }
+    }
+
     /// How long to wait for the game window to take the input focus before typing.
     pub fn focus_bound(&self) -> Duration {
         (self.first_look(true) * 2).max(Duration::from_secs(3))
@@ -159,6 +210,26 @@ mod tests {
         pace.showed_after(Duration::from_millis(70));
         assert_eq!(pace.quiet(most, Some(0.2)), most, "never more than the configured period");
         assert_eq!(Pace::default().quiet(Duration::ZERO, Some(0.0)), Duration::ZERO, "a client that needs none");
+    }
+
+    /// The first look's quiet period: on an idle desktop, the least for a picture that has not been seen to change
+    /// twice, three of the longest gap between its changes after, never more than configured; the configured one on
+    /// a busy desktop or one whose load is unknown.
+    #[test]
+    fn the_first_looks_quiet_period_follows_the_windows_own_frames_on_an_idle_desktop() {
+        let most = Duration::from_millis(120);
+        let pace = Pace::default();
+        assert_eq!(pace.first_quiet(most, Some(0.9)), Quiet::For(most));
+        assert_eq!(pace.first_quiet(most, None), Quiet::For(most));
+        let learned = pace.first_quiet(most, Some(0.2));
+        assert_eq!(learned.most(), most);
+        assert_eq!(learned.after_gaps(Duration::ZERO), LEAST_QUIET, "no two changes seen: the least");
+        assert_eq!(learned.after_gaps(Duration::from_millis(16)), LEAST_QUIET, "60 frames a second: the least");
+        assert_eq!(learned.after_gaps(Duration::from_millis(25)), Duration::from_millis(75), "three gaps");
+        assert_eq!(learned.after_gaps(Duration::from_millis(40)), most, "never more than configured");
+        assert_eq!(Quiet::For(most).after_gaps(Duration::from_millis(5)), most);
+        let none = pace.first_quiet(Duration::ZERO, Some(0.0));
+        assert_eq!(none.after_gaps(Duration::from_millis(40)), Duration::ZERO, "a client that needs none");
     }
 
     /// The patience for a move of which nothing has shown: 5 s idle, 10 s on a desktop with two ready processes

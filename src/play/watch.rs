@@ -16,7 +16,7 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::pace::HOLD_STILL_BOUND;
+use super::pace::{Quiet, HOLD_STILL_BOUND};
 use super::wait::{First, TimedOut, Try, Wait};
 use crate::capture::{Frame, FrameSource, Region, Settle};
 use crate::game::{BoardOf, Client, Layout, ReadingOf};
@@ -28,13 +28,14 @@ pub type Observation<G> = (Frame, ReadingOf<G>);
 /// A frame held still, and what was read from it or why it does not read.
 pub type Watched<G> = (Frame, Result<ReadingOf<G>>);
 
-/// Captures until the board (within `region`, or the whole picture) has held still for `quiet` after `first`
-/// (captured at `first_at` on the source's clock), and at least until one more capture agrees; returns that
-/// capture, or `None` when the board was still changing after `bound`.
+/// Captures until the board (within `region`, or the whole picture) has held still for `quiet` (as learned from
+/// the gaps between its changes, where it is learned: [`Quiet`]) after `first` (captured at `first_at` on the
+/// source's clock), and at least until one more capture agrees; returns that capture, or `None` when the board was
+/// still changing after `bound`.
 pub fn hold_still(
     source: &mut dyn FrameSource,
     interval: Duration,
-    quiet: Duration,
+    quiet: Quiet,
     bound: Duration,
     first: Frame,
     first_at: Duration,
@@ -46,12 +47,18 @@ pub fn hold_still(
     let pause_first = if start.saturating_sub(first_at) >= interval { First::Try } else { First::Pause };
     let wait = Wait::new("the board to hold still", bound, interval, pause_first);
     let (mut previous, mut still_since) = (first, first_at);
+    // The latest change seen in this watch, and the longest gap between two of them.
+    let (mut changed_at, mut longest_gap) = (None::<Duration>, Duration::ZERO);
     let held = wait.run(source, start, |round| {
         let next = round.source.grab()?;
         let now = round.clock();
         if !next.same_in(&previous, region) {
+            if let Some(last) = changed_at {
+                longest_gap = longest_gap.max(now.saturating_sub(last));
+            }
+            changed_at = Some(now);
             still_since = now;
-        } else if now.saturating_sub(still_since) >= quiet {
+        } else if now.saturating_sub(still_since) >= quiet.after_gaps(longest_gap) {
             return Ok(Try::Holds(next));
         }
         previous = next;
@@ -151,7 +158,7 @@ pub fn observe<G: Client>(
     source: &mut dyn FrameSource,
     settle: &Settle,
     hint: Option<&G::Layout>,
-    quiet: Duration,
+    quiet: Quiet,
     picture: &mut Picture,
 ) -> Result<Watched<G>> {
     let bound = picture.bound();
@@ -160,7 +167,7 @@ pub fn observe<G: Client>(
     let first_at = source.now();
     // With no board known, the whole window is watched for a while; a window that never holds still (something
     // in it always moves) is then watched only where the board read from its latest capture lies.
-    let whole_window_for = if region.is_none() { Duration::from_secs(1).max(quiet * 4) } else { bound };
+    let whole_window_for = if region.is_none() { Duration::from_secs(1).max(quiet.most() * 4) } else { bound };
     let frame = match hold_still(source, settle.interval, quiet, whole_window_for, first, first_at, region)? {
         Some(frame) => frame,
         None if region.is_none() => {
@@ -405,8 +412,15 @@ pub fn await_expected<G: Client>(
         }
         // Observation: it counts once the board holds still (at least one more capture agrees).
         let (quiet, whole) = picture.move_quiet(settle.quiet);
-        let held =
-            hold_still(round.source, settle.interval, quiet, picture.bound(), frame.clone(), grabbed_at, region)?;
+        let held = hold_still(
+            round.source,
+            settle.interval,
+            Quiet::For(quiet),
+            picture.bound(),
+            frame.clone(),
+            grabbed_at,
+            region,
+        )?;
         let Some(confirmed) = held else {
             // A picture that never holds still (an animation over the board): the expected board counts once its
             // reading holds still.
@@ -476,7 +490,7 @@ mod tests {
         hold_still(
             source,
             Duration::from_millis(1),
-            Duration::from_millis(20),
+            Quiet::For(Duration::from_millis(20)),
             Duration::from_millis(150),
             first,
             at,
@@ -569,6 +583,37 @@ mod tests {
         fn sleep(&mut self, duration: Duration) {
             self.clock += duration;
         }
+    }
+
+    /// The first look at a window, where the quiet period is learned from its own frames: a window that draws a
+    /// frame every 40 ms for 400 ms, one of them the same as the one before (so it holds still for 80 ms in the
+    /// middle), is taken only once it has stopped, and three of its gaps later; with a fixed 50 ms it would have
+    /// been taken in the middle. A window that never changes is taken after the least.
+    #[test]
+    fn the_first_looks_quiet_period_is_learned_from_the_windows_own_frames() {
+        let shade = |value: u8| RgbaImage::from_pixel(8, 4, image::Rgba([value, 0, 0, 255]));
+        let shots = (0..=10u8)
+            .map(|frame| (Duration::from_millis(40 * u64::from(frame)), shade(if frame == 4 { 3 } else { frame })))
+            .collect::<Vec<_>>();
+        let film = || Film { shots: shots.clone(), clock: Duration::ZERO };
+        let learned = Quiet::ByOwnFrames { least: Duration::from_millis(50), most: Duration::from_millis(120) };
+        let watch = |film: &mut Film, quiet: Quiet| {
+            let first = film.grab().unwrap();
+            let at = film.now();
+            let held =
+                hold_still(film, Duration::from_millis(4), quiet, Duration::from_secs(2), first, at, None).unwrap();
+            (held.expect("holds still").image.get_pixel(0, 0)[0], film.now())
+        };
+        let mut animated = film();
+        let (shown, at) = watch(&mut animated, learned);
+        assert_eq!(shown, 10, "the last frame");
+        assert!(at >= Duration::from_millis(400 + 120), "three of its 40 ms gaps after the last frame: {at:?}");
+        let (shown, _) = watch(&mut film(), Quiet::For(Duration::from_millis(50)));
+        assert_eq!(shown, 3, "a fixed 50 ms takes the frame held for two of its gaps");
+        let mut still = Film { shots: vec![(Duration::ZERO, shade(7))], clock: Duration::ZERO };
+        let (shown, at) = watch(&mut still, learned);
+        assert_eq!(shown, 7);
+        assert!(at >= Duration::from_millis(50) && at < Duration::from_millis(60), "the least: {at:?}");
     }
 
     /// The sparks client of the live tests on a busy desktop (fixtures/flood-clients/sparks-slowed: four seconds
