@@ -128,8 +128,8 @@ impl<'a> Hands<'a> {
         self.input.click_shown();
         self.hold = match self.hold {
             Hold::Usual => {
-                self.input.set_hold(crate::input::QUICK);
-                Hold::QuickOnTrial
+                self.quick_on_trial_from_here();
+                return;
             }
             Hold::QuickOnTrial => Hold::Quick,
             Hold::LongerOnTrial => Hold::Longer,

@@ -166,10 +166,7 @@ pub fn play<'a, G: Client>(
         player.find_cursor(ways.way(), &frame, &reading, number)?;
         let move_input = ways.input(&mut *player.game, &frame, &reading, &mv, number, &mut *player.log)?;
         player.hands.take_controls()?;
-        if number == 1
-            && move_input.trial.is_none()
-            && move_input.actions.iter().all(|a| matches!(a, Action::Click { .. }))
-        {
+        if number == 1 && move_input.clicks_known_controls() {
             player.hands.quick_on_trial_from_here();
         }
         player.report(PlayEvent::Moving { number, mv: mv.to_string(), how: move_input.how.clone() });

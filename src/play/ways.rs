@@ -41,6 +41,12 @@ impl MoveInput {
     pub fn clicks_then_types(&self) -> bool {
         matches!(self.actions.as_slice(), [Action::Click { .. }, Action::Type(_), ..])
     }
+
+    /// Whether the move is clicks alone on controls already known (no control on trial): all it can teach is
+    /// whether the client takes a press sent at once.
+    pub fn clicks_known_controls(&self) -> bool {
+        self.trial.is_none() && self.actions.iter().all(|a| matches!(a, Action::Click { .. }))
+    }
 }
 
 /// How the loop chooses the cell of a move made of a click and then keys.
