@@ -155,6 +155,11 @@ struct SimClient {
     /// polls its input less often than the usual hold, on a busy desktop); every click is seen by default.
     hold: Duration,
     shortest_seen: Duration,
+    /// Whether the pointer, drawn into the picture, hides the board under it: there the board shows the count it
+    /// showed when the pointer came (a compositor that draws its cursor into the pictures it copies, over a thin
+    /// digit), and that count.
+    pointer_hides: bool,
+    under_pointer: Option<u32>,
 }
 
 impl SimClient {
@@ -173,10 +178,11 @@ impl SimClient {
 
     fn picture(&self) -> RgbaImage {
         let mut image = RgbaImage::from_pixel(SIDE, SIDE, Rgba([40, 40, 40, 255]));
+        let count = self.under_pointer.unwrap_or(self.shown.0);
         for y in 0..BOARD {
             for x in 0..BOARD {
                 let shimmer = if self.shimmer { (self.now.as_millis() % 97) as u8 + x as u8 } else { 0 };
-                image.put_pixel(x, y, Rgba([self.shown.0 as u8, shimmer, 0, 255]));
+                image.put_pixel(x, y, Rgba([count as u8, shimmer, 0, 255]));
             }
         }
         if let Some(from) = self.celebration_from {
@@ -249,7 +255,14 @@ impl FrameSource for SimSource {
 
 impl InputDevice for SimInput {
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<()> {
-        self.0.borrow_mut().pointer = (x, y);
+        let mut client = self.0.borrow_mut();
+        client.pointer = (x, y);
+        let over_board = (0..BOARD as i32).contains(&x) && (0..BOARD as i32).contains(&y);
+        client.under_pointer = match client.under_pointer {
+            _ if !client.pointer_hides || !over_board => None,
+            Some(hidden) => Some(hidden),
+            None => Some(client.shown.0),
+        };
         Ok(())
     }
     fn click(&mut self) -> Result<()> {
@@ -320,6 +333,19 @@ fn moves_that_repaint_later_than_the_first_look_are_waited_for_and_never_sent_tw
     assert!(report.won, "{notes}");
     assert_eq!((report.moves, client.events.len(), client.counted), (6, 6, 6), "{notes}");
     assert!(notes.contains("move 5 has not shown after"), "{notes}");
+}
+
+/// A pointer drawn into the pictures that hides what a move changed under it (the cursor over a thin digit, where
+/// the compositor draws it into its copies): a board that reads as before with the pointer over it is looked at
+/// again with the pointer off the board, and the pointer is kept off it after every move; no move is sent twice.
+#[test]
+fn a_move_hidden_under_the_pointer_is_seen_once_the_pointer_is_moved_off_the_board() {
+    let (result, notes, client) = run(4, false, SimClient { pointer_hides: true, ..SimClient::default() });
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (4, 4, 4), "{notes}");
+    assert_eq!(notes.matches("moved the pointer off the board").count(), 1, "{notes}");
+    assert!(!notes.contains("has not shown after"), "seen at the first look again:\n{notes}");
 }
 
 /// A client that misses the usual hold (a game polling its input too slowly on a busy desktop): the first move,

@@ -260,6 +260,12 @@ impl<G: Client> Player<'_, G> {
                 Err(error) => Verdict::Unreadable(shown, error),
             }));
         }
+        // As before, with the pointer over the board: where the compositor draws its cursor into the pictures it
+        // copies, the pointer left on the move's cell may hide what changed there (a thin digit), so the board is
+        // looked at again with the pointer off it before the move is called taken back or not shown.
+        if self.try_parking(&shown, layout, attempt.number)? {
+            return Ok(Look::Again);
+        }
         if *expected_read {
             return Ok(Look::Decided(Verdict::TakenBack((shown, reading))));
         }
