@@ -5,6 +5,8 @@
 //! to the front, or says why it cannot be seen), else the whole screen (a fullscreen game the window manager does
 //! not list); else an error naming what each window showed instead.
 
+use std::time::Duration;
+
 use anyhow::{anyhow, bail, Result};
 
 use crate::capture::{
@@ -61,7 +63,7 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
         return Ok(titled);
     }
     let mut screen = screen_source();
-    match screen.grab().and_then(|frame| client.read(&frame, None).map(|_| ())) {
+    match screen_reads(client, &mut *screen) {
         Ok(()) => Ok(screen),
         Err(error) => Err(with_wayland_note(anyhow!(
             "no window shows a {game} board, nor does the whole screen ({}); windows looked at: {}",
@@ -71,8 +73,94 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
     }
 }
 
+/// How long the whole screen is watched for a board still being drawn (a game's window mapped a moment ago, its
+/// first picture still blank) before it is said to show none.
+const SCREEN_DRAWN_WITHIN: Duration = Duration::from_secs(3);
+/// How long a screen that does not read must hold still to be taken as showing no board.
+const SCREEN_STILL: Duration = Duration::from_secs(1);
+/// How often the screen is captured meanwhile.
+const SCREEN_INTERVAL: Duration = Duration::from_millis(50);
+
+/// Whether the whole screen reads as a board: at once, or, where it is still changing, once it does within
+/// [`SCREEN_DRAWN_WITHIN`]. A screen that has held still for [`SCREEN_STILL`] without reading shows none (the
+/// reader's error says what it shows); one that changes is a window still being drawn, and watched.
+fn screen_reads<C: Client>(client: &mut C, screen: &mut dyn FrameSource) -> Result<()> {
+    let start = screen.now();
+    let mut shown = screen.grab()?;
+    let mut still_since = start;
+    let mut error = match client.read(&shown, None) {
+        Ok(_) => return Ok(()),
+        Err(error) => error,
+    };
+    loop {
+        let now = screen.now();
+        if now.saturating_sub(still_since) >= SCREEN_STILL || now.saturating_sub(start) >= SCREEN_DRAWN_WITHIN {
+            return Err(error);
+        }
+        screen.sleep(SCREEN_INTERVAL);
+        let next = screen.grab()?;
+        if next.same_in(&shown, None) {
+            continue;
+        }
+        still_since = screen.now();
+        error = match client.read(&next, None) {
+            Ok(_) => return Ok(()),
+            Err(error) => error,
+        };
+        shown = next;
+    }
+}
+
 /// The first clause of an error's message (up to its first ';'), so that a list of every window's failure stays
 /// readable.
 fn first_clause(message: &str) -> &str {
     message.split(';').next().unwrap_or(message).trim()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::Frame;
+    use crate::clients::flood::FloodClient;
+    use image::RgbaImage;
+
+    /// A screen on a clock of its own: blank until `drawn_at`, then an sgt-flood window's picture.
+    struct Screen {
+        clock: Duration,
+        drawn_at: Option<Duration>,
+        drawn: RgbaImage,
+    }
+
+    impl FrameSource for Screen {
+        fn grab(&mut self) -> Result<Frame> {
+            let blank = RgbaImage::from_pixel(self.drawn.width(), self.drawn.height(), image::Rgba([0, 0, 0, 255]));
+            let shown = self.drawn_at.is_some_and(|at| self.clock >= at);
+            Ok(Frame::from_image(if shown { self.drawn.clone() } else { blank }))
+        }
+        fn describe(&self) -> String {
+            "the screen".into()
+        }
+        fn now(&mut self) -> Duration {
+            self.clock
+        }
+        fn sleep(&mut self, duration: Duration) {
+            self.clock += duration;
+        }
+    }
+
+    /// A game's window mapped a moment ago, its first picture still blank: the board is read once drawn. A screen
+    /// that holds still and shows no board is given up on after a second, with the reader's error.
+    #[test]
+    fn a_board_still_being_drawn_on_the_whole_screen_is_waited_for_and_a_still_screen_is_not() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/flood/12x12c6-tile32.png");
+        let drawn = crate::imageio::load_image(&path).unwrap();
+        let mut client = FloodClient::with_themes(Vec::new());
+        let mut late =
+            Screen { clock: Duration::ZERO, drawn_at: Some(Duration::from_millis(300)), drawn: drawn.clone() };
+        screen_reads(&mut client, &mut late).expect("read once drawn");
+        assert!(late.clock >= Duration::from_millis(300));
+        let mut blank = Screen { clock: Duration::ZERO, drawn_at: None, drawn };
+        assert!(screen_reads(&mut client, &mut blank).is_err());
+        assert!(blank.clock >= SCREEN_STILL && blank.clock < SCREEN_DRAWN_WITHIN, "{:?}", blank.clock);
+    }
 }
