@@ -88,6 +88,9 @@ pub struct DesktopInput {
     moved_to: Option<(i32, i32)>,
     /// On Wayland, the key the user stops the bot by, where it could be bound.
     stop_key: Option<crate::wlroots::StopKey>,
+    /// On Wayland, where the virtual pointer's absolute coordinates put the layout's points (a scaled output's
+    /// differ from them).
+    pointer_space: Option<crate::wlroots::PointerSpace>,
     hold: Duration,
     /// The last button or key released, and when.
     released: Option<(Pressed, Instant)>,
@@ -139,6 +142,10 @@ impl DesktopInput {
                  the compositor offer wlr-virtual-pointer and virtual-keyboard, as sway does?)"
             ),
         })?;
+        let pointer_space = match seat {
+            Seat::X11 => None,
+            Seat::Wayland => Some(crate::wlroots::PointerSpace::of_compositor()?),
+        };
         let stop_key = match seat {
             Seat::X11 => None,
             Seat::Wayland => match crate::wlroots::StopKey::bind() {
@@ -155,7 +162,16 @@ impl DesktopInput {
                 }
             },
         };
-        Ok(DesktopInput { enigo, seat, moved_to: None, stop_key, hold: HOLD, released: None, clicked_at: None })
+        Ok(DesktopInput {
+            enigo,
+            seat,
+            moved_to: None,
+            stop_key,
+            pointer_space,
+            hold: HOLD,
+            released: None,
+            clicked_at: None,
+        })
     }
 }
 
@@ -176,7 +192,8 @@ impl InputDevice for DesktopInput {
         if let Some(clicked) = self.clicked_at {
             sleep(STILL_AFTER_CLICK.saturating_sub(clicked.elapsed()));
         }
-        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))?;
+        let (to_x, to_y) = self.pointer_space.map_or((x, y), |space| space.absolute((x, y)));
+        self.enigo.move_mouse(to_x, to_y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))?;
         self.moved_to = Some((x, y));
         Ok(())
     }

@@ -11,9 +11,13 @@
 //! - **Pictures.** The compositor copies a rectangle of the layout into a buffer the bot shares with it; the
 //!   rectangle is the view's, asked afresh from the tree at every capture, so a moved or resized window is
 //!   followed.
-//! - **Coordinates.** The layout's coordinates are the frame's: a frame's origin is its view's corner, and a
-//!   click at layout point (x, y) goes to the virtual pointer's absolute (x, y) over the output's size. This holds
-//!   for one output at scale 1, which [`check_layout`] requires, naming what it found otherwise.
+//! - **Coordinates.** The layout's coordinates are the frame's: a frame's origin is its view's corner, and its
+//!   pixels are the layout's points one for one. On a scaled output (a HiDPI screen at scale 2, or 1.5) the
+//!   compositor copies a rectangle at the output's own resolution, which is brought down to the layout's points
+//!   ([`copy`]), so the readers see the window at the size its points give. A click at layout point (x, y) goes to
+//!   the virtual pointer's absolute coordinates, which the compositor spreads over the layout and enigo gives as
+//!   a fraction of the output's mode (its pixels): [`PointerSpace`] maps one to the other. This holds for one
+//!   output at the layout's origin, which [`check_layout`] requires, naming what it found otherwise.
 //!
 //! What a Wayland client cannot know: where the user's pointer is (no protocol tells another client's pointer),
 //! so the pointer the loop checks is the one the bot moved; see [`crate::input`].
@@ -81,42 +85,85 @@ fn views_of(ipc: &mut Connection) -> Result<Vec<Node>> {
     Ok(views)
 }
 
-/// Refuses a layout where a frame's pixels are not the layout's points one for one, or where the virtual
-/// pointer's absolute coordinates (spread over the first output) are not the layout's: more than one active
-/// output, an output at a scale other than 1, or one not at the layout's origin.
+/// Refuses a layout where the virtual pointer's absolute coordinates cannot be told from the layout's with what a
+/// client knows ([`PointerSpace`]): more than one active output, or one not at the layout's origin. (An output at
+/// any scale is played.)
 pub fn check_layout(ipc: &mut Connection) -> Result<()> {
     let outputs = ipc.get_outputs().map_err(|e| anyhow!("asking sway for its outputs: {e}"))?;
     let active: Vec<_> = outputs.iter().filter(|o| o.active).collect();
     let described =
         |o: &swayipc::Output| format!("{} at {},{} scale {}", o.name, o.rect.x, o.rect.y, o.scale.unwrap_or(1.0));
     match active.as_slice() {
-        [one] if one.scale.unwrap_or(1.0) == 1.0 && (one.rect.x, one.rect.y) == (0, 0) => Ok(()),
+        [one] if (one.rect.x, one.rect.y) == (0, 0) => Ok(()),
         [] => bail!("sway has no active output to capture"),
         many => bail!(
-            "autoplay plays native Wayland windows on one output at scale 1 only; this session has {}",
+            "autoplay plays native Wayland windows on one output at the layout's origin only; this session has {}",
             many.iter().map(|o| described(o)).collect::<Vec<_>>().join(", ")
         ),
     }
 }
 
-/// The layout's rectangle `region` (of `what`, for messages) as the compositor copies it: its points one for one,
-/// opaque. An error where they are not one for one (a scaled output).
+/// The layout's rectangle `region` (of `what`, for messages) as the compositor copies it, opaque, with a pixel for
+/// each of the layout's points: a copy of a scaled output's rectangle, made at the output's resolution, is brought
+/// down to the points' size, each pixel the mean of the output's pixels over it (at scale 2, of its two by two: a
+/// line a point wide, drawn two pixels wide, stays a point wide and as dark), so that a window reads the same on
+/// any output and its pixels are where its points are.
 fn copy(shots: &WayshotConnection, region: LogicalRegion, what: &str) -> Result<RgbaImage> {
     let shot = shots.screenshot(region, false).map_err(|e| anyhow!("capturing {what} through the compositor: {e}"))?;
     let mut image = shot.to_rgba8();
     let size = region.inner.size;
     if (image.width(), image.height()) != (size.width, size.height) {
-        bail!(
-            "{what} came back as {}x{} pixels for {}x{} points: an output is scaled, which autoplay does not play on",
-            image.width(),
-            image.height(),
-            size.width,
-            size.height
-        );
+        image = image::imageops::thumbnail(&image, size.width, size.height);
     }
     // (The compositor leaves the fourth byte of an XRGB buffer as it was: the pictures are opaque.)
     image.pixels_mut().for_each(|p| p[3] = 255);
     Ok(image)
+}
+
+/// Where the virtual pointer's absolute coordinates put a point of the layout. The compositor spreads them over
+/// the layout's box (a pointer mapped to no output), as fractions of the extent the client gives with them; enigo
+/// gives the first output's mode, its size in pixels. On one output at the layout's origin the two differ by the
+/// output's scale alone.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointerSpace {
+    /// The layout's box, in points: width, height.
+    layout: (u32, u32),
+    /// The extent enigo gives: the output's mode, in pixels.
+    extent: (u32, u32),
+}
+
+impl PointerSpace {
+    /// The compositor's one output, as its screen copy tells it; an error where it has none or several.
+    pub fn of_compositor() -> Result<PointerSpace> {
+        let shots = WayshotConnection::new()
+            .map_err(|e| anyhow!("cannot ask the compositor for its outputs (wlr-screencopy): {e}"))?;
+        match shots.get_all_outputs() {
+            [one] => {
+                let size = one.logical_region.inner.size;
+                Ok(PointerSpace {
+                    layout: (size.width, size.height),
+                    extent: (one.physical_size.width, one.physical_size.height),
+                })
+            }
+            [] => bail!("the compositor has no output"),
+            many => bail!(
+                "autoplay plays native Wayland windows on one output only; this compositor has {}",
+                many.iter().map(|o| o.name.clone()).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+
+    /// The absolute coordinates that put the pointer on layout point `(x, y)`: the pixel of the output under it.
+    pub fn absolute(&self, (x, y): (i32, i32)) -> (i32, i32) {
+        let along = |v: i32, points: u32, pixels: u32| {
+            if points == 0 {
+                return v;
+            }
+            let scale = f64::from(pixels) / f64::from(points);
+            ((f64::from(v) + 0.5) * scale).floor() as i32
+        };
+        (along(x, self.layout.0, self.extent.0), along(y, self.layout.1, self.extent.1))
+    }
 }
 
 /// Frames of one native Wayland window, captured by the compositor.
@@ -307,7 +354,7 @@ impl Drop for StopKey {
 
 /// Frames of the whole output, copied by a wlroots compositor (wlr-screencopy): the screen of a Wayland session
 /// whose compositor lists no windows to the bot (any wlroots compositor but sway), where the board is found in the
-/// whole picture and clicked at the output's coordinates. One output at scale 1 (see [`check_layout`]).
+/// whole picture and clicked at the output's coordinates. One output, at any scale (see [`copy`]).
 pub struct OutputSource {
     shots: WayshotConnection,
 }
@@ -345,5 +392,25 @@ impl FrameSource for OutputSource {
 
     fn busy(&mut self) -> Result<Option<f64>> {
         Ok(desktop_load())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On an output at scale 1 a point is its own pixel; at scale 2 the pixel under its middle (the point's
+    /// four); at 1.5 likewise, so that a click lands inside the point it was meant for.
+    #[test]
+    fn a_layout_point_is_the_output_pixel_under_its_middle_at_any_scale() {
+        let unscaled = PointerSpace { layout: (1280, 720), extent: (1280, 720) };
+        assert_eq!(unscaled.absolute((0, 0)), (0, 0));
+        assert_eq!(unscaled.absolute((640, 719)), (640, 719));
+        let double = PointerSpace { layout: (1280, 800), extent: (2560, 1600) };
+        assert_eq!(double.absolute((0, 0)), (1, 1));
+        assert_eq!(double.absolute((640, 799)), (1281, 1599));
+        let half_again = PointerSpace { layout: (1280, 800), extent: (1920, 1200) };
+        assert_eq!(half_again.absolute((100, 10)), (150, 15));
+        assert_eq!(half_again.absolute((101, 11)), (152, 17));
     }
 }
