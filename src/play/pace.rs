@@ -147,13 +147,11 @@ impl Pace {
     /// three times the client's slowest answer so far and at least [`LEAST_QUIET`] (before any answer: that);
     /// on a busy desktop, or one whose load cannot be told, `most`.
     pub fn quiet(&self, most: Duration, busy: Option<f64>) -> Duration {
-        match busy {
-            Some(load) if load <= IDLE_LOAD => {
-                let by_client = self.slowest().map_or(Duration::ZERO, |slowest| slowest * QUIET_ANSWERS);
-                by_client.max(LEAST_QUIET).min(most)
-            }
-            _ => most,
+        if !idle(busy) {
+            return most;
         }
+        let by_client = self.slowest().map_or(Duration::ZERO, |slowest| slowest * QUIET_ANSWERS);
+        by_client.max(LEAST_QUIET).min(most)
     }
 
     /// How long the board must hold still at the first look at the window, before the client has answered
@@ -161,16 +159,22 @@ impl Pace {
     /// from the window's own frames in that look ([`Quiet::ByOwnFrames`]); on a busy desktop, or one whose load
     /// cannot be told, `most`.
     pub fn first_quiet(&self, most: Duration, busy: Option<f64>) -> Quiet {
-        match busy {
-            Some(load) if load <= IDLE_LOAD => Quiet::ByOwnFrames { least: LEAST_QUIET.min(most), most },
-            _ => Quiet::For(most),
+        if !idle(busy) {
+            return Quiet::For(most);
         }
+        Quiet::ByOwnFrames { least: LEAST_QUIET.min(most), most }
     }
 
     /// How long to wait for the game window to take the input focus before typing.
     pub fn focus_bound(&self) -> Duration {
         (self.first_look(true) * 2).max(Duration::from_secs(3))
     }
+}
+
+/// Whether a desktop whose load is `busy` (ready processes per processor) is idle: told, and at most
+/// [`IDLE_LOAD`]. Only there are the waits that rule out an animation learned from what the client shows.
+fn idle(busy: Option<f64>) -> bool {
+    busy.is_some_and(|load| load <= IDLE_LOAD)
 }
 
 #[cfg(test)]
