@@ -133,7 +133,7 @@ impl<'a, G: Client> Player<'a, G> {
             return Ok(Some(change));
         }
         let held_ms = (self.hands.quick() || self.hands.quick_on_trial()).then(|| {
-            self.hands.quick_missed();
+            self.hands.quick_missed(number);
             crate::input::HOLD.as_millis() as u64
         });
         self.report(PlayEvent::ClickMadeAgain { number, waited_ms: millis(whole), held_ms });

@@ -77,7 +77,9 @@ pub struct Hands<'a> {
 /// it (a game that polls its buttons once a frame), it is made again held, and the hold is kept for the rest of the
 /// game. The trial costs nothing in a client that takes it, and one patience in one that does not. A later move
 /// sent at once that never shows (a browser under load lost some) is, where it may be made again at all, made
-/// again held, and so is every move after it.
+/// again held, and so is every move after it. A client that missed a press sent at once and took it held polls
+/// its input once a frame: a later held move of which nothing shows in the whole patience fell between two of its
+/// frames (slow on a busy desktop), and is made again held longer ([`Hold::Held`], see `verify`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hold {
     /// [`crate::input::HOLD`], as a person holds one; no move has shown yet.
@@ -86,8 +88,11 @@ pub enum Hold {
     QuickOnTrial,
     /// [`crate::input::QUICK`] for the rest of the game: a move sent so showed.
     Quick,
-    /// [`crate::input::HOLD`] for the rest of the game: nothing of a move sent at once showed.
-    QuickMissed,
+    /// [`crate::input::HOLD`] for the rest of the game: nothing of a move sent at once showed (move `at`).
+    QuickMissed { at: usize },
+    /// [`crate::input::HOLD`] for the rest of the game, proved: nothing of move `missed_at`, sent at once, showed,
+    /// and a move held has shown since (a client that misses a press shorter than one of its frames).
+    Held { missed_at: usize },
     /// [`crate::input::LONG_HOLD`], on trial: a move held the usual time left the board as it was.
     LongerOnTrial,
     /// [`crate::input::LONG_HOLD`] for the rest of the game: a move held longer showed where the usual hold did not.
@@ -107,7 +112,7 @@ impl<'a> Hands<'a> {
     /// client does not take).
     pub fn hold_longer(&mut self) -> Option<std::time::Duration> {
         match self.hold {
-            Hold::Usual | Hold::QuickMissed => {
+            Hold::Usual | Hold::QuickMissed { .. } | Hold::Held { .. } => {
                 self.hold = Hold::LongerOnTrial;
                 self.input.set_hold(crate::input::LONG_HOLD);
                 Some(crate::input::LONG_HOLD)
@@ -132,6 +137,7 @@ impl<'a> Hands<'a> {
                 return;
             }
             Hold::QuickOnTrial => Hold::Quick,
+            Hold::QuickMissed { at } => Hold::Held { missed_at: at },
             Hold::LongerOnTrial => Hold::Longer,
             held => held,
         };
@@ -150,6 +156,16 @@ impl<'a> Hands<'a> {
         }
     }
 
+    /// The move sent at once that this client missed, where a move held as a person holds it has shown since and
+    /// every move is held so: a client that misses a press shorter than one of its frames (a game that polls its
+    /// input once a frame).
+    pub fn misses_brief_presses(&self) -> Option<usize> {
+        match self.hold {
+            Hold::Held { missed_at } => Some(missed_at),
+            _ => None,
+        }
+    }
+
     /// Whether moves are sent at once, proved by a move that showed.
     pub fn quick(&self) -> bool {
         self.hold == Hold::Quick
@@ -160,10 +176,10 @@ impl<'a> Hands<'a> {
         self.hold == Hold::QuickOnTrial
     }
 
-    /// Nothing of a move sent at once showed in the whole patience (the one on trial, or a later one the client
-    /// lost): every move is held as a person holds it from now on.
-    pub fn quick_missed(&mut self) {
-        self.hold = Hold::QuickMissed;
+    /// Nothing of move `number`, sent at once, showed in the whole patience (the one on trial, or a later one the
+    /// client lost): every move is held as a person holds it from now on.
+    pub fn quick_missed(&mut self, number: usize) {
+        self.hold = Hold::QuickMissed { at: number };
         self.input.set_hold(crate::input::HOLD);
     }
 

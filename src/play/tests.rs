@@ -155,6 +155,9 @@ struct SimClient {
     /// polls its input less often than the usual hold, on a busy desktop); every click is seen by default.
     hold: Duration,
     shortest_seen: Duration,
+    /// The move (1-based) whose press comes during a frame that outlasts the usual hold (a game polling its input
+    /// on a busy desktop), and the shortest press the client sees then.
+    slow_frame: Option<(u32, Duration)>,
     /// Whether the pointer, drawn into the picture, hides the board under it: there the board shows the count it
     /// showed when the pointer came (a compositor that draws its cursor into the pictures it copies, over a thin
     /// digit), and that count.
@@ -268,7 +271,11 @@ impl InputDevice for SimInput {
     fn click(&mut self) -> Result<()> {
         let mut client = self.0.borrow_mut();
         client.events.push("click".into());
-        if client.hold < client.shortest_seen {
+        let shortest_seen = match client.slow_frame {
+            Some((number, shortest)) if number == client.counted + 1 => shortest,
+            _ => client.shortest_seen,
+        };
+        if client.hold < shortest_seen {
             return Ok(());
         }
         let next = client.value + 1;
@@ -410,6 +417,32 @@ fn a_quick_press_the_client_misses_is_made_again_held_and_the_hold_kept() {
     assert_eq!((report.moves, client.events.len(), client.counted), (5, 6, 5), "{notes}");
     assert_eq!(notes.matches("move 1 (click at (10, 10)), pressed and released at once").count(), 1, "{notes}");
     assert_eq!(client.hold, crate::input::HOLD, "{notes}");
+}
+
+/// A client that polls its buttons once a frame, whose frame once outlasts the usual hold (a busy desktop): the
+/// held press of that move falls between two polls and nothing of it shows in the whole patience. The client is
+/// known to miss a press shorter than its frame (it missed the first move's, sent at once), so the move is made
+/// again held longer, and the longer hold is kept; each move is counted once. Where the longer hold does no better,
+/// the game stops rather than send a third copy.
+#[test]
+fn a_held_press_a_polling_client_misses_in_a_slow_frame_is_made_again_held_longer() {
+    let held_for_a_frame = |shortest| SimClient {
+        hold: crate::input::HOLD,
+        shortest_seen: Duration::from_millis(50),
+        slow_frame: Some((3, shortest)),
+        ..SimClient::default()
+    };
+    let (result, notes, client) = run(5, false, held_for_a_frame(Duration::from_millis(200)));
+    let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
+    assert!(report.won, "{notes}");
+    assert_eq!((report.moves, client.events.len(), client.counted), (5, 7, 5), "{notes}");
+    assert_eq!(notes.matches("fell between two of its frames").count(), 1, "{notes}");
+    assert_eq!(client.hold, crate::input::LONG_HOLD, "{notes}");
+
+    let (result, notes, client) = run(5, false, held_for_a_frame(Duration::MAX));
+    let error = format!("{:#}", result.expect_err("move 3 is never taken"));
+    assert!(error.contains("move 3 (click at (10, 10)) has not shown"), "{error}\n{notes}");
+    assert_eq!((client.events.len(), client.counted), (5, 2), "{notes}");
 }
 
 /// A client that takes no clicks however long they are held: the first click is sent at once on trial, then held,

@@ -12,10 +12,11 @@
 //!   be told apart by looking. So it is **waited for**, up to the whole patience ([`super::Pace::patience`]: 5 s
 //!   idle, up to 10 s on a busy desktop, more for a slow client), watching the board for any change. It is sent
 //!   again only on evidence: the client shows it never got the events (the board moved in its window, another window
-//!   covers the points they went to, the window does not have the keys' focus), or a copy of it leaves the board as
-//!   it was and this client has been seen to ignore such a copy ([`super::copies`]). Otherwise, made a way that has
-//!   worked in this game, the game stops, naming the move and the wait; made a way not yet seen to work, the move
-//!   is handed back as not taken, and the loop turns to another way of making moves.
+//!   covers the points they went to, the window does not have the keys' focus, or the client was seen to miss a
+//!   press shorter than one of its frames and this one was held no longer: made again held longer), or a copy of it
+//!   leaves the board as it was and this client has been seen to ignore such a copy ([`super::copies`]). Otherwise,
+//!   made a way that has worked in this game, the game stops, naming the move and the wait; made a way not yet seen
+//!   to work, the move is handed back as not taken, and the loop turns to another way of making moves.
 //!
 //! After a move, a board that shows the move more times than it was sent (a card played and the next card of the
 //! same column too) is named as such at once ([`Player::check_not_doubled`]): never taken for a misreading.
@@ -101,7 +102,7 @@ impl<G: Client> Player<'_, G> {
     /// Nothing of `attempt`, sent at once, showed: every move is held as a person holds it from now on, and the
     /// log says so.
     fn quick_missed(&mut self, attempt: &Attempt<'_, G>) {
-        self.hands.quick_missed();
+        self.hands.quick_missed(attempt.number);
         let (number, how) = (attempt.number, attempt.input.how.clone());
         let hold_ms = crate::input::HOLD.as_millis() as u64;
         self.report(PlayEvent::QuickMissed { number, how, hold_ms });
@@ -305,6 +306,23 @@ impl<G: Client> Player<'_, G> {
             return Ok(Evidence::Shown(
                 "the game's window does not have the input focus, so its keys went to another window".into(),
             ));
+        }
+        // A client that missed a press sent at once and took it held takes only a press that spans one of its
+        // polls (a game that reads its buttons and keys once a frame). A press it polled shows a frame or two
+        // later; one that fell between two polls leaves no trace, however long it is waited for. On a busy
+        // desktop a frame can outlast the usual hold, so nothing of a held move in the whole patience (a hundred
+        // frames and more) shows the client missed it: it is made again held longer, as every move from then on.
+        // Once only: a longer hold that does no better is not what this client misses.
+        if let Some(missed_at) = self.hands.misses_brief_presses() {
+            if let Some(hold) = self.hands.hold_longer() {
+                return Ok(Evidence::Shown(format!(
+                    "this client polls its input once a frame (move {missed_at}, pressed and released at once, \
+                     showed nothing; held, it showed), so a press it got shows a frame or two later: held {} ms, \
+                     this one fell between two of its frames, and is made again held {} ms, as every move from now on",
+                    crate::input::HOLD.as_millis(),
+                    hold.as_millis()
+                )));
+            }
         }
         Ok(Evidence::None)
     }
