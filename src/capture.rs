@@ -273,7 +273,7 @@ pub fn wayland_session() -> bool {
     std::env::var_os("WAYLAND_DISPLAY").is_some_and(|display| !display.is_empty())
 }
 
-/// The whole screen: on a Wayland session whose compositor copies its output for the bot (a wlroots one), that
+/// The whole screen: on a Wayland session whose compositor copies its output for the bot (a wlroots one), every
 /// output ([`crate::wlroots::OutputSource`]); else the X server's screen.
 pub fn screen_source() -> Box<dyn FrameSource> {
     if wayland_session() {
@@ -282,6 +282,18 @@ pub fn screen_source() -> Box<dyn FrameSource> {
         }
     }
     Box::new(ScreenSource)
+}
+
+/// Where a board is looked for on the screen, in turn: on a Wayland session whose compositor copies its outputs,
+/// each output where there are several, then all of them ([`crate::wlroots::OutputSource::each`]); else the
+/// screen.
+pub fn screen_sources() -> Vec<Box<dyn FrameSource>> {
+    if wayland_session() {
+        if let Ok(outputs) = crate::wlroots::OutputSource::each() {
+            return outputs.into_iter().map(|output| Box::new(output) as Box<dyn FrameSource>).collect();
+        }
+    }
+    vec![Box::new(ScreenSource)]
 }
 
 /// The source of the window `title` names ([`find_window`]): a native Wayland window's through the compositor,

@@ -22,6 +22,7 @@ use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 
 use crate::capture::Seat;
 use crate::game::Key;
+use crate::wlroots::VirtualPointer;
 
 /// Where input events go. Points are screen coordinates.
 pub trait InputDevice {
@@ -88,9 +89,9 @@ pub struct DesktopInput {
     moved_to: Option<(i32, i32)>,
     /// On Wayland, the key the user stops the bot by, where it could be bound.
     stop_key: Option<crate::wlroots::StopKey>,
-    /// On Wayland, where the virtual pointer's absolute coordinates put the layout's points (a scaled output's
-    /// differ from them).
-    pointer_space: Option<crate::wlroots::PointerSpace>,
+    /// On Wayland, the bot's own virtual pointer, which moves to the layout's points on any outputs
+    /// ([`crate::wlroots::VirtualPointer`]); the left button is pressed on it too.
+    wayland_pointer: Option<crate::wlroots::VirtualPointer>,
     hold: Duration,
     /// The last button or key released, and when.
     released: Option<(Pressed, Instant)>,
@@ -108,19 +109,22 @@ impl DesktopInput {
         &mut self,
         pressed: Pressed,
         what: &str,
-        mut send: impl FnMut(&mut Enigo, Direction) -> enigo::InputResult<()>,
+        mut send: impl FnMut(&mut Enigo, Option<&mut VirtualPointer>, Direction) -> Result<()>,
     ) -> Result<()> {
         if self.hold == QUICK {
-            let sent = send(&mut self.enigo, Direction::Click).map_err(|e| anyhow!("{what}: {e}"));
+            let sent = send(&mut self.enigo, self.wayland_pointer.as_mut(), Direction::Click)
+                .map_err(|e| anyhow!("{what}: {e:#}"));
             self.released = Some((pressed, Instant::now()));
             return sent;
         }
         if let Some((_, at)) = self.released.filter(|&(last, _)| last == pressed) {
             sleep(self.hold.max(UP).saturating_sub(at.elapsed()));
         }
-        send(&mut self.enigo, Direction::Press).map_err(|e| anyhow!("{what} (pressing): {e}"))?;
+        send(&mut self.enigo, self.wayland_pointer.as_mut(), Direction::Press)
+            .map_err(|e| anyhow!("{what} (pressing): {e:#}"))?;
         sleep(self.hold);
-        let released = send(&mut self.enigo, Direction::Release).map_err(|e| anyhow!("{what} (releasing): {e}"));
+        let released = send(&mut self.enigo, self.wayland_pointer.as_mut(), Direction::Release)
+            .map_err(|e| anyhow!("{what} (releasing): {e:#}"));
         self.released = Some((pressed, Instant::now()));
         released
     }
@@ -133,7 +137,8 @@ impl DesktopInput {
     }
 
     /// Input to `seat`: the X server's XTEST, or a Wayland compositor's virtual pointer and keyboard
-    /// (`zwlr_virtual_pointer_v1`, `zwp_virtual_keyboard_v1`, through enigo's Wayland backend).
+    /// (`zwlr_virtual_pointer_v1`, the bot's own: [`VirtualPointer`]; `zwp_virtual_keyboard_v1`, through enigo's
+    /// Wayland backend).
     pub fn on(seat: Seat) -> Result<Self> {
         let enigo = Enigo::new(&enigo_settings(seat)).map_err(|e| match seat {
             Seat::X11 => anyhow!("cannot open the input device: {e} (is DISPLAY set?)"),
@@ -142,9 +147,9 @@ impl DesktopInput {
                  the compositor offer wlr-virtual-pointer and virtual-keyboard, as sway does?)"
             ),
         })?;
-        let pointer_space = match seat {
+        let wayland_pointer = match seat {
             Seat::X11 => None,
-            Seat::Wayland => Some(crate::wlroots::PointerSpace::of_compositor()?),
+            Seat::Wayland => Some(crate::wlroots::VirtualPointer::open()?),
         };
         let stop_key = match seat {
             Seat::X11 => None,
@@ -167,7 +172,7 @@ impl DesktopInput {
             seat,
             moved_to: None,
             stop_key,
-            pointer_space,
+            wayland_pointer,
             hold: HOLD,
             released: None,
             clicked_at: None,
@@ -192,8 +197,10 @@ impl InputDevice for DesktopInput {
         if let Some(clicked) = self.clicked_at {
             sleep(STILL_AFTER_CLICK.saturating_sub(clicked.elapsed()));
         }
-        let (to_x, to_y) = self.pointer_space.map_or((x, y), |space| space.absolute((x, y)));
-        self.enigo.move_mouse(to_x, to_y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))?;
+        match &mut self.wayland_pointer {
+            Some(pointer) => pointer.move_to((x, y))?,
+            None => self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))?,
+        }
         self.moved_to = Some((x, y));
         Ok(())
     }
@@ -202,21 +209,30 @@ impl InputDevice for DesktopInput {
         if self.hold != QUICK {
             sleep(REST);
         }
-        let clicked =
-            self.hold(Pressed::LeftButton, "clicking", |enigo, direction| enigo.button(Button::Left, direction));
+        let clicked = self.hold(Pressed::LeftButton, "clicking", |enigo, wayland_pointer, direction| {
+            match (wayland_pointer, direction) {
+                (Some(pointer), Direction::Click) => {
+                    pointer.left_button(true).and_then(|()| pointer.left_button(false))
+                }
+                (Some(pointer), direction) => pointer.left_button(direction == Direction::Press),
+                (None, direction) => enigo.button(Button::Left, direction).map_err(|e| anyhow!("{e}")),
+            }
+        });
         self.clicked_at = Some(Instant::now());
         clicked
     }
 
     fn type_char(&mut self, c: char) -> Result<()> {
-        self.hold(Pressed::Char(c), &format!("typing '{c}'"), |enigo, direction| {
-            enigo.key(enigo::Key::Unicode(c), direction)
+        self.hold(Pressed::Char(c), &format!("typing '{c}'"), |enigo, _, direction| {
+            enigo.key(enigo::Key::Unicode(c), direction).map_err(|e| anyhow!("{e}"))
         })
     }
 
     fn press_key(&mut self, key: Key) -> Result<()> {
         let code = enigo_key(key);
-        self.hold(Pressed::Key(key), &format!("pressing {key}"), |enigo, direction| enigo.key(code, direction))
+        self.hold(Pressed::Key(key), &format!("pressing {key}"), |enigo, _, direction| {
+            enigo.key(code, direction).map_err(|e| anyhow!("{e}"))
+        })
     }
 
     /// Where the pointer is: the X server says. A Wayland compositor tells no client where another's pointer

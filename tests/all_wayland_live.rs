@@ -6,7 +6,8 @@
 //!   captured through the compositor's screen copy, played in a dry run that changes nothing, and won through its
 //!   virtual pointer (Flood-It) or keyboard (Sudoku); the Pause key stops a game;
 //! - a compositor that lists no windows (sway's socket hidden from the bot): the board found in the whole output;
-//! - an output at scale 2 (a HiDPI screen): GNOME Sudoku solved by the window list and by the whole output.
+//! - an output at scale 2 (a HiDPI screen): GNOME Sudoku solved by the window list and by the whole output;
+//! - two outputs, the game on the second: Flood-It won by the window list and in the whole screen.
 //!
 //! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X) or grim
 //! (Wayland), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
@@ -50,7 +51,8 @@ echo $? >play.status
 echo done >finished
 "#;
 
-/// The game (`GAME` and `PARAMS`, titled `TITLE`) as a native Wayland window, then the bot with no calibration (a
+/// After `SETUP` (commands that set up the outputs, or nothing), the game (`GAME` and `PARAMS`, titled `TITLE`) as a
+/// native Wayland window, then the bot with no calibration (a
 /// folder with the fonts' list alone, which a reading of digits with no theme renders its shapes from) playing it as `PLAYED` (its command line led by `BOT`), then the whole output captured by grim
 /// once it holds still.
 const NATIVE: &str = r#"#!/bin/sh
@@ -58,6 +60,7 @@ cd "$(dirname "$0")"
 mkdir -p no-calibration
 cp calibration/fonts.toml no-calibration/
 export AUTOPLAY_CALIBRATION="$PWD/no-calibration"
+SETUP
 GDK_BACKEND=wayland /usr/games/GAME 'PARAMS' >game.log 2>&1 &
 i=0
 until ./autoplay windows 2>/dev/null | grep -q ' TITLE$'; do
@@ -363,7 +366,12 @@ fn a_gtk_game_under_xwayland_in_a_wayland_session_is_listed_and_won() {
 /// The script that plays `game` (with `params`, titled `title`) as a native Wayland window; `bot` leads the
 /// bot's command line (`env -u …` to hide what a session offers).
 fn native_script(game: &str, params: &str, title: &str, played: &str, bot: &str) -> String {
-    NATIVE
+    native_script_from(&NATIVE.replace("SETUP", ""), game, params, title, played, bot)
+}
+
+/// As [`native_script`], from `script` (the [`NATIVE`] script with its `SETUP` line set).
+fn native_script_from(script: &str, game: &str, params: &str, title: &str, played: &str, bot: &str) -> String {
+    script
         .replace("GAME", game)
         .replace("PARAMS", params)
         .replace("TITLE", title)
@@ -454,6 +462,54 @@ fn on_a_wlroots_compositor_with_no_window_list_the_board_is_found_in_the_whole_o
     // Independently of the bot: grim's picture of the output shows one of sgt-flood's cell colours only.
     let (_, _, rgb) = parse_ppm(&std::fs::read(session.dir.join("after.ppm")).unwrap());
     assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
+}
+
+/// A second output made beside the first (1024×768 at (1280, 0): not at the layout's origin, and of a size of its
+/// own), where every new window is moved and focused (sway opens a window on the workspace its program was started
+/// from).
+const TWO_OUTPUTS: &str = "swaymsg create_output >output.log 2>&1
+swaymsg -- output HEADLESS-1 mode --custom 1280x720 pos 0 0 >>output.log 2>&1
+swaymsg -- output HEADLESS-2 mode --custom 1024x768 pos 1280 0 >>output.log 2>&1
+swaymsg 'for_window [app_id=\".\"] move container to output HEADLESS-2' >>output.log 2>&1
+swaymsg -t get_outputs >>output.log 2>&1";
+
+/// Two outputs, the game on the second: the bot's clicks, points of the layout, must land on the cells meant though
+/// the layout spans both outputs (the virtual pointer's absolute motion is spread over the box of every output).
+/// Won by the window list, and, where the compositor lists no windows, in the whole screen: each output looked at on
+/// its own (the first shows sway's wallpaper, a picture of many colours), the board found on the second.
+#[test]
+fn on_two_outputs_a_native_flood_it_on_the_second_is_won_by_the_window_list_and_in_the_whole_screen() {
+    for (bot, name) in [("env", "by the window list"), ("env -u SWAYSOCK -u DISPLAY", "in the whole screen")] {
+        let session = Session::start();
+        let script = NATIVE.replace("SETUP", TWO_OUTPUTS);
+        let script = native_script_from(&script, "sgt-flood", "10x10c6m0#outputs", "Flood", "flood", bot);
+        session.run(&script);
+        let stderr = session.read("play.err");
+        let window = session.native_window("Flood");
+        assert!(
+            window.0 >= 1280,
+            "{name}: the game is not on the second output: {window:?}
+{}",
+            session.read("output.log")
+        );
+        let report = session.report();
+        assert_eq!(report["won"], true, "{name}: {stderr}");
+        assert_eq!(report["plan_optimal"], true, "{name}: {stderr}");
+        assert_eq!(report["moves"], report["planned_moves"], "{name}: {stderr}");
+        // Every move a click that landed on its cell the first time (where clicks miss, the bot turns to the cursor
+        // keys, and wins that way).
+        assert!(!stderr.contains("left the board as it was"), "{name}: a click missed:\n{stderr}");
+        let clicks = stderr.lines().filter(|l| l.starts_with("move ") && l.contains(": click at (")).count();
+        assert_eq!(clicks as u64, report["moves"].as_u64().unwrap(), "{name}: {stderr}");
+        if bot != "env" {
+            assert!(stderr.contains("the board is in the Wayland output HEADLESS-2"), "{name}: {stderr}");
+        }
+        // Independently of the bot: grim's picture of both outputs (at scale 1, a pixel a point of the layout)
+        // shows one of sgt-flood's cell colours only in the game's window.
+        let shot = session.grim_shot(window);
+        let rgb: Vec<u8> = shot.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect();
+        assert_eq!(flood_colours_shown(&rgb), 1, "{name}: not won\n{stderr}");
+    }
 }
 
 /// GNOME Sudoku (GTK 4) as a native Wayland window, with a fresh profile: the test picks Easy in its first window

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 
 use crate::capture::{
-    describe_window, list_windows, open_window, screen_source, with_wayland_note, FrameSource, WindowInfo,
+    describe_window, list_windows, open_window, screen_sources, with_wayland_note, FrameSource, WindowInfo,
 };
 use crate::game::{Client, Game};
 
@@ -62,15 +62,23 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
     if let Some(titled) = usual_titles.iter().find_map(|title| open_window(title).ok()) {
         return Ok(titled);
     }
-    let mut screen = screen_source();
-    match screen_reads(client, &mut *screen) {
-        Ok(()) => Ok(screen),
-        Err(error) => Err(with_wayland_note(anyhow!(
-            "no window shows a {game} board, nor does the whole screen ({}); windows looked at: {}",
-            first_clause(&format!("{error:#}")),
-            if not_boards.is_empty() { "none".to_owned() } else { not_boards.join("; ") }
-        ))),
+    let screens = screen_sources();
+    let several = screens.len() > 1;
+    let mut unread = Vec::new();
+    for mut screen in screens {
+        match screen_reads(client, &mut *screen) {
+            Ok(()) => return Ok(screen),
+            Err(error) if several => {
+                unread.push(format!("{}: {}", screen.describe(), first_clause(&format!("{error:#}"))))
+            }
+            Err(error) => unread.push(first_clause(&format!("{error:#}")).to_owned()),
+        }
     }
+    Err(with_wayland_note(anyhow!(
+        "no window shows a {game} board, nor does the whole screen ({}); windows looked at: {}",
+        unread.join("; "),
+        if not_boards.is_empty() { "none".to_owned() } else { not_boards.join("; ") }
+    )))
 }
 
 /// How long the whole screen is watched for a board still being drawn (a game's window mapped a moment ago, its

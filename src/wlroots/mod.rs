@@ -14,21 +14,23 @@
 //! - **Coordinates.** The layout's coordinates are the frame's: a frame's origin is its view's corner, and its
 //!   pixels are the layout's points one for one. On a scaled output (a HiDPI screen at scale 2, or 1.5) the
 //!   compositor copies a rectangle at the output's own resolution, which is brought down to the layout's points
-//!   ([`copy`]), so the readers see the window at the size its points give. A click at layout point (x, y) goes to
-//!   the virtual pointer's absolute coordinates, which the compositor spreads over the layout and enigo gives as
-//!   a fraction of the output's mode (its pixels): [`PointerSpace`] maps one to the other. This holds for one
-//!   output at the layout's origin, which [`check_layout`] requires, naming what it found otherwise.
+//!   ([`copy`]), so the readers see the window at the size its points give. A click at layout point (x, y) goes
+//!   through the bot's own virtual pointer ([`VirtualPointer`]), which names the layout's box as the extent of its
+//!   absolute motion: one output or several, anywhere in the layout, at any scale.
 //!
 //! What a Wayland client cannot know: where the user's pointer is (no protocol tells another client's pointer),
 //! so the pointer the loop checks is the one the bot moved; see [`crate::input`].
 
 use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
-use libwayshot_xcap::region::{LogicalRegion, Position, Region, Size};
+use libwayshot_xcap::region::{EmbeddedRegion, LogicalRegion, Position, Region, Size};
 use libwayshot_xcap::WayshotConnection;
 use swayipc::{Connection, Node, NodeType, ShellType};
 
 use crate::capture::{desktop_load, Frame, FrameSource, Seat, WindowInfo};
+
+mod pointer;
+pub use pointer::{LayoutBox, VirtualPointer};
 
 /// Whether sway's IPC socket is named in this session (`$SWAYSOCK`).
 pub fn sway_session() -> bool {
@@ -85,22 +87,13 @@ fn views_of(ipc: &mut Connection) -> Result<Vec<Node>> {
     Ok(views)
 }
 
-/// Refuses a layout where the virtual pointer's absolute coordinates cannot be told from the layout's with what a
-/// client knows ([`PointerSpace`]): more than one active output, or one not at the layout's origin. (An output at
-/// any scale is played.)
+/// Checks sway has an output to capture (an active one): one or several, anywhere in the layout, at any scale.
 pub fn check_layout(ipc: &mut Connection) -> Result<()> {
     let outputs = ipc.get_outputs().map_err(|e| anyhow!("asking sway for its outputs: {e}"))?;
-    let active: Vec<_> = outputs.iter().filter(|o| o.active).collect();
-    let described =
-        |o: &swayipc::Output| format!("{} at {},{} scale {}", o.name, o.rect.x, o.rect.y, o.scale.unwrap_or(1.0));
-    match active.as_slice() {
-        [one] if (one.rect.x, one.rect.y) == (0, 0) => Ok(()),
-        [] => bail!("sway has no active output to capture"),
-        many => bail!(
-            "autoplay plays native Wayland windows on one output at the layout's origin only; this session has {}",
-            many.iter().map(|o| described(o)).collect::<Vec<_>>().join(", ")
-        ),
+    if !outputs.iter().any(|o| o.active) {
+        bail!("sway has no active output to capture");
     }
+    Ok(())
 }
 
 /// The layout's rectangle `region` (of `what`, for messages) as the compositor copies it, opaque, with a pixel for
@@ -108,8 +101,34 @@ pub fn check_layout(ipc: &mut Connection) -> Result<()> {
 /// down to the points' size, each pixel the mean of the output's pixels over it (at scale 2, of its two by two: a
 /// line a point wide, drawn two pixels wide, stays a point wide and as dark), so that a window reads the same on
 /// any output and its pixels are where its points are.
+///
+/// (libwayshot 0.3 copies a rectangle from every output it meets, also one it only touches, edge to edge, and then
+/// asks the compositor for a copy of no pixels, which is a protocol error: a window at the left edge of an output
+/// beside another. There the outputs it overlaps are copied whole, and the rectangle cut from them.)
 fn copy(shots: &WayshotConnection, region: LogicalRegion, what: &str) -> Result<RgbaImage> {
-    let shot = shots.screenshot(region, false).map_err(|e| anyhow!("capturing {what} through the compositor: {e}"))?;
+    let overlap = |output: &libwayshot_xcap::output::OutputInfo| {
+        EmbeddedRegion::new(region, output.into()).map(|inside| inside.inner.size.width * inside.inner.size.height)
+    };
+    let outputs = shots.get_all_outputs();
+    let shot = if outputs.iter().any(|output| overlap(output) == Some(0)) {
+        let overlapped: Vec<_> = outputs.iter().filter(|output| overlap(output).unwrap_or(0) > 0).cloned().collect();
+        let around = LogicalRegion::try_from(overlapped.as_slice())
+            .map_err(|e| anyhow!("{what} lies on no output of the compositor's: {e}"))?;
+        let whole = shots
+            .screenshot_outputs(&overlapped, false)
+            .map_err(|e| anyhow!("capturing {what} through the compositor: {e}"))?;
+        let scale = f64::from(whole.width()) / f64::from(around.inner.size.width.max(1));
+        let at = |v: i32, origin: i32| (f64::from(v - origin) * scale).round().max(0.0) as u32;
+        let (x, y) = (
+            at(region.inner.position.x, around.inner.position.x),
+            at(region.inner.position.y, around.inner.position.y),
+        );
+        let (width, height) =
+            ((f64::from(region.inner.size.width) * scale) as u32, (f64::from(region.inner.size.height) * scale) as u32);
+        whole.crop_imm(x, y, width, height)
+    } else {
+        shots.screenshot(region, false).map_err(|e| anyhow!("capturing {what} through the compositor: {e}"))?
+    };
     let mut image = shot.to_rgba8();
     let size = region.inner.size;
     if (image.width(), image.height()) != (size.width, size.height) {
@@ -118,52 +137,6 @@ fn copy(shots: &WayshotConnection, region: LogicalRegion, what: &str) -> Result<
     // (The compositor leaves the fourth byte of an XRGB buffer as it was: the pictures are opaque.)
     image.pixels_mut().for_each(|p| p[3] = 255);
     Ok(image)
-}
-
-/// Where the virtual pointer's absolute coordinates put a point of the layout. The compositor spreads them over
-/// the layout's box (a pointer mapped to no output), as fractions of the extent the client gives with them; enigo
-/// gives the first output's mode, its size in pixels. On one output at the layout's origin the two differ by the
-/// output's scale alone.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PointerSpace {
-    /// The layout's box, in points: width, height.
-    layout: (u32, u32),
-    /// The extent enigo gives: the output's mode, in pixels.
-    extent: (u32, u32),
-}
-
-impl PointerSpace {
-    /// The compositor's one output, as its screen copy tells it; an error where it has none or several.
-    pub fn of_compositor() -> Result<PointerSpace> {
-        let shots = WayshotConnection::new()
-            .map_err(|e| anyhow!("cannot ask the compositor for its outputs (wlr-screencopy): {e}"))?;
-        match shots.get_all_outputs() {
-            [one] => {
-                let size = one.logical_region.inner.size;
-                Ok(PointerSpace {
-                    layout: (size.width, size.height),
-                    extent: (one.physical_size.width, one.physical_size.height),
-                })
-            }
-            [] => bail!("the compositor has no output"),
-            many => bail!(
-                "autoplay plays native Wayland windows on one output only; this compositor has {}",
-                many.iter().map(|o| o.name.clone()).collect::<Vec<_>>().join(", ")
-            ),
-        }
-    }
-
-    /// The absolute coordinates that put the pointer on layout point `(x, y)`: the pixel of the output under it.
-    pub fn absolute(&self, (x, y): (i32, i32)) -> (i32, i32) {
-        let along = |v: i32, points: u32, pixels: u32| {
-            if points == 0 {
-                return v;
-            }
-            let scale = f64::from(pixels) / f64::from(points);
-            ((f64::from(v) + 0.5) * scale).floor() as i32
-        };
-        (along(x, self.layout.0, self.extent.0), along(y, self.layout.1, self.extent.1))
-    }
 }
 
 /// Frames of one native Wayland window, captured by the compositor.
@@ -352,38 +325,75 @@ impl Drop for StopKey {
     }
 }
 
-/// Frames of the whole output, copied by a wlroots compositor (wlr-screencopy): the screen of a Wayland session
-/// whose compositor lists no windows to the bot (any wlroots compositor but sway), where the board is found in the
-/// whole picture and clicked at the output's coordinates. One output, at any scale (see [`copy`]).
+/// Frames of the whole screen, or of one of its outputs, copied by a wlroots compositor (wlr-screencopy): the screen
+/// of a Wayland session whose compositor lists no windows to the bot (any wlroots compositor but sway), where the
+/// board is found in the picture and clicked at the layout's coordinates. At any scale (see [`copy`]).
 pub struct OutputSource {
     shots: WayshotConnection,
+    /// The output copied, by name; `None`: every output, each where the layout has it.
+    output: Option<String>,
 }
 
 impl OutputSource {
-    /// The first output of the compositor `$WAYLAND_DISPLAY` names; an error where it offers no screen copy.
+    /// The whole screen of the compositor `$WAYLAND_DISPLAY` names; an error where it offers no screen copy.
     pub fn open() -> Result<Self> {
         let shots = WayshotConnection::new()
             .map_err(|e| anyhow!("cannot use the compositor's screen copy (wlr-screencopy): {e}"))?;
-        match shots.get_all_outputs() {
-            [_] => Ok(OutputSource { shots }),
-            [] => bail!("the compositor has no output to capture"),
-            many => bail!(
-                "autoplay plays native Wayland windows on one output only; this compositor has {}",
-                many.iter().map(|o| o.name.clone()).collect::<Vec<_>>().join(", ")
-            ),
+        if shots.get_all_outputs().is_empty() {
+            bail!("the compositor has no output to capture");
         }
+        Ok(OutputSource { shots, output: None })
+    }
+
+    /// Where a board is looked for: each output on its own where there are several (a person looks at one screen
+    /// at a time, and a window lies on one; another output's wallpaper or windows stay out of its picture), then the
+    /// whole screen (a window across two outputs); the whole screen where there is one.
+    pub fn each() -> Result<Vec<Self>> {
+        let whole = OutputSource::open()?;
+        let names: Vec<String> = whole.shots.get_all_outputs().iter().map(|o| o.name.clone()).collect();
+        let mut sources = Vec::new();
+        if names.len() > 1 {
+            for name in names {
+                sources.push(OutputSource { output: Some(name), ..OutputSource::open()? });
+            }
+        }
+        sources.push(whole);
+        Ok(sources)
+    }
+
+    /// The rectangle copied, in the layout's points: the output's, or the box of every output.
+    fn rectangle(&self) -> Result<LayoutBox> {
+        let outputs = self.shots.get_all_outputs().iter().filter(|o| self.output.as_ref().is_none_or(|n| *n == o.name));
+        let rectangles = outputs.map(|output| {
+            let region = output.logical_region.inner;
+            (region.position.x, region.position.y, region.size.width, region.size.height)
+        });
+        LayoutBox::around(rectangles).ok_or_else(|| anyhow!("{} is gone", self.describe()))
     }
 }
 
 impl FrameSource for OutputSource {
     fn grab(&mut self) -> Result<Frame> {
-        let region = self.shots.get_all_outputs()[0].logical_region;
+        let layout = self.rectangle()?;
+        let region = LogicalRegion {
+            inner: Region {
+                position: Position { x: layout.x, y: layout.y },
+                size: Size { width: layout.width, height: layout.height },
+            },
+        };
         let image = copy(&self.shots, region, &self.describe())?;
-        Ok(Frame { image, origin_x: region.inner.position.x, origin_y: region.inner.position.y, title: None })
+        Ok(Frame { image, origin_x: layout.x, origin_y: layout.y, title: None })
     }
 
     fn describe(&self) -> String {
-        "the Wayland output".into()
+        match (&self.output, self.shots.get_all_outputs()) {
+            (Some(name), _) => format!("the Wayland output {name}"),
+            (None, [_]) => "the Wayland output".into(),
+            (None, outputs) => {
+                let names: Vec<&str> = outputs.iter().map(|o| o.name.as_str()).collect();
+                format!("the Wayland outputs {}", names.join(" and "))
+            }
+        }
     }
 
     fn seat(&self) -> Seat {
@@ -392,25 +402,5 @@ impl FrameSource for OutputSource {
 
     fn busy(&mut self) -> Result<Option<f64>> {
         Ok(desktop_load())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// On an output at scale 1 a point is its own pixel; at scale 2 the pixel under its middle (the point's
-    /// four); at 1.5 likewise, so that a click lands inside the point it was meant for.
-    #[test]
-    fn a_layout_point_is_the_output_pixel_under_its_middle_at_any_scale() {
-        let unscaled = PointerSpace { layout: (1280, 720), extent: (1280, 720) };
-        assert_eq!(unscaled.absolute((0, 0)), (0, 0));
-        assert_eq!(unscaled.absolute((640, 719)), (640, 719));
-        let double = PointerSpace { layout: (1280, 800), extent: (2560, 1600) };
-        assert_eq!(double.absolute((0, 0)), (1, 1));
-        assert_eq!(double.absolute((640, 799)), (1281, 1599));
-        let half_again = PointerSpace { layout: (1280, 800), extent: (1920, 1200) };
-        assert_eq!(half_again.absolute((100, 10)), (150, 15));
-        assert_eq!(half_again.absolute((101, 11)), (152, 17));
     }
 }
