@@ -38,16 +38,16 @@ const LEAST_CELL_LIKE: usize = 3;
 pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<PaletteTheme> {
     // Colours within the tolerance of a more frequent one are that colour (a window's two near greys, say), so
     // that leaving a colour out leaves out its near twins too.
-    let mut solid = Vec::new();
+    let mut solid: Vec<SolidColour> = Vec::new();
     for colour in solid_colours(image, 1) {
         let near = |c: &SolidColour| (0..3).all(|i| c.rgb[i].abs_diff(colour.rgb[i]) <= TOLERANCE);
-        if !solid.iter().any(near) {
-            solid.push(colour);
-        }
-        if solid.len() == CANDIDATES {
-            break;
+        match solid.iter().position(near) {
+            Some(twin) => solid[twin].largest_square = solid[twin].largest_square.max(colour.largest_square),
+            None if solid.len() < CANDIDATES => solid.push(colour),
+            None => {}
         }
     }
+    leave_out_thin_colours(&mut solid);
     if solid.len() < 2 {
         bail!("no board found: fewer than two colours fill solid areas of the picture");
     }
@@ -98,6 +98,23 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
     let error =
         closest.map_or_else(|| "no colour set gave a board of at least 2×2 cells".to_string(), |(_, e)| e.to_string());
     bail!("no lattice of flat cells found without a calibration ({} solid colours tried): {error}", colours.len())
+}
+
+/// Leaves out the colours that fill no square near a cell's size: every cell colour fills a whole cell somewhere,
+/// and the cells are all one size, so most candidates fill a square about a cell's side; a frame around the board
+/// (sgt-flood draws one of two colours a few pixels wide, which joins the board's patch across the dark outline
+/// and skews its lattice), a line or text fills one of a few pixels. Taken as a cell's side: the median of the
+/// candidates' largest squares; a colour whose largest square is under half that is no cell colour. (With more
+/// such colours than cell colours the median is small, and few are left out: then the subsets below do the work.)
+fn leave_out_thin_colours(solid: &mut Vec<SolidColour>) {
+    let mut sides: Vec<u32> = solid.iter().map(|c| c.largest_square).collect();
+    sides.sort_unstable();
+    let cell = sides[sides.len() / 2];
+    let wide: Vec<bool> = solid.iter().map(|c| c.largest_square * 2 >= cell).collect();
+    if wide.iter().filter(|&&w| w).count() >= 2 {
+        let mut keep = wide.into_iter();
+        solid.retain(|_| keep.next().unwrap_or(true));
+    }
 }
 
 /// The class of each pixel: 1 + the index of the kept colour within tolerance, where the eight pixels around it
