@@ -20,6 +20,8 @@ packages=(
     # configuration names: without it sway shows its red error bar); grim, which captures its output apart from the
     # bot, and wtype, which presses a key there as the user would
     sway sway-backgrounds xwayland grim wtype
+    # a second wlroots compositor with no IPC, for the Wayland live test that finds the board in the whole output
+    phoc
     # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm, and
     # xterm's default bitmap font (`fixed`, 6×13), which a desktop install has (the xorg package depends on it)
     xterm sudoku xfonts-base

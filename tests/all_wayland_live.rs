@@ -7,7 +7,8 @@
 //!   virtual pointer (Flood-It) or keyboard (Sudoku); the Pause key stops a game;
 //! - a compositor that lists no windows (sway's socket hidden from the bot): the board found in the whole output;
 //! - an output at scale 2 (a HiDPI screen): GNOME Sudoku solved by the window list and by the whole output;
-//! - two outputs, the game on the second: Flood-It won by the window list and in the whole screen.
+//! - two outputs, the game on the second: Flood-It won by the window list and in the whole screen;
+//! - a second wlroots compositor, phoc (no window list): Flood-It found in the whole output and won.
 //!
 //! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X) or grim
 //! (Wayland), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
@@ -140,7 +141,60 @@ struct Session {
 }
 
 impl Session {
+    /// A sway session, its scripts run by `swaymsg exec`.
     fn start() -> Session {
+        let (work, dir, runtime, root) = Session::prepare();
+        let mut sway = Command::new("sway");
+        as_session_user(&mut sway, &dir, &runtime, root);
+        let sway_log = std::fs::File::create(dir.join("sway.log")).unwrap();
+        let mut sway = sway
+            .envs([("WLR_BACKENDS", "headless"), ("WLR_LIBINPUT_NO_DEVICES", "1"), ("WLR_RENDERER", "pixman")])
+            // Its own process group, so that the session ends whole: sway, XWayland, the game.
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(sway_log)
+            .spawn()
+            .expect("sway (packages sway and xwayland) must be installed");
+        let find_socket = || {
+            std::fs::read_dir(&runtime)
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .find(|p| p.to_string_lossy().contains("sway-ipc."))
+        };
+        wait_until("sway's IPC socket", Duration::from_secs(30), || {
+            find_socket().is_some() || sway.try_wait().unwrap().is_some()
+        });
+        let log = std::fs::read_to_string(dir.join("sway.log")).unwrap_or_default();
+        let socket = find_socket().unwrap_or_else(|| panic!("sway did not start:\n{log}"));
+        Session { _work: work, dir, runtime, root, sway, socket }
+    }
+
+    /// A session of phoc (Phosh's wlroots compositor, headless), which has no IPC: `script` is the command it runs
+    /// once it has started. (Its log is kept as `sway.log`, where the messages look for a compositor's.)
+    fn start_phoc(script: &str) -> Session {
+        let (work, dir, runtime, root) = Session::prepare();
+        let path = dir.join("session.sh");
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        give(&path, root);
+        let mut phoc = Command::new("phoc");
+        as_session_user(&mut phoc, &dir, &runtime, root);
+        let log = std::fs::File::create(dir.join("sway.log")).unwrap();
+        let phoc = phoc
+            .args(["-E".as_ref(), path.as_os_str()])
+            .envs([("WLR_BACKENDS", "headless"), ("WLR_LIBINPUT_NO_DEVICES", "1"), ("WLR_RENDERER", "pixman")])
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("phoc must be installed");
+        Session { _work: work, dir, runtime, root, sway: phoc, socket: PathBuf::new() }
+    }
+
+    /// The session's folder (its user's home), its runtime directory, the bot, the still-shot script and the
+    /// project's calibration in it; whether the tests run as root (the session then runs as [`NOBODY`]).
+    fn prepare() -> (tempfile::TempDir, PathBuf, PathBuf, bool) {
         let root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
         let work = tempfile::tempdir().unwrap();
         let dir = work.path().to_owned();
@@ -169,30 +223,7 @@ impl Session {
                 .unwrap();
             assert!(owned.success());
         }
-        let mut sway = Command::new("sway");
-        as_session_user(&mut sway, &dir, &runtime, root);
-        let sway_log = std::fs::File::create(dir.join("sway.log")).unwrap();
-        let mut sway = sway
-            .envs([("WLR_BACKENDS", "headless"), ("WLR_LIBINPUT_NO_DEVICES", "1"), ("WLR_RENDERER", "pixman")])
-            // Its own process group, so that the session ends whole: sway, XWayland, the game.
-            .process_group(0)
-            .stdout(Stdio::null())
-            .stderr(sway_log)
-            .spawn()
-            .expect("sway (packages sway and xwayland) must be installed");
-        let find_socket = || {
-            std::fs::read_dir(&runtime)
-                .unwrap()
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .find(|p| p.to_string_lossy().contains("sway-ipc."))
-        };
-        wait_until("sway's IPC socket", Duration::from_secs(30), || {
-            find_socket().is_some() || sway.try_wait().unwrap().is_some()
-        });
-        let log = std::fs::read_to_string(dir.join("sway.log")).unwrap_or_default();
-        let socket = find_socket().unwrap_or_else(|| panic!("sway did not start:\n{log}"));
-        Session { _work: work, dir, runtime, root, sway, socket }
+        (work, dir, runtime, root)
     }
 
     /// Runs `script` in the session (as sway's `exec` does) and waits until it has written `finished`.
@@ -510,6 +541,43 @@ fn on_two_outputs_a_native_flood_it_on_the_second_is_won_by_the_window_list_and_
         let rgb: Vec<u8> = shot.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect();
         assert_eq!(flood_colours_shown(&rgb), 1, "{name}: not won\n{stderr}");
     }
+}
+
+/// sgt-flood as a native window on a compositor that lists no windows: the bot starts once the output no longer
+/// looks as it did before the game started (its window shown), then plays it with no calibration.
+const PHOC_FLOOD: &str = r#"#!/bin/sh
+cd "$(dirname "$0")"
+mkdir -p no-calibration
+cp calibration/fonts.toml no-calibration/
+export AUTOPLAY_CALIBRATION="$PWD/no-calibration"
+grim -t ppm empty.ppm 2>grim.err
+GDK_BACKEND=wayland /usr/games/sgt-flood '10x10c6m0#phoc' >game.log 2>&1 &
+i=0
+while grim -t ppm shown.ppm 2>>grim.err && cmp -s empty.ppm shown.ppm; do
+    i=$((i + 1)); [ "$i" -lt 600 ] || break; sleep 0.05
+done
+./autoplay play flood --json >report.json 2>play.err
+echo $? >play.status
+./still-shot.sh after.ppm
+echo done >finished
+"#;
+
+/// A second wlroots compositor, phoc (Phosh's, headless): no IPC lists its windows, so the board is found in the
+/// whole output, where phoc shows sgt-flood maximized (cells of 56 pixels, the board's frame in two colours beside
+/// them), and won by clicks through the bot's virtual pointer; grim's picture of the output shows one colour.
+#[test]
+fn on_phoc_a_second_wlroots_compositor_a_native_flood_it_is_found_in_the_whole_output_and_won_by_clicks() {
+    let session = Session::start_phoc(PHOC_FLOOD);
+    session.wait_for("finished");
+    let stderr = session.read("play.err");
+    let report = session.report();
+    assert_eq!(report["won"], true, "{stderr}");
+    assert_eq!(report["plan_optimal"], true, "{stderr}");
+    assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
+    assert!(stderr.contains("the board is in the Wayland output"), "{stderr}");
+    assert!(!stderr.contains("left the board as it was"), "a click missed:\n{stderr}");
+    let (_, _, rgb) = parse_ppm(&std::fs::read(session.dir.join("after.ppm")).unwrap());
+    assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
 }
 
 /// GNOME Sudoku (GTK 4) as a native Wayland window, with a fresh profile: the test picks Easy in its first window

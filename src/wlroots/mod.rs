@@ -38,6 +38,10 @@ pub fn sway_session() -> bool {
 }
 
 fn connect() -> Result<Connection> {
+    // (Without $SWAYSOCK, swayipc runs `sway --get-socketpath`, which prints to the bot's terminal.)
+    if !sway_session() {
+        bail!("the compositor is not sway ($SWAYSOCK is not set), so it offers no IPC the bot knows");
+    }
     Connection::new().map_err(|e| anyhow!("cannot reach sway's IPC socket ($SWAYSOCK): {e}"))
 }
 
