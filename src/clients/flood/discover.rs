@@ -109,7 +109,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
 fn leave_out_thin_colours(solid: &mut Vec<SolidColour>) {
     let mut sides: Vec<u32> = solid.iter().map(|c| c.largest_square).collect();
     sides.sort_unstable();
-    let cell = sides[sides.len() / 2];
+    let Some(&cell) = sides.get(sides.len() / 2) else { return };
     let wide: Vec<bool> = solid.iter().map(|c| c.largest_square * 2 >= cell).collect();
     if wide.iter().filter(|&&w| w).count() >= 2 {
         let mut keep = wide.into_iter();
