@@ -30,9 +30,13 @@ const TOLERANCE: u8 = 12;
 const MIN_CELL: u32 = 8;
 /// How many solid colours are considered, most frequent first.
 const CANDIDATES: usize = 24;
-/// The most frequent candidates and the least cell-like ones, left out in turn (window colours).
+/// The most frequent candidates, the widest and the least cell-like ones, left out in turn (window colours: see
+/// [`suspects`]).
 const MOST_FREQUENT: usize = 3;
+const WIDEST: usize = 1;
 const LEAST_CELL_LIKE: usize = 3;
+/// The most candidates left out in turn: every subset of them is tried, fewest first.
+const SUSPECTS: usize = 7;
 
 /// Finds the board's palette from the picture (see the module doc); `known` themes lend their symbols.
 pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<PaletteTheme> {
@@ -52,10 +56,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
         bail!("no board found: fewer than two colours fill solid areas of the picture");
     }
     let colours: Vec<[u8; 3]> = solid.iter().map(|c| c.rgb).collect();
-    let mut suspects: Vec<usize> = (0..solid.len().min(MOST_FREQUENT)).collect();
-    let mut by_share: Vec<usize> = (0..solid.len()).collect();
-    by_share.sort_by(|&a, &b| solid[a].solid_share.total_cmp(&solid[b].solid_share));
-    suspects.extend(by_share.into_iter().filter(|&i| i >= MOST_FREQUENT).take(LEAST_CELL_LIKE));
+    let suspects = suspects(&solid);
     // Subsets of suspects to leave out, fewest first.
     let mut subsets: Vec<u32> = (0..1u32 << suspects.len()).collect();
     subsets.sort_by_key(|s| (s.count_ones(), *s));
@@ -98,6 +99,26 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
     let error =
         closest.map_or_else(|| "no colour set gave a board of at least 2×2 cells".to_string(), |(_, e)| e.to_string());
     bail!("no lattice of flat cells found without a calibration ({} solid colours tried): {error}", colours.len())
+}
+
+/// The candidates that may be the window's own rather than the board's, to be left out in turn (at most
+/// [`SUSPECTS`]): the most frequent (a window's background fills more of it than any one cell colour, where the board
+/// is small in its window), the one that fills the largest square (a panel is wider than a cell; where the board
+/// fills most of its window, a cell colour can be more frequent than the window's background, whose largest
+/// square is still larger than a cell), and the least cell-like (the smallest share of solid pixels: text, lines).
+fn suspects(solid: &[SolidColour]) -> Vec<usize> {
+    let mut suspects: Vec<usize> = (0..solid.len().min(MOST_FREQUENT)).collect();
+    let mut by_square: Vec<usize> = (0..solid.len()).collect();
+    by_square.sort_by_key(|&i| std::cmp::Reverse(solid[i].largest_square));
+    let mut by_share: Vec<usize> = (0..solid.len()).collect();
+    by_share.sort_by(|&a, &b| solid[a].solid_share.total_cmp(&solid[b].solid_share));
+    let widest = by_square.into_iter().filter(|i| !suspects.contains(i)).take(WIDEST);
+    suspects.extend(widest.collect::<Vec<_>>());
+    let least_cell_like: Vec<usize> =
+        by_share.into_iter().filter(|i| !suspects.contains(i)).take(LEAST_CELL_LIKE).collect();
+    suspects.extend(least_cell_like);
+    suspects.truncate(SUSPECTS);
+    suspects
 }
 
 /// Leaves out the colours that fill no square near a cell's size: every cell colour fills a whole cell somewhere,
