@@ -22,6 +22,11 @@ packages=(
     sway sway-backgrounds xwayland grim wtype
     # a second wlroots compositor with no IPC, for the Wayland live test that finds the board in the whole output
     phoc
+    # GNOME's compositor, mutter, run headless for the GNOME live tests, with what its screen casts need (a session
+    # bus, PipeWire, WirePlumber); the tests' own hand and eye there (tests/common/mutter_hand.py): GLib's Python
+    # bindings, and GStreamer's PipeWire source
+    mutter dbus pipewire wireplumber libgl1-mesa-dri python3-gi gstreamer1.0-pipewire gstreamer1.0-tools \
+    gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm, and
     # xterm's default bitmap font (`fixed`, 6×13), which a desktop install has (the xorg package depends on it)
     xterm sudoku xfonts-base

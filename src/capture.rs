@@ -148,12 +148,15 @@ pub trait FrameSource {
 }
 
 /// Where the bot's input goes: the desktop a window is shown by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub enum Seat {
     /// The X server (XTEST): an X11 window, or XWayland's on a Wayland session.
     X11,
-    /// The Wayland compositor's virtual pointer and keyboard: a native Wayland window.
-    Wayland,
+    /// A wlroots compositor's virtual pointer and keyboard: a native Wayland window there ([`crate::wlroots`]).
+    Wlroots,
+    /// mutter's remote-desktop session whose screen cast the pictures come from: GNOME on Wayland
+    /// ([`crate::mutter`]).
+    Mutter(std::sync::Arc<crate::mutter::RemoteDesktop>),
 }
 
 /// The desktop's load: the one-minute load average (`/proc/loadavg`) over the processors this program may use;
@@ -230,27 +233,43 @@ fn all_windows() -> Result<Vec<xcap::Window>> {
     })
 }
 
-/// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`, and
-/// `SWAYSOCK` (sway's IPC socket).
-pub fn session_env() -> [(&'static str, Option<String>); 3] {
-    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "SWAYSOCK"]
+/// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,
+/// `SWAYSOCK` (sway's IPC socket) and `XDG_CURRENT_DESKTOP` (`GNOME`, `KDE`, …).
+pub fn session_env() -> [(&'static str, Option<String>); 4] {
+    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "SWAYSOCK", "XDG_CURRENT_DESKTOP"]
         .map(|name| (name, std::env::var(name).ok().filter(|v| !v.is_empty())))
 }
 
 /// On a Wayland session (either of the first two variables says so) other than sway's, what works and what does
-/// not: windows are listed, captured and played through X11 only, so programs running under XWayland are played
-/// as on X11, and native Wayland windows are not listed (a wlroots compositor's whole output is read). `None` on an X11 session, and on sway, whose native
-/// windows are played through the compositor ([`crate::wlroots`]).
-pub fn wayland_note(env: &[(&str, Option<String>)]) -> Option<String> {
+/// not, by desktop: on GNOME (`mutter`: mutter's remote-desktop services answer on the session bus) the board is
+/// found in the monitor and played through mutter; on KDE, and on other compositors, windows are listed, captured
+/// and played through X11 only (programs running under XWayland), and a wlroots compositor's whole output is read.
+/// `None` on an X11 session, and on sway, whose native windows are listed and played ([`crate::wlroots`]).
+pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool) -> Option<String> {
     let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
     let wayland = value("WAYLAND_DISPLAY").is_some()
         || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
-    (wayland && value("SWAYSOCK").is_none()).then(|| {
+    if !wayland || value("SWAYSOCK").is_some() {
+        return None;
+    }
+    let kde = value("XDG_CURRENT_DESKTOP").is_some_and(|d| d.split(':').any(|d| d.eq_ignore_ascii_case("KDE")));
+    Some(if mutter {
+        "this is a GNOME (mutter) session on Wayland: GNOME lists its windows to no other program, so autoplay lists \
+         only the windows of programs running under XWayland; with no --window, `play` finds the board in the \
+         primary monitor's picture (mutter's screen cast) and plays it through mutter's remote desktop, a native \
+         Wayland window's too"
+            .to_string()
+    } else if kde {
+        "this is a KDE Plasma (KWin) session on Wayland, whose own capture and input autoplay does not use yet: it \
+         sees and plays the windows of programs running under XWayland only. Start a Qt game under XWayland with \
+         QT_QPA_PLATFORM=xcb (for example `QT_QPA_PLATFORM=xcb ksudoku`), a GTK one with GDK_BACKEND=x11"
+            .to_string()
+    } else {
         "this is a Wayland session whose compositor lists no windows to autoplay: it sees the windows of programs \
          running under XWayland (as on X11) and, where the compositor copies its output and takes virtual input (a \
          wlroots one, such as Hyprland or labwc), the board in the whole output; native Wayland windows are not \
-         listed. On GNOME or KDE, start a GTK game under XWayland with GDK_BACKEND=x11 (for example \
-         `GDK_BACKEND=x11 /usr/games/sgt-flood`), a Qt one with QT_QPA_PLATFORM=xcb"
+         listed. Where the compositor offers neither, start a GTK game under XWayland with GDK_BACKEND=x11 (for \
+         example `GDK_BACKEND=x11 /usr/games/sgt-flood`), a Qt one with QT_QPA_PLATFORM=xcb"
             .to_string()
     })
 }
@@ -274,23 +293,25 @@ pub fn wayland_session() -> bool {
 }
 
 /// The whole screen: on a Wayland session whose compositor copies its output for the bot (a wlroots one), every
-/// output ([`crate::wlroots::OutputSource`]); else the X server's screen.
+/// output ([`crate::wlroots::OutputSource`]); on GNOME's (mutter's), its primary monitor through a screen cast
+/// ([`crate::mutter::MonitorSource`]); else the X server's screen.
 pub fn screen_source() -> Box<dyn FrameSource> {
-    if wayland_session() {
-        if let Ok(output) = crate::wlroots::OutputSource::open() {
-            return Box::new(output);
-        }
-    }
-    Box::new(ScreenSource)
+    screen_sources().into_iter().last().unwrap_or_else(|| Box::new(ScreenSource))
 }
 
 /// Where a board is looked for on the screen, in turn: on a Wayland session whose compositor copies its outputs,
-/// each output where there are several, then all of them ([`crate::wlroots::OutputSource::each`]); else the
-/// screen.
+/// each output where there are several, then all of them ([`crate::wlroots::OutputSource::each`]); on GNOME's,
+/// the primary monitor; else the screen.
 pub fn screen_sources() -> Vec<Box<dyn FrameSource>> {
     if wayland_session() {
         if let Ok(outputs) = crate::wlroots::OutputSource::each() {
             return outputs.into_iter().map(|output| Box::new(output) as Box<dyn FrameSource>).collect();
+        }
+        if crate::mutter::mutter_session() {
+            match crate::mutter::MonitorSource::open() {
+                Ok(monitor) => return vec![Box::new(monitor)],
+                Err(e) => eprintln!("note: GNOME's screen cannot be seen through mutter: {e:#}"),
+            }
         }
     }
     vec![Box::new(ScreenSource)]
@@ -384,9 +405,17 @@ fn windows_of(windows: &[xcap::Window], pid: u32) -> Vec<(u32, String)> {
         .collect()
 }
 
+/// What this desktop session means for the bot, where it is a Wayland one ([`wayland_note`]; whether it is GNOME's
+/// is asked of the session bus only there).
+pub fn session_note() -> Option<String> {
+    let env = session_env();
+    let on_wayland_not_sway = wayland_note(&env, false).is_some();
+    wayland_note(&env, on_wayland_not_sway && crate::mutter::mutter_session())
+}
+
 /// An error about finding a window, with what a Wayland session means for it where this is one.
 pub fn with_wayland_note(error: anyhow::Error) -> anyhow::Error {
-    match wayland_note(&session_env()) {
+    match session_note() {
         Some(note) => anyhow!("{error:#}; {note}"),
         None => error,
     }
@@ -687,31 +716,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_wayland_session_is_told_what_works_and_how_to_start_a_game_under_xwayland() {
-        let env = |wayland: Option<&str>, kind: Option<&str>| {
+    fn a_wayland_session_is_told_what_works_on_its_desktop_and_how_to_start_a_game_under_xwayland() {
+        let env = |wayland: Option<&str>, kind: Option<&str>, desktop: Option<&str>| {
             [
                 ("WAYLAND_DISPLAY", wayland.map(String::from)),
                 ("XDG_SESSION_TYPE", kind.map(String::from)),
                 ("SWAYSOCK", None),
+                ("XDG_CURRENT_DESKTOP", desktop.map(String::from)),
             ]
         };
-        assert_eq!(wayland_note(&env(None, None)), None);
-        assert_eq!(wayland_note(&env(None, Some("x11"))), None);
-        for session in
-            [env(Some("wayland-0"), None), env(None, Some("wayland")), env(Some("wayland-1"), Some("wayland"))]
-        {
-            let note = wayland_note(&session).expect("a Wayland session");
+        assert_eq!(wayland_note(&env(None, None, None), false), None);
+        assert_eq!(wayland_note(&env(None, Some("x11"), Some("GNOME")), true), None);
+        for session in [
+            env(Some("wayland-0"), None, None),
+            env(None, Some("wayland"), None),
+            env(Some("wayland-1"), Some("wayland"), Some("Hyprland")),
+        ] {
+            let note = wayland_note(&session, false).expect("a Wayland session");
             assert!(
                 note.contains("XWayland")
                     && note.contains("GDK_BACKEND=x11")
-                    && note.contains("native Wayland windows"),
+                    && note.contains("native Wayland windows are not listed"),
                 "{note}"
             );
         }
-        // On sway, native windows are played: nothing to tell.
-        let mut sway = env(Some("wayland-1"), Some("wayland"));
+        // GNOME: the monitor is read and played through mutter.
+        let gnome = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("GNOME")), true).unwrap();
+        assert!(gnome.contains("mutter's remote desktop") && !gnome.contains("GDK_BACKEND"), "{gnome}");
+        // KDE: XWayland only, and how to start a Qt game there.
+        let kde = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("KDE")), false).unwrap();
+        assert!(kde.contains("KWin") && kde.contains("QT_QPA_PLATFORM=xcb"), "{kde}");
+        // On sway, native windows are listed and played: nothing to tell.
+        let mut sway = env(Some("wayland-1"), Some("wayland"), None);
         sway[2].1 = Some("/run/user/1000/sway-ipc.sock".into());
-        assert_eq!(wayland_note(&sway), None);
+        assert_eq!(wayland_note(&sway, true), None);
     }
 
     #[test]

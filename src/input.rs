@@ -75,23 +75,125 @@ pub const REST: Duration = Duration::from_millis(33);
 
 /// A button or key that is pressed and released.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pressed {
+pub enum Pressed {
     LeftButton,
     Char(char),
     Key(Key),
 }
 
-/// The live desktop.
-pub struct DesktopInput {
-    enigo: Enigo,
-    seat: Seat,
-    /// Where the bot last moved the pointer (on Wayland, the only pointer a client can know).
-    moved_to: Option<(i32, i32)>,
-    /// On Wayland, the key the user stops the bot by, where it could be bound.
+/// One desktop's way of taking the bot's input: how the pointer is moved, a button or key pressed or released, and
+/// whether (and how) the user's hand on the controls can be seen. [`DesktopInput`] paces the events as a person's
+/// hand does; this sends each.
+pub trait Devices {
+    /// Moves the pointer to point `(x, y)` of the desktop.
+    fn move_to(&mut self, x: i32, y: i32) -> Result<()>;
+    /// Presses (`down`) or releases a button or key.
+    fn press(&mut self, pressed: Pressed, down: bool) -> Result<()>;
+    /// Where the pointer is, where the desktop tells a client (`None` where it does not: the user's moves of the
+    /// pointer cannot be seen there).
+    fn pointer(&self) -> Option<Result<(i32, i32)>>;
+    /// Whether the user has pressed the key that stops the bot, where there is one; which key.
+    fn stop_key_pressed(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// The X server's XTEST, through enigo: an X11 window, or XWayland's.
+struct XTest(Enigo);
+
+impl Devices for XTest {
+    fn move_to(&mut self, x: i32, y: i32) -> Result<()> {
+        self.0.move_mouse(x, y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))
+    }
+
+    fn press(&mut self, pressed: Pressed, down: bool) -> Result<()> {
+        enigo_press(&mut self.0, pressed, down)
+    }
+
+    fn pointer(&self) -> Option<Result<(i32, i32)>> {
+        Some(self.0.location().map_err(|e| anyhow!("reading the pointer position: {e}")))
+    }
+}
+
+/// enigo's press or release of `pressed` (on whichever desktop it was opened for).
+fn enigo_press(enigo: &mut Enigo, pressed: Pressed, down: bool) -> Result<()> {
+    let direction = if down { Direction::Press } else { Direction::Release };
+    match pressed {
+        Pressed::LeftButton => enigo.button(Button::Left, direction),
+        Pressed::Char(c) => enigo.key(enigo::Key::Unicode(c), direction),
+        Pressed::Key(key) => enigo.key(enigo_key(key), direction),
+    }
+    .map_err(|e| anyhow!("{e}"))
+}
+
+/// A wlroots compositor's virtual pointer (the bot's own: [`VirtualPointer`], which moves to the layout's points on
+/// any outputs) and virtual keyboard (`zwp_virtual_keyboard_v1`, through enigo's Wayland backend). No client is
+/// told where the pointer is; on sway a key stops the bot ([`crate::wlroots::StopKey`]).
+struct Wlroots {
+    keyboard: Enigo,
+    pointer: VirtualPointer,
     stop_key: Option<crate::wlroots::StopKey>,
-    /// On Wayland, the bot's own virtual pointer, which moves to the layout's points on any outputs
-    /// ([`crate::wlroots::VirtualPointer`]); the left button is pressed on it too.
-    wayland_pointer: Option<crate::wlroots::VirtualPointer>,
+}
+
+impl Devices for Wlroots {
+    fn move_to(&mut self, x: i32, y: i32) -> Result<()> {
+        self.pointer.move_to((x, y))
+    }
+
+    fn press(&mut self, pressed: Pressed, down: bool) -> Result<()> {
+        match pressed {
+            Pressed::LeftButton => self.pointer.left_button(down),
+            _ => enigo_press(&mut self.keyboard, pressed, down),
+        }
+    }
+
+    fn pointer(&self) -> Option<Result<(i32, i32)>> {
+        None
+    }
+
+    fn stop_key_pressed(&self) -> Option<&'static str> {
+        self.stop_key.as_ref().is_some_and(|key| key.pressed()).then_some(crate::wlroots::STOP_KEY)
+    }
+}
+
+/// mutter's remote-desktop session (GNOME on Wayland): its pointer and keyboard, and the pointer's place as its
+/// screen cast tells it.
+struct Mutter(std::sync::Arc<crate::mutter::RemoteDesktop>);
+
+impl Devices for Mutter {
+    fn move_to(&mut self, x: i32, y: i32) -> Result<()> {
+        self.0.move_to((x, y))
+    }
+
+    fn press(&mut self, pressed: Pressed, down: bool) -> Result<()> {
+        match pressed {
+            Pressed::LeftButton => self.0.left_button(down),
+            Pressed::Char(c) => self.0.key(crate::mutter::keysym_of(c), down),
+            Pressed::Key(key) => self.0.key(keysym(key), down),
+        }
+    }
+
+    fn pointer(&self) -> Option<Result<(i32, i32)>> {
+        self.0.pointer().map(Ok)
+    }
+}
+
+/// The X keysym of a key that types nothing.
+fn keysym(key: Key) -> u32 {
+    match key {
+        Key::Left => 0xff51,
+        Key::Up => 0xff52,
+        Key::Right => 0xff53,
+        Key::Down => 0xff54,
+        Key::Enter => 0xff0d,
+    }
+}
+
+/// The live desktop: events sent by its [`Devices`], paced as a person's hand.
+pub struct DesktopInput {
+    devices: Box<dyn Devices>,
+    /// Where the bot last moved the pointer (where the desktop does not tell where it is, the only pointer known).
+    moved_to: Option<(i32, i32)>,
     hold: Duration,
     /// The last button or key released, and when.
     released: Option<(Pressed, Instant)>,
@@ -100,31 +202,22 @@ pub struct DesktopInput {
 }
 
 impl DesktopInput {
-    /// Presses `pressed`, holds it ([`HOLD`], or as set) and releases it, with `send` sending the press or the
-    /// release (at [`QUICK`], both at once). The same button or key is pressed again no sooner than [`UP`] (or the
-    /// hold, if longer) after its release: a game that looks at its buttons once a frame must see one up between
-    /// two presses, or it sees one long press (a move lost). (Another button or key may follow at once, as a
-    /// person's other finger does.)
-    fn hold(
-        &mut self,
-        pressed: Pressed,
-        what: &str,
-        mut send: impl FnMut(&mut Enigo, Option<&mut VirtualPointer>, Direction) -> Result<()>,
-    ) -> Result<()> {
+    /// Presses `pressed`, holds it ([`HOLD`], or as set) and releases it (at [`QUICK`], both at once). The same
+    /// button or key is pressed again no sooner than [`UP`] (or the hold, if longer) after its release: a game that
+    /// looks at its buttons once a frame must see one up between two presses, or it sees one long press (a move
+    /// lost). (Another button or key may follow at once, as a person's other finger does.)
+    fn hold(&mut self, pressed: Pressed, what: &str) -> Result<()> {
         if self.hold == QUICK {
-            let sent = send(&mut self.enigo, self.wayland_pointer.as_mut(), Direction::Click)
-                .map_err(|e| anyhow!("{what}: {e:#}"));
+            let sent = self.devices.press(pressed, true).and_then(|()| self.devices.press(pressed, false));
             self.released = Some((pressed, Instant::now()));
-            return sent;
+            return sent.map_err(|e| anyhow!("{what}: {e:#}"));
         }
         if let Some((_, at)) = self.released.filter(|&(last, _)| last == pressed) {
             sleep(self.hold.max(UP).saturating_sub(at.elapsed()));
         }
-        send(&mut self.enigo, self.wayland_pointer.as_mut(), Direction::Press)
-            .map_err(|e| anyhow!("{what} (pressing): {e:#}"))?;
+        self.devices.press(pressed, true).map_err(|e| anyhow!("{what} (pressing): {e:#}"))?;
         sleep(self.hold);
-        let released = send(&mut self.enigo, self.wayland_pointer.as_mut(), Direction::Release)
-            .map_err(|e| anyhow!("{what} (releasing): {e:#}"));
+        let released = self.devices.press(pressed, false).map_err(|e| anyhow!("{what} (releasing): {e:#}"));
         self.released = Some((pressed, Instant::now()));
         released
     }
@@ -136,24 +229,30 @@ impl DesktopInput {
         DesktopInput::on(Seat::X11)
     }
 
-    /// Input to `seat`: the X server's XTEST, or a Wayland compositor's virtual pointer and keyboard
-    /// (`zwlr_virtual_pointer_v1`, the bot's own: [`VirtualPointer`]; `zwp_virtual_keyboard_v1`, through enigo's
-    /// Wayland backend).
+    /// Input to `seat` ([`devices_of`]), paced as a person's hand.
     pub fn on(seat: Seat) -> Result<Self> {
-        let enigo = Enigo::new(&enigo_settings(seat)).map_err(|e| match seat {
-            Seat::X11 => anyhow!("cannot open the input device: {e} (is DISPLAY set?)"),
-            Seat::Wayland => anyhow!(
-                "cannot open the compositor's virtual pointer and keyboard: {e} (is WAYLAND_DISPLAY set, and does \
-                 the compositor offer wlr-virtual-pointer and virtual-keyboard, as sway does?)"
-            ),
-        })?;
-        let wayland_pointer = match seat {
-            Seat::X11 => None,
-            Seat::Wayland => Some(crate::wlroots::VirtualPointer::open()?),
-        };
-        let stop_key = match seat {
-            Seat::X11 => None,
-            Seat::Wayland => match crate::wlroots::StopKey::bind() {
+        let devices = devices_of(seat)?;
+        Ok(DesktopInput { devices, moved_to: None, hold: HOLD, released: None, clicked_at: None })
+    }
+}
+
+/// The devices that send input to `seat`: the X server's XTEST, a wlroots compositor's virtual pointer and keyboard
+/// (with the key that stops the bot on sway), or mutter's remote-desktop session.
+pub fn devices_of(seat: Seat) -> Result<Box<dyn Devices>> {
+    Ok(match seat {
+        Seat::X11 => Box::new(XTest(
+            Enigo::new(&enigo_settings(&seat))
+                .map_err(|e| anyhow!("cannot open the input device: {e} (is DISPLAY set?)"))?,
+        )),
+        Seat::Wlroots => {
+            let keyboard = Enigo::new(&enigo_settings(&seat)).map_err(|e| {
+                anyhow!(
+                    "cannot open the compositor's virtual keyboard: {e} (is WAYLAND_DISPLAY set, and does the \
+                     compositor offer wlr-virtual-pointer and virtual-keyboard, as sway does?)"
+                )
+            })?;
+            let pointer = VirtualPointer::open()?;
+            let stop_key = match crate::wlroots::StopKey::bind() {
                 Ok(key) => {
                     eprintln!(
                         "press {} to stop the bot (a move of the pointer cannot be seen here)",
@@ -165,30 +264,25 @@ impl DesktopInput {
                     eprintln!("note: no key stops the bot ({e:#}): stop it with Ctrl+C in its terminal");
                     None
                 }
-            },
-        };
-        Ok(DesktopInput {
-            enigo,
-            seat,
-            moved_to: None,
-            stop_key,
-            wayland_pointer,
-            hold: HOLD,
-            released: None,
-            clicked_at: None,
-        })
-    }
+            };
+            Box::new(Wlroots { keyboard, pointer, stop_key })
+        }
+        Seat::Mutter(desktop) => Box::new(Mutter(desktop)),
+    })
 }
 
 /// enigo's settings for input to `seat` alone. enigo sends every event to each desktop it can reach: on a Wayland
 /// session with XWayland, an XWayland window would get each click twice (once from the compositor, once through
 /// XTEST), so the other desktop is named as one that does not exist. No delay between events: GTK registers them
-/// without it, and the play loop waits for the window to settle after every move anyway.
-pub fn enigo_settings(seat: Seat) -> Settings {
+/// without it, and the play loop waits for the window to settle after every move anyway. (mutter takes no input
+/// from enigo: its own session's is sent by [`crate::mutter`].)
+pub fn enigo_settings(seat: &Seat) -> Settings {
     let base = Settings { linux_delay: 0, ..Settings::default() };
     match seat {
         Seat::X11 => Settings { wayland_display: Some("autoplay-sends-no-wayland-input".into()), ..base },
-        Seat::Wayland => Settings { x11_display: Some(":autoplay-sends-no-x11-input".into()), ..base },
+        Seat::Wlroots | Seat::Mutter(_) => {
+            Settings { x11_display: Some(":autoplay-sends-no-x11-input".into()), ..base }
+        }
     }
 }
 
@@ -197,10 +291,7 @@ impl InputDevice for DesktopInput {
         if let Some(clicked) = self.clicked_at {
             sleep(STILL_AFTER_CLICK.saturating_sub(clicked.elapsed()));
         }
-        match &mut self.wayland_pointer {
-            Some(pointer) => pointer.move_to((x, y))?,
-            None => self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(|e| anyhow!("moving the pointer: {e}"))?,
-        }
+        self.devices.move_to(x, y)?;
         self.moved_to = Some((x, y));
         Ok(())
     }
@@ -209,40 +300,24 @@ impl InputDevice for DesktopInput {
         if self.hold != QUICK {
             sleep(REST);
         }
-        let clicked = self.hold(Pressed::LeftButton, "clicking", |enigo, wayland_pointer, direction| {
-            match (wayland_pointer, direction) {
-                (Some(pointer), Direction::Click) => {
-                    pointer.left_button(true).and_then(|()| pointer.left_button(false))
-                }
-                (Some(pointer), direction) => pointer.left_button(direction == Direction::Press),
-                (None, direction) => enigo.button(Button::Left, direction).map_err(|e| anyhow!("{e}")),
-            }
-        });
+        let clicked = self.hold(Pressed::LeftButton, "clicking");
         self.clicked_at = Some(Instant::now());
         clicked
     }
 
     fn type_char(&mut self, c: char) -> Result<()> {
-        self.hold(Pressed::Char(c), &format!("typing '{c}'"), |enigo, _, direction| {
-            enigo.key(enigo::Key::Unicode(c), direction).map_err(|e| anyhow!("{e}"))
-        })
+        self.hold(Pressed::Char(c), &format!("typing '{c}'"))
     }
 
     fn press_key(&mut self, key: Key) -> Result<()> {
-        let code = enigo_key(key);
-        self.hold(Pressed::Key(key), &format!("pressing {key}"), |enigo, _, direction| {
-            enigo.key(code, direction).map_err(|e| anyhow!("{e}"))
-        })
+        self.hold(Pressed::Key(key), &format!("pressing {key}"))
     }
 
-    /// Where the pointer is: the X server says. A Wayland compositor tells no client where another's pointer
-    /// is: there, where the bot last moved it (before that, the origin), so a user's move of the pointer is not
-    /// seen (docs/desktops.md says how to stop the bot there).
+    /// Where the pointer is, where the desktop tells (the X server; mutter's screen cast). A wlroots compositor
+    /// tells no client where another's pointer is: there, where the bot last moved it (before that, the origin),
+    /// so a user's move of the pointer is not seen (docs/desktops.md says how to stop the bot there).
     fn pointer(&self) -> Result<(i32, i32)> {
-        match self.seat {
-            Seat::X11 => self.enigo.location().map_err(|e| anyhow!("reading the pointer position: {e}")),
-            Seat::Wayland => Ok(self.moved_to.unwrap_or((0, 0))),
-        }
+        self.devices.pointer().unwrap_or_else(|| Ok(self.moved_to.unwrap_or((0, 0))))
     }
 
     fn set_hold(&mut self, hold: Duration) {
@@ -254,7 +329,7 @@ impl InputDevice for DesktopInput {
     }
 
     fn stop_key_pressed(&self) -> Option<&'static str> {
-        self.stop_key.as_ref().is_some_and(|key| key.pressed()).then_some(crate::wlroots::STOP_KEY)
+        self.devices.stop_key_pressed()
     }
 }
 

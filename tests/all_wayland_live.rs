@@ -8,10 +8,13 @@
 //! - a compositor that lists no windows (sway's socket hidden from the bot): the board found in the whole output;
 //! - an output at scale 2 (a HiDPI screen): GNOME Sudoku solved by the window list and by the whole output;
 //! - two outputs, the game on the second: Flood-It won by the window list and in the whole screen;
-//! - a second wlroots compositor, phoc (no window list): Flood-It found in the whole output and won.
+//! - a second wlroots compositor, phoc (no window list): Flood-It found in the whole output and won;
+//! - GNOME's compositor, mutter (headless, under its own D-Bus, PipeWire and WirePlumber): Flood-It and Sudoku as
+//!   native windows found in the monitor's screen cast and won through mutter's remote desktop; a user's move of
+//!   the mouse stops the bot.
 //!
-//! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X) or grim
-//! (Wayland), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
+//! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X), grim
+//! (wlroots) or the test's own screen cast (mutter: `tests/common/mutter_hand.py`), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
 
 mod common;
 
@@ -190,6 +193,37 @@ impl Session {
             .spawn()
             .expect("phoc must be installed");
         Session { _work: work, dir, runtime, root, sway: phoc, socket: PathBuf::new() }
+    }
+
+    /// A GNOME session: mutter (headless, one virtual monitor of 1280×720, no XWayland) with what its screen casts
+    /// need, a D-Bus session bus, PipeWire and WirePlumber, all of the session's own ([`MUTTER_SESSION`]); `script`
+    /// is the command mutter runs once it has started. The test's own hand and eye there are `hand.py`
+    /// (`tests/common/mutter_hand.py`). (mutter's log is kept as `sway.log`, where the messages look for a
+    /// compositor's.)
+    fn start_mutter(script: &str) -> Session {
+        let (work, dir, runtime, root) = Session::prepare();
+        for (name, text) in [("session.sh", script), ("mutter-session.sh", MUTTER_SESSION)] {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            give(&path, root);
+        }
+        let hand = dir.join("hand.py");
+        std::fs::copy(common::repo().join("tests/common/mutter_hand.py"), &hand).unwrap();
+        std::fs::set_permissions(&hand, std::fs::Permissions::from_mode(0o755)).unwrap();
+        give(&hand, root);
+        let mut mutter = Command::new("dbus-run-session");
+        as_session_user(&mut mutter, &dir, &runtime, root);
+        let log = std::fs::File::create(dir.join("sway.log")).unwrap();
+        let mutter = mutter
+            .arg("--")
+            .arg(dir.join("mutter-session.sh"))
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("dbus-run-session (package dbus) must be installed");
+        Session { _work: work, dir, runtime, root, sway: mutter, socket: PathBuf::new() }
     }
 
     /// The session's folder (its user's home), its runtime directory, the bot, the still-shot script and the
@@ -663,4 +697,121 @@ fn gnome_sudoku_is_solved(output: &str, bot: &str, name: &str) {
     let after: serde_json::Value = serde_json::from_str(&session.read("after-windows.json")).unwrap();
     let games = after.as_array().unwrap().iter().filter(|w| w["app"] == "gnome-sudoku" && w["wayland"] == true);
     assert_eq!(games.count(), 2, "{name}: the game should have opened its dialog:\n{after:#}\n{stderr}");
+}
+
+/// A GNOME session's compositor, run under `dbus-run-session` (mutter needs a session bus): PipeWire and its session
+/// manager WirePlumber first (a screen cast's stream is made at PipeWire, and WirePlumber links a reader to it),
+/// then mutter, headless, with one virtual monitor and no XWayland, which runs the session's script and ends with it.
+const MUTTER_SESSION: &str = r#"#!/bin/sh
+cd "$(dirname "$0")"
+pipewire >pipewire.log 2>&1 &
+i=0
+while [ ! -S "$XDG_RUNTIME_DIR/pipewire-0" ]; do
+    i=$((i + 1)); [ "$i" -lt 600 ] || break; sleep 0.05
+done
+wireplumber >wireplumber.log 2>&1 &
+export GSETTINGS_BACKEND=memory
+exec mutter --headless --virtual-monitor 1280x720 --no-x11 --wayland-display autoplay-mutter -- ./session.sh
+"#;
+
+/// The game (`GAME`, `PARAMS`) as a native Wayland window on mutter, then the bot with no calibration playing it as
+/// `PLAYED` once the monitor no longer looks as it did before the game started (its window shown), with `USER`
+/// done meanwhile (what a user does while the bot plays, or nothing); then the monitor's picture once it holds
+/// still, taken by the test's own eye.
+const MUTTER_NATIVE: &str = r#"#!/bin/sh
+cd "$(dirname "$0")"
+mkdir -p no-calibration
+cp calibration/fonts.toml no-calibration/
+export AUTOPLAY_CALIBRATION="$PWD/no-calibration"
+./hand.py shot empty.png 2>>hand.err
+GDK_BACKEND=wayland /usr/games/GAME 'PARAMS' >game.log 2>&1 &
+i=0
+while ./hand.py shot shown.png 2>>hand.err && cmp -s empty.png shown.png; do
+    i=$((i + 1)); [ "$i" -lt 600 ] || break; sleep 0.1
+done
+./autoplay windows >windows.txt 2>windows.err
+./autoplay play PLAYED --json >report.json 2>play.err &
+bot=$!
+USER
+wait "$bot"
+echo $? >play.status
+./still-shot.sh after.png ./hand.py shot -
+echo done >finished
+"#;
+
+/// [`MUTTER_NATIVE`] with its words set, and no user.
+fn mutter_script(game: &str, params: &str, played: &str) -> String {
+    MUTTER_NATIVE.replace("GAME", game).replace("PARAMS", params).replace("PLAYED", played).replace("USER\n", "")
+}
+
+/// GNOME on Wayland (mutter 43): sgt-flood as a native window, which mutter lists to no other program, is found in
+/// the monitor's picture (mutter's screen cast) and won by clicks through mutter's remote-desktop session, every
+/// click taken the first time (mutter loses the first event of a session's new device: the bot's first click must
+/// not be it); the test's own picture of the monitor shows one colour.
+#[test]
+fn on_gnome_a_native_flood_it_is_found_in_the_monitor_and_won_through_mutters_remote_desktop() {
+    let session = Session::start_mutter(&mutter_script("sgt-flood", "10x10c6m0#gnome", "flood"));
+    session.wait_for("finished");
+    let stderr = session.read("play.err");
+    let report = session.report();
+    assert_eq!(report["won"], true, "{stderr}");
+    assert_eq!(report["plan_optimal"], true, "{stderr}");
+    assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
+    assert!(stderr.contains("the board is in GNOME's monitor"), "{stderr}");
+    assert!(!stderr.contains("left the board as it was"), "a click was lost:\n{stderr}");
+    // `autoplay windows` says what works on GNOME (mutter lists no windows to it).
+    let note = session.read("windows.err");
+    assert!(note.contains("GNOME (mutter)") && note.contains("remote desktop"), "{note}");
+    let after =
+        image::open(session.dir.join("after.png")).unwrap_or_else(|e| panic!("{e}: {}", session.read("hand.err")));
+    let rgb = after.to_rgb8().into_raw();
+    assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
+}
+
+/// GNOME on Wayland: sgt-solo as a native window, read with no calibration and filled by clicks and keys through
+/// mutter's remote desktop (keys by their keysyms), the first key taken too; the test's own picture of the
+/// monitor reads as the solution, with the game's givens.
+#[test]
+fn on_gnome_a_native_sudoku_is_read_and_filled_through_mutters_remote_desktop() {
+    let params = "3x3dt#gnome-nine";
+    let out = Command::new("/usr/games/sgt-solo").args(["--generate", "1", params]).output().unwrap();
+    let truth = SudokuGrid::parse_givens(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let solution = solve_givens(&truth).unwrap();
+    let session = Session::start_mutter(&mutter_script("sgt-solo", params, "sudoku"));
+    session.wait_for("finished");
+    let stderr = session.read("play.err");
+    let report = session.report();
+    assert_eq!(report["won"], true, "{stderr}");
+    let empty_at_start = truth.cells.iter().filter(|&&v| v == 0).count();
+    assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
+    assert!(!stderr.contains("left the board as it was"), "a click or key was lost:\n{stderr}");
+    let themes = load_themes(&common::repo().join("calibration"), None).unwrap();
+    let after =
+        image::open(session.dir.join("after.png")).unwrap_or_else(|e| panic!("{e}: {}", session.read("hand.err")));
+    let after = read_sudoku(&after.to_rgba8(), &themes).unwrap_or_else(|e| panic!("{e:#}\n{stderr}"));
+    assert_eq!(after.grid.cells, solution, "the monitor does not show the solution:\n{stderr}");
+    assert_eq!(after.grid.given, truth.given, "the givens are the game's");
+}
+
+/// GNOME on Wayland: a user who moves the mouse while the bot plays (the test's own hand, through a remote-desktop
+/// session of its own, as a second mouse) stops the bot at once: mutter's screen cast tells where the pointer is,
+/// whoever moved it, so the bot sees it leave the place it left it. The board is left unfinished.
+#[test]
+fn on_gnome_a_users_move_of_the_mouse_stops_the_bot_at_once() {
+    let user = "i=0\nuntil grep -q '^move 3:' play.err; do\n    i=$((i + 1)); [ \"$i\" -lt 2400 ] || break; sleep 0.05\ndone\n./hand.py move-by 40 40 2>>hand.err\n";
+    let script = MUTTER_NATIVE
+        .replace("GAME", "sgt-flood")
+        .replace("PARAMS", "14x14c6m0#gnome-stopped")
+        .replace("PLAYED", "flood --move-delay-ms 1500")
+        .replace("USER\n", user);
+    let session = Session::start_mutter(&script);
+    session.wait_for("finished");
+    let stderr = session.read("play.err");
+    assert!(stderr.contains("move 3:"), "the bot did not get to move 3:\n{stderr}\n{}", session.read("game.log"));
+    assert_ne!(session.read("play.status").trim(), "0", "the bot went on to the end:\n{stderr}");
+    assert!(stderr.contains("the user has taken the mouse"), "{stderr}\nhand: {}", session.read("hand.err"));
+    assert!(!stderr.contains("move 5:"), "the bot went on after the user's move:\n{stderr}");
+    let after =
+        image::open(session.dir.join("after.png")).unwrap_or_else(|e| panic!("{e}: {}", session.read("hand.err")));
+    assert!(flood_colours_shown(&after.to_rgb8().into_raw()) > 1, "the board is won:\n{stderr}");
 }

@@ -4,19 +4,17 @@
 //! The script reads the window once and solves it, then for each move of the plan sends the move's events the
 //! client's usual way and captures the window in-process until it has changed and two captures in a row agree;
 //! then the next move. It reads nothing after the first capture and checks nothing: it is the floor a verified
-//! move cannot go below, given how the events are sent ([`Touch`]): at once (an XTEST press and release in the
+//! move cannot go below, given how the events are sent ([`Touch`]): at once (a press and release sent in the
 //! same instant, as a bare script sends them), or as the bot gives them (the pointer at rest, each button and
 //! key held as a person holds it: [`crate::input`]), which is the floor for the bot itself.
 //! `scripts/bench/live.sh` runs both, each on a new game of the board the bot then plays.
 
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
-use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse};
-
 use crate::capture::{Frame, FrameSource, Seat};
 use crate::game::{Action, Client, Game, Layout, Reading, SolveLimits, Way};
-use crate::input::{enigo_key, enigo_settings, DesktopInput, InputDevice};
+use crate::input::{devices_of, DesktopInput, Devices, InputDevice, Pressed};
+use anyhow::{bail, Context, Result};
 
 /// How events are sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,36 +89,35 @@ fn changed_and_still(
     bail!("move {number} did not show and hold still within {} s", MOVE_BOUND.as_secs())
 }
 
-/// The script's hands: enigo at once, or the bot's own input device.
+/// The script's hands: the desktop's input devices pressing and releasing at once, or the bot's own input device.
 enum Hands {
-    Instant(Enigo),
+    Instant(Box<dyn Devices>),
     Person(DesktopInput),
 }
 
 impl Hands {
     fn new(touch: Touch, seat: Seat) -> Result<Hands> {
         Ok(match touch {
-            Touch::Instant => Hands::Instant(
-                Enigo::new(&enigo_settings(seat)).map_err(|e| anyhow::anyhow!("cannot open the input device: {e}"))?,
-            ),
+            Touch::Instant => Hands::Instant(devices_of(seat)?),
             Touch::Person => Hands::Person(DesktopInput::on(seat)?),
         })
     }
 
     fn send(&mut self, frame: &Frame, action: &Action) -> Result<()> {
-        let fail = |e: enigo::InputError| anyhow::anyhow!("sending input: {e}");
+        let at_once = |devices: &mut Box<dyn Devices>, pressed: Pressed| -> Result<()> {
+            devices.press(pressed, true)?;
+            devices.press(pressed, false)
+        };
         match (self, action) {
-            (Hands::Instant(enigo), Action::Click { x, y } | Action::Point { x, y }) => {
+            (Hands::Instant(devices), Action::Click { x, y } | Action::Point { x, y }) => {
                 let ((sx, sy), _) = frame.screen_point(*x, *y);
-                enigo.move_mouse(sx, sy, Coordinate::Abs).map_err(fail)?;
+                devices.move_to(sx, sy)?;
                 if let Action::Click { .. } = action {
-                    enigo.button(Button::Left, Direction::Click).map_err(fail)?;
+                    at_once(devices, Pressed::LeftButton)?;
                 }
             }
-            (Hands::Instant(enigo), Action::Type(c)) => {
-                enigo.key(enigo::Key::Unicode(*c), Direction::Click).map_err(fail)?
-            }
-            (Hands::Instant(enigo), Action::Key(key)) => enigo.key(enigo_key(*key), Direction::Click).map_err(fail)?,
+            (Hands::Instant(devices), Action::Type(c)) => at_once(devices, Pressed::Char(*c))?,
+            (Hands::Instant(devices), Action::Key(key)) => at_once(devices, Pressed::Key(*key))?,
             (Hands::Person(input), Action::Click { x, y } | Action::Point { x, y }) => {
                 let ((sx, sy), _) = frame.screen_point(*x, *y);
                 input.move_pointer(sx, sy)?;

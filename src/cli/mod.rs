@@ -75,7 +75,7 @@ pub struct WindowsArgs {
 
 pub fn windows(args: &WindowsArgs) -> Result<()> {
     let windows = list_windows().map_err(crate::capture::with_wayland_note)?;
-    if let Some(note) = crate::capture::wayland_note(&crate::capture::session_env()) {
+    if let Some(note) = crate::capture::session_note() {
         eprintln!("note: {note}");
     }
     if args.json {

@@ -221,7 +221,7 @@ impl FrameSource for NativeWindowSource {
     }
 
     fn seat(&self) -> Seat {
-        Seat::Wayland
+        Seat::Wlroots
     }
 
     fn windows_opened(&mut self) -> Result<Vec<String>> {
@@ -401,7 +401,7 @@ impl FrameSource for OutputSource {
     }
 
     fn seat(&self) -> Seat {
-        Seat::Wayland
+        Seat::Wlroots
     }
 
     fn busy(&mut self) -> Result<Option<f64>> {
