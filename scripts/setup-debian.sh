@@ -27,6 +27,8 @@ packages=(
     # bindings, and GStreamer's PipeWire source
     mutter dbus pipewire wireplumber libgl1-mesa-dri python3-gi gstreamer1.0-pipewire gstreamer1.0-tools \
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+    # KDE's compositor, KWin, run headless for the KDE live tests (its screenshot service is the tests' eye there)
+    kwin-wayland
     # a terminal program whose window has only the old WM_NAME title: Debian's curses Sudoku in xterm, and
     # xterm's default bitmap font (`fixed`, 6×13), which a desktop install has (the xorg package depends on it)
     xterm sudoku xfonts-base

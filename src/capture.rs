@@ -157,6 +157,8 @@ pub enum Seat {
     /// mutter's remote-desktop session whose screen cast the pictures come from: GNOME on Wayland
     /// ([`crate::mutter`]).
     Mutter(std::sync::Arc<crate::mutter::RemoteDesktop>),
+    /// KWin's fake input: KDE Plasma on Wayland ([`crate::kwin`]).
+    Kwin,
 }
 
 /// The desktop's load: the one-minute load average (`/proc/loadavg`) over the processors this program may use;
@@ -242,17 +244,19 @@ pub fn session_env() -> [(&'static str, Option<String>); 4] {
 
 /// On a Wayland session (either of the first two variables says so) other than sway's, what works and what does
 /// not, by desktop: on GNOME (`mutter`: mutter's remote-desktop services answer on the session bus) the board is
-/// found in the monitor and played through mutter; on KDE, and on other compositors, windows are listed, captured
-/// and played through X11 only (programs running under XWayland), and a wlroots compositor's whole output is read.
+/// found in the monitor and played through mutter; on KDE (`kwin`: KWin's screenshot service answers, or the
+/// desktop is named so) in the workspace, through KWin where it lets the bot; on
+/// other compositors windows are listed, captured and played through X11 only (programs running under XWayland),
+/// and a wlroots compositor's whole output is read.
 /// `None` on an X11 session, and on sway, whose native windows are listed and played ([`crate::wlroots`]).
-pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool) -> Option<String> {
+pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool, kwin: bool) -> Option<String> {
     let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
     let wayland = value("WAYLAND_DISPLAY").is_some()
         || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
     if !wayland || value("SWAYSOCK").is_some() {
         return None;
     }
-    let kde = value("XDG_CURRENT_DESKTOP").is_some_and(|d| d.split(':').any(|d| d.eq_ignore_ascii_case("KDE")));
+    let kde = kwin || value("XDG_CURRENT_DESKTOP").is_some_and(|d| d.split(':').any(|d| d.eq_ignore_ascii_case("KDE")));
     Some(if mutter {
         "this is a GNOME (mutter) session on Wayland: GNOME lists its windows to no other program, so autoplay lists \
          only the windows of programs running under XWayland; with no --window, `play` finds the board in the \
@@ -260,9 +264,11 @@ pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool) -> Option<Stri
          Wayland window's too"
             .to_string()
     } else if kde {
-        "this is a KDE Plasma (KWin) session on Wayland, whose own capture and input autoplay does not use yet: it \
-         sees and plays the windows of programs running under XWayland only. Start a Qt game under XWayland with \
-         QT_QPA_PLATFORM=xcb (for example `QT_QPA_PLATFORM=xcb ksudoku`), a GTK one with GDK_BACKEND=x11"
+        "this is a KDE Plasma (KWin) session on Wayland: KWin lists its windows to no other program, so autoplay \
+         lists only the windows of programs running under XWayland; with no --window, `play` finds the board in the \
+         workspace's picture (KWin's screenshot service) and plays it through KWin's fake input, where KWin lets \
+         autoplay use them (a .desktop file authorising it: see docs/desktops.md); else start a Qt game under \
+         XWayland with QT_QPA_PLATFORM=xcb (for example `QT_QPA_PLATFORM=xcb ksudoku`), a GTK one with GDK_BACKEND=x11"
             .to_string()
     } else {
         "this is a Wayland session whose compositor lists no windows to autoplay: it sees the windows of programs \
@@ -301,7 +307,7 @@ pub fn screen_source() -> Box<dyn FrameSource> {
 
 /// Where a board is looked for on the screen, in turn: on a Wayland session whose compositor copies its outputs,
 /// each output where there are several, then all of them ([`crate::wlroots::OutputSource::each`]); on GNOME's,
-/// the primary monitor; else the screen.
+/// the primary monitor; on KDE's, the whole workspace; else the screen.
 pub fn screen_sources() -> Vec<Box<dyn FrameSource>> {
     if wayland_session() {
         if let Ok(outputs) = crate::wlroots::OutputSource::each() {
@@ -311,6 +317,12 @@ pub fn screen_sources() -> Vec<Box<dyn FrameSource>> {
             match crate::mutter::MonitorSource::open() {
                 Ok(monitor) => return vec![Box::new(monitor)],
                 Err(e) => eprintln!("note: GNOME's screen cannot be seen through mutter: {e:#}"),
+            }
+        }
+        if crate::kwin::kwin_session() {
+            match crate::kwin::WorkspaceSource::open() {
+                Ok(workspace) => return vec![Box::new(workspace)],
+                Err(e) => eprintln!("note: KDE's screen cannot be seen through KWin: {e:#}"),
             }
         }
     }
@@ -409,8 +421,10 @@ fn windows_of(windows: &[xcap::Window], pid: u32) -> Vec<(u32, String)> {
 /// is asked of the session bus only there).
 pub fn session_note() -> Option<String> {
     let env = session_env();
-    let on_wayland_not_sway = wayland_note(&env, false).is_some();
-    wayland_note(&env, on_wayland_not_sway && crate::mutter::mutter_session())
+    // (Not a Wayland session, or sway's: nothing to tell, and no bus to ask.)
+    wayland_note(&env, false, false)?;
+    let mutter = crate::mutter::mutter_session();
+    wayland_note(&env, mutter, !mutter && crate::kwin::kwin_session())
 }
 
 /// An error about finding a window, with what a Wayland session means for it where this is one.
@@ -725,14 +739,14 @@ mod tests {
                 ("XDG_CURRENT_DESKTOP", desktop.map(String::from)),
             ]
         };
-        assert_eq!(wayland_note(&env(None, None, None), false), None);
-        assert_eq!(wayland_note(&env(None, Some("x11"), Some("GNOME")), true), None);
+        assert_eq!(wayland_note(&env(None, None, None), false, false), None);
+        assert_eq!(wayland_note(&env(None, Some("x11"), Some("GNOME")), true, false), None);
         for session in [
             env(Some("wayland-0"), None, None),
             env(None, Some("wayland"), None),
             env(Some("wayland-1"), Some("wayland"), Some("Hyprland")),
         ] {
-            let note = wayland_note(&session, false).expect("a Wayland session");
+            let note = wayland_note(&session, false, false).expect("a Wayland session");
             assert!(
                 note.contains("XWayland")
                     && note.contains("GDK_BACKEND=x11")
@@ -741,15 +755,17 @@ mod tests {
             );
         }
         // GNOME: the monitor is read and played through mutter.
-        let gnome = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("GNOME")), true).unwrap();
+        let gnome = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("GNOME")), true, false).unwrap();
         assert!(gnome.contains("mutter's remote desktop") && !gnome.contains("GDK_BACKEND"), "{gnome}");
-        // KDE: XWayland only, and how to start a Qt game there.
-        let kde = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("KDE")), false).unwrap();
-        assert!(kde.contains("KWin") && kde.contains("QT_QPA_PLATFORM=xcb"), "{kde}");
+        // KDE: the workspace through KWin where it lets the bot, else how to start a Qt game under XWayland.
+        let kde = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("KDE")), false, false).unwrap();
+        assert!(kde.contains("KWin's fake input") && kde.contains("QT_QPA_PLATFORM=xcb"), "{kde}");
+        // (KWin answering says so too, whatever the desktop's name.)
+        assert_eq!(wayland_note(&env(Some("wayland-0"), None, None), false, true).as_ref(), Some(&kde));
         // On sway, native windows are listed and played: nothing to tell.
         let mut sway = env(Some("wayland-1"), Some("wayland"), None);
         sway[2].1 = Some("/run/user/1000/sway-ipc.sock".into());
-        assert_eq!(wayland_note(&sway, true), None);
+        assert_eq!(wayland_note(&sway, true, false), None);
     }
 
     #[test]

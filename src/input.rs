@@ -178,6 +178,27 @@ impl Devices for Mutter {
     }
 }
 
+/// KWin's fake input (KDE on Wayland): no client is told where the pointer is.
+struct Kwin(crate::kwin::FakeInput);
+
+impl Devices for Kwin {
+    fn move_to(&mut self, x: i32, y: i32) -> Result<()> {
+        self.0.move_to((x, y))
+    }
+
+    fn press(&mut self, pressed: Pressed, down: bool) -> Result<()> {
+        match pressed {
+            Pressed::LeftButton => self.0.left_button(down),
+            Pressed::Char(c) => self.0.char_key(c, down),
+            Pressed::Key(key) => self.0.key(crate::kwin::evdev_of_key(key), down),
+        }
+    }
+
+    fn pointer(&self) -> Option<Result<(i32, i32)>> {
+        None
+    }
+}
+
 /// The X keysym of a key that types nothing.
 fn keysym(key: Key) -> u32 {
     match key {
@@ -237,7 +258,7 @@ impl DesktopInput {
 }
 
 /// The devices that send input to `seat`: the X server's XTEST, a wlroots compositor's virtual pointer and keyboard
-/// (with the key that stops the bot on sway), or mutter's remote-desktop session.
+/// (with the key that stops the bot on sway), mutter's remote-desktop session, or KWin's fake input.
 pub fn devices_of(seat: Seat) -> Result<Box<dyn Devices>> {
     Ok(match seat {
         Seat::X11 => Box::new(XTest(
@@ -267,20 +288,27 @@ pub fn devices_of(seat: Seat) -> Result<Box<dyn Devices>> {
             };
             Box::new(Wlroots { keyboard, pointer, stop_key })
         }
-        Seat::Mutter(desktop) => Box::new(Mutter(desktop)),
+        Seat::Mutter(desktop) => {
+            desktop.wake_devices()?;
+            Box::new(Mutter(desktop))
+        }
+        Seat::Kwin => {
+            eprintln!("note: KWin tells no program where the pointer is: stop the bot with Ctrl+C in its terminal");
+            Box::new(Kwin(crate::kwin::FakeInput::open()?))
+        }
     })
 }
 
 /// enigo's settings for input to `seat` alone. enigo sends every event to each desktop it can reach: on a Wayland
 /// session with XWayland, an XWayland window would get each click twice (once from the compositor, once through
 /// XTEST), so the other desktop is named as one that does not exist. No delay between events: GTK registers them
-/// without it, and the play loop waits for the window to settle after every move anyway. (mutter takes no input
-/// from enigo: its own session's is sent by [`crate::mutter`].)
+/// without it, and the play loop waits for the window to settle after every move anyway. (mutter and KWin take
+/// no input from enigo: theirs is sent by [`crate::mutter`] and [`crate::kwin`].)
 pub fn enigo_settings(seat: &Seat) -> Settings {
     let base = Settings { linux_delay: 0, ..Settings::default() };
     match seat {
         Seat::X11 => Settings { wayland_display: Some("autoplay-sends-no-wayland-input".into()), ..base },
-        Seat::Wlroots | Seat::Mutter(_) => {
+        Seat::Wlroots | Seat::Mutter(_) | Seat::Kwin => {
             Settings { x11_display: Some(":autoplay-sends-no-x11-input".into()), ..base }
         }
     }

@@ -21,6 +21,7 @@ pub mod game;
 pub mod games;
 pub mod imageio;
 pub mod input;
+pub mod kwin;
 pub mod mutter;
 pub mod play;
 pub mod session;

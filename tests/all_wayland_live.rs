@@ -11,10 +11,13 @@
 //! - a second wlroots compositor, phoc (no window list): Flood-It found in the whole output and won;
 //! - GNOME's compositor, mutter (headless, under its own D-Bus, PipeWire and WirePlumber): Flood-It and Sudoku as
 //!   native windows found in the monitor's screen cast and won through mutter's remote desktop; a user's move of
-//!   the mouse stops the bot.
+//!   the mouse stops the bot;
+//! - KDE's compositor, KWin (headless, under its own D-Bus): Flood-It and Sudoku as native windows found in the
+//!   workspace's screenshot and won through KWin's fake input.
 //!
 //! The outcome is checked apart from the bot: the window's pixels, captured inside the session by xwd (X), grim
-//! (wlroots) or the test's own screen cast (mutter: `tests/common/mutter_hand.py`), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
+//! (wlroots), the test's own screen cast (mutter: `tests/common/mutter_hand.py`) or KWin's screenshot service
+//! (`tests/common/kwin_eye.py`), show one colour at the end (Flood-It) or read as the puzzle's solution (Sudoku).
 
 mod common;
 
@@ -224,6 +227,37 @@ impl Session {
             .spawn()
             .expect("dbus-run-session (package dbus) must be installed");
         Session { _work: work, dir, runtime, root, sway: mutter, socket: PathBuf::new() }
+    }
+
+    /// A KDE Plasma session: KWin (headless) under its own D-Bus session bus ([`KWIN_SESSION`]); `script` is the
+    /// command KWin runs once it has started. The test's own eye there is `eye.py` (`tests/common/kwin_eye.py`).
+    fn start_kwin(script: &str) -> Session {
+        let (work, dir, runtime, root) = Session::prepare();
+        for (name, text) in [("session.sh", script), ("kwin-session.sh", KWIN_SESSION)] {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            give(&path, root);
+        }
+        for (from, to) in [("/usr/bin/kwin_wayland", "kwin_wayland"), ("tests/common/kwin_eye.py", "eye.py")] {
+            let copy = dir.join(to);
+            std::fs::copy(common::repo().join(from), &copy)
+                .unwrap_or_else(|e| panic!("{from} (package kwin-wayland) must be installed: {e}"));
+            std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+            give(&copy, root);
+        }
+        let mut kwin = Command::new("dbus-run-session");
+        as_session_user(&mut kwin, &dir, &runtime, root);
+        let log = std::fs::File::create(dir.join("sway.log")).unwrap();
+        let kwin = kwin
+            .arg("--")
+            .arg(dir.join("kwin-session.sh"))
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("dbus-run-session (package dbus) must be installed");
+        Session { _work: work, dir, runtime, root, sway: kwin, socket: PathBuf::new() }
     }
 
     /// The session's folder (its user's home), its runtime directory, the bot, the still-shot script and the
@@ -714,70 +748,96 @@ export GSETTINGS_BACKEND=memory
 exec mutter --headless --virtual-monitor 1280x720 --no-x11 --wayland-display autoplay-mutter -- ./session.sh
 "#;
 
-/// The game (`GAME`, `PARAMS`) as a native Wayland window on mutter, then the bot with no calibration playing it as
-/// `PLAYED` once the monitor no longer looks as it did before the game started (its window shown), with `USER`
-/// done meanwhile (what a user does while the bot plays, or nothing); then the monitor's picture once it holds
-/// still, taken by the test's own eye.
-const MUTTER_NATIVE: &str = r#"#!/bin/sh
+/// A KDE Plasma session's compositor, run under `dbus-run-session`: KWin, headless (a virtual framebuffer of
+/// 1280×720), which runs the session's script and ends with it. Its screenshot service and fake input are open to any
+/// program of the session (the two variables a test sets; a user's session authorises programs by `.desktop`
+/// files instead). The copy of `kwin_wayland` in the session's folder is Debian's without its file capability
+/// (`cap_sys_resource`), which a container may not grant: the original does not start there.
+const KWIN_SESSION: &str = r#"#!/bin/sh
+cd "$(dirname "$0")"
+export KWIN_SCREENSHOT_NO_PERMISSION_CHECKS=1 KWIN_WAYLAND_NO_PERMISSION_CHECKS=1 QT_QPA_PLATFORM=wayland
+exec ./kwin_wayland --virtual --width 1280 --height 720 --socket autoplay-kwin --no-lockscreen \
+    --no-global-shortcuts --no-kactivities ./session.sh
+"#;
+
+/// The game (`GAME`, `PARAMS`) as a native Wayland window on a desktop that lists no windows (GNOME's, KDE's), then
+/// the bot with no calibration playing it as `PLAYED` once the screen no longer looks as it did before the game
+/// started (its window shown), first in a dry run between two pictures, then for real, with `USER` done meanwhile (what a user does while the bot plays, or nothing); then
+/// the screen's picture once it holds still. Pictures are taken by the test's own eye, `EYE FILE` (`-`: to
+/// standard output).
+const DESKTOP_NATIVE: &str = r#"#!/bin/sh
 cd "$(dirname "$0")"
 mkdir -p no-calibration
 cp calibration/fonts.toml no-calibration/
 export AUTOPLAY_CALIBRATION="$PWD/no-calibration"
-./hand.py shot empty.png 2>>hand.err
+EYE empty.img 2>>eye.err
 GDK_BACKEND=wayland /usr/games/GAME 'PARAMS' >game.log 2>&1 &
 i=0
-while ./hand.py shot shown.png 2>>hand.err && cmp -s empty.png shown.png; do
+while EYE shown.img 2>>eye.err && cmp -s empty.img shown.img; do
     i=$((i + 1)); [ "$i" -lt 600 ] || break; sleep 0.1
 done
 ./autoplay windows >windows.txt 2>windows.err
+# A dry run first, between two pictures of the screen.
+EYE before-dry.img 2>>eye.err
+./autoplay play PLAYED --dry-run >dry.txt 2>dry.err
+echo $? >dry.status
+EYE after-dry.img 2>>eye.err
 ./autoplay play PLAYED --json >report.json 2>play.err &
 bot=$!
 USER
 wait "$bot"
 echo $? >play.status
-./still-shot.sh after.png ./hand.py shot -
+./still-shot.sh after.img EYE -
 echo done >finished
 "#;
 
-/// [`MUTTER_NATIVE`] with its words set, and no user.
-fn mutter_script(game: &str, params: &str, played: &str) -> String {
-    MUTTER_NATIVE.replace("GAME", game).replace("PARAMS", params).replace("PLAYED", played).replace("USER\n", "")
+/// The test's eye on mutter: a screen cast of its own (`tests/common/mutter_hand.py`).
+const MUTTER_EYE: &str = "./hand.py shot";
+/// The test's eye on KWin: its screenshot service (`tests/common/kwin_eye.py`).
+const KWIN_EYE: &str = "./eye.py shot";
+
+/// [`DESKTOP_NATIVE`] with its words set, seen by `eye`, with `user` done while the bot plays.
+fn desktop_script(eye: &str, game: &str, params: &str, played: &str, user: &str) -> String {
+    DESKTOP_NATIVE
+        .replace("EYE", eye)
+        .replace("GAME", game)
+        .replace("PARAMS", params)
+        .replace("PLAYED", played)
+        .replace("USER\n", user)
 }
 
-/// GNOME on Wayland (mutter 43): sgt-flood as a native window, which mutter lists to no other program, is found in
-/// the monitor's picture (mutter's screen cast) and won by clicks through mutter's remote-desktop session, every
-/// click taken the first time (mutter loses the first event of a session's new device: the bot's first click must
-/// not be it); the test's own picture of the monitor shows one colour.
-#[test]
-fn on_gnome_a_native_flood_it_is_found_in_the_monitor_and_won_through_mutters_remote_desktop() {
-    let session = Session::start_mutter(&mutter_script("sgt-flood", "10x10c6m0#gnome", "flood"));
+/// The picture the test's eye took at the end (`after.img`, PNG or PPM).
+fn final_picture(session: &Session) -> image::RgbImage {
+    let bytes = std::fs::read(session.dir.join("after.img")).unwrap_or_default();
+    image::load_from_memory(&bytes)
+        .unwrap_or_else(|e| panic!("the test's eye took no picture ({e}): {}", session.read("eye.err")))
+        .to_rgb8()
+}
+
+/// Checks a session's native sgt-flood was found on the screen (`where_found`), played in a dry run that printed a
+/// click a move and left the screen as it was, and won at the optimum with no click lost; and that the test's own
+/// picture shows one colour.
+fn flood_won_on_the_screen(session: &Session, where_found: &str) {
     session.wait_for("finished");
+    let dry = session.read("dry.err");
+    assert_eq!(session.read("dry.status").trim(), "0", "the dry run failed:\n{dry}");
+    assert!(session.read("dry.txt").lines().filter(|l| l.starts_with("click ")).count() > 5, "{dry}");
+    let picture = |name: &str| std::fs::read(session.dir.join(name)).unwrap_or_default();
+    assert!(!picture("before-dry.img").is_empty(), "{}", session.read("eye.err"));
+    assert!(picture("before-dry.img") == picture("after-dry.img"), "the dry run changed the screen:\n{dry}");
     let stderr = session.read("play.err");
     let report = session.report();
     assert_eq!(report["won"], true, "{stderr}");
     assert_eq!(report["plan_optimal"], true, "{stderr}");
     assert_eq!(report["moves"], report["planned_moves"], "{stderr}");
-    assert!(stderr.contains("the board is in GNOME's monitor"), "{stderr}");
+    assert!(stderr.contains(&format!("the board is in {where_found}")), "{stderr}");
     assert!(!stderr.contains("left the board as it was"), "a click was lost:\n{stderr}");
-    // `autoplay windows` says what works on GNOME (mutter lists no windows to it).
-    let note = session.read("windows.err");
-    assert!(note.contains("GNOME (mutter)") && note.contains("remote desktop"), "{note}");
-    let after =
-        image::open(session.dir.join("after.png")).unwrap_or_else(|e| panic!("{e}: {}", session.read("hand.err")));
-    let rgb = after.to_rgb8().into_raw();
-    assert_eq!(flood_colours_shown(&rgb), 1, "not won\n{stderr}");
+    assert_eq!(flood_colours_shown(final_picture(session).as_raw()), 1, "not won\n{stderr}");
 }
 
-/// GNOME on Wayland: sgt-solo as a native window, read with no calibration and filled by clicks and keys through
-/// mutter's remote desktop (keys by their keysyms), the first key taken too; the test's own picture of the
-/// monitor reads as the solution, with the game's givens.
-#[test]
-fn on_gnome_a_native_sudoku_is_read_and_filled_through_mutters_remote_desktop() {
-    let params = "3x3dt#gnome-nine";
-    let out = Command::new("/usr/games/sgt-solo").args(["--generate", "1", params]).output().unwrap();
-    let truth = SudokuGrid::parse_givens(&String::from_utf8_lossy(&out.stdout)).unwrap();
-    let solution = solve_givens(&truth).unwrap();
-    let session = Session::start_mutter(&mutter_script("sgt-solo", params, "sudoku"));
+/// Checks a session's native sgt-solo (`truth`, solved as `solution`) was filled one entry per empty cell with no
+/// click or key lost, and that the test's own picture reads as the solution with the game's givens.
+fn sudoku_solved_on_the_screen(session: &Session, truth: &SudokuGrid, solution: &[u8]) {
     session.wait_for("finished");
     let stderr = session.read("play.err");
     let report = session.report();
@@ -786,11 +846,40 @@ fn on_gnome_a_native_sudoku_is_read_and_filled_through_mutters_remote_desktop() 
     assert_eq!(report["moves"].as_u64().unwrap() as usize, empty_at_start, "one entry per empty cell:\n{stderr}");
     assert!(!stderr.contains("left the board as it was"), "a click or key was lost:\n{stderr}");
     let themes = load_themes(&common::repo().join("calibration"), None).unwrap();
-    let after =
-        image::open(session.dir.join("after.png")).unwrap_or_else(|e| panic!("{e}: {}", session.read("hand.err")));
-    let after = read_sudoku(&after.to_rgba8(), &themes).unwrap_or_else(|e| panic!("{e:#}\n{stderr}"));
-    assert_eq!(after.grid.cells, solution, "the monitor does not show the solution:\n{stderr}");
+    let after = image::DynamicImage::ImageRgb8(final_picture(session)).to_rgba8();
+    let after = read_sudoku(&after, &themes).unwrap_or_else(|e| panic!("{e:#}\n{stderr}"));
+    assert_eq!(after.grid.cells, solution, "the screen does not show the solution:\n{stderr}");
     assert_eq!(after.grid.given, truth.given, "the givens are the game's");
+}
+
+/// A generated sgt-solo puzzle (`params`): its givens and solution.
+fn solo_puzzle(params: &str) -> (SudokuGrid, Vec<u8>) {
+    let out = Command::new("/usr/games/sgt-solo").args(["--generate", "1", params]).output().unwrap();
+    let truth = SudokuGrid::parse_givens(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let solution = solve_givens(&truth).unwrap();
+    (truth, solution)
+}
+
+/// GNOME on Wayland (mutter 43): sgt-flood as a native window, which mutter lists to no other program, is found in
+/// the monitor's picture (mutter's screen cast) and won by clicks through mutter's remote-desktop session, every
+/// click taken the first time (mutter loses the first event of a session's new device: the bot's first click must
+/// not be it); the test's own picture of the monitor shows one colour. `autoplay windows` says what works there.
+#[test]
+fn on_gnome_a_native_flood_it_is_found_in_the_monitor_and_won_through_mutters_remote_desktop() {
+    let session = Session::start_mutter(&desktop_script(MUTTER_EYE, "sgt-flood", "10x10c6m0#gnome", "flood", ""));
+    flood_won_on_the_screen(&session, "GNOME's monitor");
+    let note = session.read("windows.err");
+    assert!(note.contains("GNOME (mutter)") && note.contains("remote desktop"), "{note}");
+}
+
+/// GNOME on Wayland: sgt-solo as a native window, read with no calibration and filled by clicks and keys through
+/// mutter's remote desktop (keys by their keysyms), the first key taken too.
+#[test]
+fn on_gnome_a_native_sudoku_is_read_and_filled_through_mutters_remote_desktop() {
+    let params = "3x3dt#gnome-nine";
+    let (truth, solution) = solo_puzzle(params);
+    let session = Session::start_mutter(&desktop_script(MUTTER_EYE, "sgt-solo", params, "sudoku", ""));
+    sudoku_solved_on_the_screen(&session, &truth, &solution);
 }
 
 /// GNOME on Wayland: a user who moves the mouse while the bot plays (the test's own hand, through a remote-desktop
@@ -799,11 +888,7 @@ fn on_gnome_a_native_sudoku_is_read_and_filled_through_mutters_remote_desktop() 
 #[test]
 fn on_gnome_a_users_move_of_the_mouse_stops_the_bot_at_once() {
     let user = "i=0\nuntil grep -q '^move 3:' play.err; do\n    i=$((i + 1)); [ \"$i\" -lt 2400 ] || break; sleep 0.05\ndone\n./hand.py move-by 40 40 2>>hand.err\n";
-    let script = MUTTER_NATIVE
-        .replace("GAME", "sgt-flood")
-        .replace("PARAMS", "14x14c6m0#gnome-stopped")
-        .replace("PLAYED", "flood --move-delay-ms 1500")
-        .replace("USER\n", user);
+    let script = desktop_script(MUTTER_EYE, "sgt-flood", "14x14c6m0#gnome-stopped", "flood --move-delay-ms 1500", user);
     let session = Session::start_mutter(&script);
     session.wait_for("finished");
     let stderr = session.read("play.err");
@@ -811,7 +896,28 @@ fn on_gnome_a_users_move_of_the_mouse_stops_the_bot_at_once() {
     assert_ne!(session.read("play.status").trim(), "0", "the bot went on to the end:\n{stderr}");
     assert!(stderr.contains("the user has taken the mouse"), "{stderr}\nhand: {}", session.read("hand.err"));
     assert!(!stderr.contains("move 5:"), "the bot went on after the user's move:\n{stderr}");
-    let after =
-        image::open(session.dir.join("after.png")).unwrap_or_else(|e| panic!("{e}: {}", session.read("hand.err")));
-    assert!(flood_colours_shown(&after.to_rgb8().into_raw()) > 1, "the board is won:\n{stderr}");
+    assert!(flood_colours_shown(final_picture(&session).as_raw()) > 1, "the board is won:\n{stderr}");
+}
+
+/// KDE Plasma on Wayland (KWin 5.27): sgt-flood as a native window is found in the workspace's picture (KWin's
+/// screenshot service) and won by clicks through KWin's fake input; the test's own picture shows one colour, and
+/// `autoplay windows` says what works there and that Ctrl+C stops the bot.
+#[test]
+fn on_kde_a_native_flood_it_is_found_in_the_workspace_and_won_through_kwins_fake_input() {
+    let script = desktop_script(KWIN_EYE, "sgt-flood", "10x10c6m0#kde", "flood", "");
+    let session = Session::start_kwin(&script);
+    flood_won_on_the_screen(&session, "KDE's workspace");
+    assert!(session.read("play.err").contains("stop the bot with Ctrl+C"), "{}", session.read("play.err"));
+    let note = session.read("windows.err");
+    assert!(note.contains("KDE Plasma (KWin)") && note.contains("fake input"), "{note}");
+}
+
+/// KDE Plasma on Wayland: sgt-solo as a native window, read with no calibration and filled by clicks and keys (evdev
+/// codes) through KWin's fake input.
+#[test]
+fn on_kde_a_native_sudoku_is_read_and_filled_through_kwins_fake_input() {
+    let params = "3x3dt#kde-nine";
+    let (truth, solution) = solo_puzzle(params);
+    let session = Session::start_kwin(&desktop_script(KWIN_EYE, "sgt-solo", params, "sudoku", ""));
+    sudoku_solved_on_the_screen(&session, &truth, &solution);
 }

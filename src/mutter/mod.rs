@@ -118,16 +118,15 @@ impl RemoteDesktop {
         let frames = stream::FrameReceiver::start(node, last.clone())
             .context("cannot receive the pictures of mutter's screen cast (is PipeWire running, with a session manager such as WirePlumber?)")?;
         std::mem::forget(started);
-        let desktop = RemoteDesktop { connection, session, stream, origin, connector, last, _frames: frames };
-        desktop.wake_devices()?;
-        Ok(Arc::new(desktop))
+        Ok(Arc::new(RemoteDesktop { connection, session, stream, origin, connector, last, _frames: frames }))
     }
 
     /// Makes the session's virtual pointer and keyboard, by an event of each that changes nothing: a motion by no
-    /// distance, and Shift pressed and released. mutter makes each device at its first event, and that event is lost
-    /// (seen: the first key typed into sgt-solo never showed, the second did; the first click of a game was lost
-    /// now and then), so that the bot's first click or key would be a move the game never got.
-    fn wake_devices(&self) -> Result<()> {
+    /// distance, and Shift pressed and released; called before the bot's first input (not in a dry run, which sends
+    /// none). mutter makes each device at its first event, and that event is lost (seen: the first key typed into
+    /// sgt-solo never showed, the second did; the first click of a game was lost now and then), so that the bot's
+    /// first click or key would be a move the game never got.
+    pub fn wake_devices(&self) -> Result<()> {
         self.notify("NotifyPointerMotionRelative", &(0.0f64, 0.0f64))?;
         self.key(SHIFT_L, true)?;
         self.key(SHIFT_L, false)

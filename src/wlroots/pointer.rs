@@ -99,6 +99,14 @@ delegate_noop!(Quiet: ignore WlSeat);
 delegate_noop!(Quiet: ZwlrVirtualPointerManagerV1);
 delegate_noop!(Quiet: ZwlrVirtualPointerV1);
 
+/// Whether the compositor `$WAYLAND_DISPLAY` names offers the global `interface` (a protocol, by its name).
+pub fn compositor_offers(interface: &str) -> Result<bool> {
+    let connection = Connection::connect_to_env().map_err(|e| anyhow!("cannot join the Wayland compositor: {e}"))?;
+    let (globals, _queue) = registry_queue_init::<Quiet>(&connection)
+        .map_err(|e| anyhow!("cannot list the Wayland compositor's globals: {e}"))?;
+    Ok(globals.contents().with_list(|list| list.iter().any(|global| global.interface == interface)))
+}
+
 /// A virtual pointer of the bot's own on the compositor `$WAYLAND_DISPLAY` names, on its first seat.
 pub struct VirtualPointer {
     queue: EventQueue<Quiet>,
