@@ -26,5 +26,6 @@ pub mod mutter;
 pub mod play;
 pub mod session;
 pub mod vision;
+pub mod wayland;
 pub mod wlroots;
 pub mod x11_window;

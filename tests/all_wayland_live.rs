@@ -201,63 +201,49 @@ impl Session {
     /// A GNOME session: mutter (headless, one virtual monitor of 1280×720, no XWayland) with what its screen casts
     /// need, a D-Bus session bus, PipeWire and WirePlumber, all of the session's own ([`MUTTER_SESSION`]); `script`
     /// is the command mutter runs once it has started. The test's own hand and eye there are `hand.py`
-    /// (`tests/common/mutter_hand.py`). (mutter's log is kept as `sway.log`, where the messages look for a
-    /// compositor's.)
+    /// (`tests/common/mutter_hand.py`).
     fn start_mutter(script: &str) -> Session {
-        let (work, dir, runtime, root) = Session::prepare();
-        for (name, text) in [("session.sh", script), ("mutter-session.sh", MUTTER_SESSION)] {
-            let path = dir.join(name);
-            std::fs::write(&path, text).unwrap();
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            give(&path, root);
-        }
-        let hand = dir.join("hand.py");
-        std::fs::copy(common::repo().join("tests/common/mutter_hand.py"), &hand).unwrap();
-        std::fs::set_permissions(&hand, std::fs::Permissions::from_mode(0o755)).unwrap();
-        give(&hand, root);
-        let mut mutter = Command::new("dbus-run-session");
-        as_session_user(&mut mutter, &dir, &runtime, root);
-        let log = std::fs::File::create(dir.join("sway.log")).unwrap();
-        let mutter = mutter
-            .arg("--")
-            .arg(dir.join("mutter-session.sh"))
-            .process_group(0)
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("dbus-run-session (package dbus) must be installed");
-        Session { _work: work, dir, runtime, root, sway: mutter, socket: PathBuf::new() }
+        Session::start_on_own_bus(script, MUTTER_SESSION, &[("tests/common/mutter_hand.py", "hand.py")])
     }
 
     /// A KDE Plasma session: KWin (headless) under its own D-Bus session bus ([`KWIN_SESSION`]); `script` is the
     /// command KWin runs once it has started. The test's own eye there is `eye.py` (`tests/common/kwin_eye.py`).
     fn start_kwin(script: &str) -> Session {
+        let files = [("/usr/bin/kwin_wayland", "kwin_wayland"), ("tests/common/kwin_eye.py", "eye.py")];
+        Session::start_on_own_bus(script, KWIN_SESSION, &files)
+    }
+
+    /// A session whose compositor `launcher` starts under a D-Bus session bus of its own (`dbus-run-session`), with
+    /// `script` as the command it runs and `files` (from the repository, or absolute paths) copied into the
+    /// session's folder, executable. (The compositor's log is kept as `sway.log`, where the messages look for a
+    /// compositor's.)
+    fn start_on_own_bus(script: &str, launcher: &str, files: &[(&str, &str)]) -> Session {
         let (work, dir, runtime, root) = Session::prepare();
-        for (name, text) in [("session.sh", script), ("kwin-session.sh", KWIN_SESSION)] {
-            let path = dir.join(name);
-            std::fs::write(&path, text).unwrap();
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            give(&path, root);
+        let executable = |path: &Path| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            give(path, root);
+        };
+        for (name, text) in [("session.sh", script), ("launcher.sh", launcher)] {
+            std::fs::write(dir.join(name), text).unwrap();
+            executable(&dir.join(name));
         }
-        for (from, to) in [("/usr/bin/kwin_wayland", "kwin_wayland"), ("tests/common/kwin_eye.py", "eye.py")] {
-            let copy = dir.join(to);
-            std::fs::copy(common::repo().join(from), &copy)
-                .unwrap_or_else(|e| panic!("{from} (package kwin-wayland) must be installed: {e}"));
-            std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
-            give(&copy, root);
+        for (from, to) in files {
+            std::fs::copy(common::repo().join(from), dir.join(to))
+                .unwrap_or_else(|e| panic!("{from} must be installed (scripts/setup-debian.sh): {e}"));
+            executable(&dir.join(to));
         }
-        let mut kwin = Command::new("dbus-run-session");
-        as_session_user(&mut kwin, &dir, &runtime, root);
+        let mut bus = Command::new("dbus-run-session");
+        as_session_user(&mut bus, &dir, &runtime, root);
         let log = std::fs::File::create(dir.join("sway.log")).unwrap();
-        let kwin = kwin
+        let compositor = bus
             .arg("--")
-            .arg(dir.join("kwin-session.sh"))
+            .arg(dir.join("launcher.sh"))
             .process_group(0)
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
             .expect("dbus-run-session (package dbus) must be installed");
-        Session { _work: work, dir, runtime, root, sway: kwin, socket: PathBuf::new() }
+        Session { _work: work, dir, runtime, root, sway: compositor, socket: PathBuf::new() }
     }
 
     /// The session's folder (its user's home), its runtime directory, the bot, the still-shot script and the

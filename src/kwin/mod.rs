@@ -18,14 +18,13 @@ use std::io::Read;
 
 use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
-use wayland_client::globals::{registry_queue_init, GlobalListContents};
-use wayland_client::protocol::wl_registry::WlRegistry;
-use wayland_client::{delegate_noop, Connection, Dispatch, EventQueue, QueueHandle};
+use wayland_client::{delegate_noop, EventQueue};
 use wayland_protocols_plasma::fake_input::client::org_kde_kwin_fake_input::OrgKdeKwinFakeInput;
 use zbus::zvariant::{OwnedValue, Value};
 
 use crate::capture::{desktop_load, Frame, FrameSource, Seat};
 use crate::game::Key;
+use crate::wayland::Quiet;
 
 const KWIN: &str = "org.kde.KWin";
 const SCREENSHOT_PATH: &str = "/org/kde/KWin/ScreenShot2";
@@ -152,21 +151,6 @@ fn from_qimage(bytes: &[u8], width: u32, height: u32, stride: usize, format: u32
     RgbaImage::from_raw(width, height, rgba).context("KWin's picture")
 }
 
-/// Nothing the bot asks for sends events it needs.
-struct Quiet;
-
-impl Dispatch<WlRegistry, GlobalListContents> for Quiet {
-    fn event(
-        _: &mut Self,
-        _: &WlRegistry,
-        _: wayland_client::protocol::wl_registry::Event,
-        _: &GlobalListContents,
-        _: &Connection,
-        _: &QueueHandle<Self>,
-    ) {
-    }
-}
-
 delegate_noop!(Quiet: ignore OrgKdeKwinFakeInput);
 
 /// KWin's fake input device, authenticated.
@@ -177,10 +161,7 @@ pub struct FakeInput {
 
 impl FakeInput {
     pub fn open() -> Result<FakeInput> {
-        let connection =
-            Connection::connect_to_env().map_err(|e| anyhow!("cannot join the Wayland compositor: {e}"))?;
-        let (globals, queue) = registry_queue_init::<Quiet>(&connection)
-            .map_err(|e| anyhow!("cannot list the Wayland compositor's globals: {e}"))?;
+        let (globals, queue) = crate::wayland::join()?;
         let input: OrgKdeKwinFakeInput = globals
             .bind(&queue.handle(), 4..=4, ())
             .map_err(|e| anyhow!("KWin offers autoplay no fake input ({e}): {AUTHORISE}"))?;
@@ -223,7 +204,7 @@ impl FakeInput {
     }
 
     fn sync(&mut self, what: &str) -> Result<()> {
-        self.queue.roundtrip(&mut Quiet).map(|_| ()).map_err(|e| anyhow!("{what} (KWin): {e}"))
+        crate::wayland::roundtrip(&mut self.queue, what)
     }
 }
 

@@ -30,7 +30,7 @@ use swayipc::{Connection, Node, NodeType, ShellType};
 use crate::capture::{desktop_load, Frame, FrameSource, Seat, WindowInfo};
 
 mod pointer;
-pub use pointer::{compositor_offers, LayoutBox, VirtualPointer};
+pub use pointer::{LayoutBox, VirtualPointer};
 
 /// Whether sway's IPC socket is named in this session (`$SWAYSOCK`).
 pub fn sway_session() -> bool {
@@ -342,7 +342,7 @@ impl OutputSource {
     /// The whole screen of the compositor `$WAYLAND_DISPLAY` names; an error where it offers no screen copy.
     pub fn open() -> Result<Self> {
         // (libwayshot lists the outputs of any compositor, and finds out at the first copy whether it copies them.)
-        if !compositor_offers("zwlr_screencopy_manager_v1")? {
+        if !crate::wayland::compositor_offers("zwlr_screencopy_manager_v1")? {
             bail!("the compositor offers no screen copy (wlr-screencopy): it is not a wlroots one");
         }
         let shots = WayshotConnection::new()

@@ -17,9 +17,10 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use libwayshot_xcap::WayshotConnection;
-use wayland_client::globals::{registry_queue_init, GlobalListContents};
-use wayland_client::protocol::{wl_pointer::ButtonState, wl_registry::WlRegistry, wl_seat::WlSeat};
-use wayland_client::{delegate_noop, Connection, Dispatch, EventQueue, QueueHandle};
+
+use crate::wayland::Quiet;
+use wayland_client::protocol::{wl_pointer::ButtonState, wl_seat::WlSeat};
+use wayland_client::{delegate_noop, EventQueue};
 use wayland_protocols_wlr::virtual_pointer::v1::client::zwlr_virtual_pointer_manager_v1::ZwlrVirtualPointerManagerV1;
 use wayland_protocols_wlr::virtual_pointer::v1::client::zwlr_virtual_pointer_v1::ZwlrVirtualPointerV1;
 
@@ -80,32 +81,9 @@ impl LayoutBox {
     }
 }
 
-/// Nothing the bot asks for sends events it needs.
-struct Quiet;
-
-impl Dispatch<WlRegistry, GlobalListContents> for Quiet {
-    fn event(
-        _: &mut Self,
-        _: &WlRegistry,
-        _: wayland_client::protocol::wl_registry::Event,
-        _: &GlobalListContents,
-        _: &Connection,
-        _: &QueueHandle<Self>,
-    ) {
-    }
-}
-
 delegate_noop!(Quiet: ignore WlSeat);
 delegate_noop!(Quiet: ZwlrVirtualPointerManagerV1);
 delegate_noop!(Quiet: ZwlrVirtualPointerV1);
-
-/// Whether the compositor `$WAYLAND_DISPLAY` names offers the global `interface` (a protocol, by its name).
-pub fn compositor_offers(interface: &str) -> Result<bool> {
-    let connection = Connection::connect_to_env().map_err(|e| anyhow!("cannot join the Wayland compositor: {e}"))?;
-    let (globals, _queue) = registry_queue_init::<Quiet>(&connection)
-        .map_err(|e| anyhow!("cannot list the Wayland compositor's globals: {e}"))?;
-    Ok(globals.contents().with_list(|list| list.iter().any(|global| global.interface == interface)))
-}
 
 /// A virtual pointer of the bot's own on the compositor `$WAYLAND_DISPLAY` names, on its first seat.
 pub struct VirtualPointer {
@@ -119,10 +97,7 @@ pub struct VirtualPointer {
 impl VirtualPointer {
     pub fn open() -> Result<VirtualPointer> {
         let layout = LayoutBox::of_compositor()?;
-        let connection =
-            Connection::connect_to_env().map_err(|e| anyhow!("cannot join the Wayland compositor: {e}"))?;
-        let (globals, queue) = registry_queue_init::<Quiet>(&connection)
-            .map_err(|e| anyhow!("cannot list the Wayland compositor's globals: {e}"))?;
+        let (globals, queue) = crate::wayland::join()?;
         let handle = queue.handle();
         let seat: WlSeat = globals.bind(&handle, 1..=1, ()).map_err(|e| anyhow!("the compositor has no seat: {e}"))?;
         let manager: ZwlrVirtualPointerManagerV1 = globals
@@ -162,7 +137,7 @@ impl VirtualPointer {
 
     /// Sends what is queued and waits until the compositor has handled it.
     fn sync(&mut self, what: &str) -> Result<()> {
-        self.queue.roundtrip(&mut Quiet).map(|_| ()).map_err(|e| anyhow!("{what} (the compositor): {e}"))
+        crate::wayland::roundtrip(&mut self.queue, what)
     }
 }
 
