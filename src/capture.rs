@@ -236,9 +236,10 @@ fn all_windows() -> Result<Vec<xcap::Window>> {
 }
 
 /// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,
-/// `SWAYSOCK` (sway's IPC socket) and `XDG_CURRENT_DESKTOP` (`GNOME`, `KDE`, …).
-pub fn session_env() -> [(&'static str, Option<String>); 4] {
-    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "SWAYSOCK", "XDG_CURRENT_DESKTOP"]
+/// `SWAYSOCK` (sway's IPC socket), `XDG_CURRENT_DESKTOP` (`GNOME`, `KDE`, …) and `HYPRLAND_INSTANCE_SIGNATURE`
+/// (Hyprland's IPC).
+pub fn session_env() -> [(&'static str, Option<String>); 5] {
+    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "SWAYSOCK", "XDG_CURRENT_DESKTOP", "HYPRLAND_INSTANCE_SIGNATURE"]
         .map(|name| (name, std::env::var(name).ok().filter(|v| !v.is_empty())))
 }
 
@@ -248,12 +249,13 @@ pub fn session_env() -> [(&'static str, Option<String>); 4] {
 /// desktop is named so) in the workspace, through KWin where it lets the bot; on
 /// other compositors windows are listed, captured and played through X11 only (programs running under XWayland),
 /// and a wlroots compositor's whole output is read.
-/// `None` on an X11 session, and on sway, whose native windows are listed and played ([`crate::wlroots`]).
+/// `None` on an X11 session, and on sway and Hyprland, whose native windows are listed and played
+/// ([`crate::wlroots`]).
 pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool, kwin: bool) -> Option<String> {
     let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
     let wayland = value("WAYLAND_DISPLAY").is_some()
         || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
-    if !wayland || value("SWAYSOCK").is_some() {
+    if !wayland || value("SWAYSOCK").is_some() || value("HYPRLAND_INSTANCE_SIGNATURE").is_some() {
         return None;
     }
     let kde = kwin || value("XDG_CURRENT_DESKTOP").is_some_and(|d| d.split(':').any(|d| d.eq_ignore_ascii_case("KDE")));
@@ -284,7 +286,7 @@ pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool, kwin: bool) ->
 /// then the X server's (XWayland's). On a Wayland session with no X server to ask (no XWayland), the native
 /// windows alone (none, where the compositor is not sway).
 pub fn list_windows() -> Result<Vec<WindowInfo>> {
-    let mut windows = if crate::wlroots::sway_session() { crate::wlroots::native_windows()? } else { Vec::new() };
+    let mut windows = if crate::wlroots::lists_windows() { crate::wlroots::native_windows()? } else { Vec::new() };
     match all_windows().and_then(|x11| x11.iter().map(info_of).collect::<Result<Vec<_>>>()) {
         Ok(x11) => windows.extend(x11),
         Err(_) if wayland_session() && std::env::var_os("DISPLAY").is_none() => {}
@@ -737,6 +739,7 @@ mod tests {
                 ("XDG_SESSION_TYPE", kind.map(String::from)),
                 ("SWAYSOCK", None),
                 ("XDG_CURRENT_DESKTOP", desktop.map(String::from)),
+                ("HYPRLAND_INSTANCE_SIGNATURE", None),
             ]
         };
         assert_eq!(wayland_note(&env(None, None, None), false, false), None);
@@ -766,6 +769,10 @@ mod tests {
         let mut sway = env(Some("wayland-1"), Some("wayland"), None);
         sway[2].1 = Some("/run/user/1000/sway-ipc.sock".into());
         assert_eq!(wayland_note(&sway, true, false), None);
+        // Nor on Hyprland.
+        let mut hyprland = env(Some("wayland-1"), Some("wayland"), Some("Hyprland"));
+        hyprland[4].1 = Some("v0.41_1700000000_1234".into());
+        assert_eq!(wayland_note(&hyprland, false, false), None);
     }
 
     #[test]

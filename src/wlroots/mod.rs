@@ -1,13 +1,13 @@
-//! Native Wayland windows on sway, a wlroots compositor: the windows its IPC lists, their pictures through the
-//! compositor's screen copy (wlr-screencopy, by `libwayshot`), and (in [`crate::input`]) input through its virtual
-//! pointer and keyboard.
+//! Native Wayland windows on wlroots compositors: the windows their IPC lists (sway's, Hyprland's), their pictures
+//! through the compositor's screen copy (wlr-screencopy, by `libwayshot`), and (in [`crate::input`]) input through
+//! its virtual pointer and keyboard; on a wlroots compositor with no IPC the bot knows, its outputs.
 //!
 //! A Wayland client may not look at other clients' windows, so the compositor is asked for everything:
-//! - **Which windows, and where.** sway's IPC tree (`swayipc`, over `$SWAYSOCK`) lists every view with its
-//!   title, app id, process, shell (`xdg_shell` for a native window, `xwayland` for an X one), whether it is
-//!   visible and focused, and its place on the output layout. A view's own picture is its node's `rect` moved by
-//!   its `window_rect` (inside the borders and title bar), of `window_rect`'s size. Windows of the `xwayland`
-//!   shell are left to the X11 path, which lists, captures and plays them as on any X server.
+//! - **Which windows, and where** ([`windows`]). sway's IPC tree (`swayipc`, over `$SWAYSOCK`) lists every view
+//!   with its title, app id, process, shell (`xdg_shell` for a native window, `xwayland` for an X one), whether it
+//!   is visible and focused, and its place on the output layout; Hyprland's IPC (`j/clients` on its instance's
+//!   socket) the same facts in its own words. Windows under XWayland are left to the X11 path, which lists,
+//!   captures and plays them as on any X server.
 //! - **Pictures.** The compositor copies a rectangle of the layout into a buffer the bot shares with it; the
 //!   rectangle is the view's, asked afresh from the tree at every capture, so a moved or resized window is
 //!   followed.
@@ -25,79 +25,38 @@ use anyhow::{anyhow, bail, Context, Result};
 use image::RgbaImage;
 use libwayshot_xcap::region::{EmbeddedRegion, LogicalRegion, Position, Region, Size};
 use libwayshot_xcap::WayshotConnection;
-use swayipc::{Connection, Node, NodeType, ShellType};
 
 use crate::capture::{desktop_load, Frame, FrameSource, Seat, WindowInfo};
 
 mod pointer;
+mod windows;
 pub use pointer::{LayoutBox, VirtualPointer};
+pub use windows::{hyprland_session, sway_session, window_list, HyprlandClients, SwayTree, View, WindowList};
 
-/// Whether sway's IPC socket is named in this session (`$SWAYSOCK`).
-pub fn sway_session() -> bool {
-    std::env::var_os("SWAYSOCK").is_some_and(|socket| !socket.is_empty())
+/// Whether this session's compositor lists its native windows to the bot (sway, Hyprland).
+pub fn lists_windows() -> bool {
+    sway_session() || hyprland_session()
 }
 
-fn connect() -> Result<Connection> {
-    // (Without $SWAYSOCK, swayipc runs `sway --get-socketpath`, which prints to the bot's terminal.)
-    if !sway_session() {
-        bail!("the compositor is not sway ($SWAYSOCK is not set), so it offers no IPC the bot knows");
-    }
-    Connection::new().map_err(|e| anyhow!("cannot reach sway's IPC socket ($SWAYSOCK): {e}"))
-}
-
-/// The views of `node` and below it that are native Wayland windows (front-most first as sway lists focus:
-/// tiled, then floating, each in tree order).
-fn native_views(node: &Node, out: &mut Vec<Node>) {
-    let is_view = matches!(node.node_type, NodeType::Con | NodeType::FloatingCon) && node.pid.is_some();
-    if is_view && node.shell == Some(ShellType::XdgShell) {
-        out.push(node.clone());
-    }
-    for child in node.nodes.iter().chain(&node.floating_nodes) {
-        native_views(child, out);
-    }
-}
-
-/// Where a view's own picture lies on the layout: x, y, width, height.
-fn content(node: &Node) -> (i32, i32, i32, i32) {
-    let (outer, inner) = (&node.rect, &node.window_rect);
-    (outer.x + inner.x, outer.y + inner.y, inner.width, inner.height)
-}
-
-fn info(node: &Node) -> WindowInfo {
-    let (x, y, width, height) = content(node);
+fn info(view: &View) -> WindowInfo {
+    let (x, y, width, height) = view.rect;
     WindowInfo {
-        id: node.id as u32,
-        title: node.name.clone().unwrap_or_default(),
-        app: node.app_id.clone().unwrap_or_default(),
+        id: view.id,
+        title: view.title.clone(),
+        app: view.app.clone(),
         x,
         y,
         width: width.max(0) as u32,
         height: height.max(0) as u32,
-        minimized: node.visible == Some(false),
+        minimized: !view.shown,
         wayland: true,
     }
 }
 
-/// The native Wayland windows sway shows, as `autoplay windows` lists them (their ids are sway's container ids).
+/// The native Wayland windows the compositor shows, as `autoplay windows` lists them (their ids are the
+/// compositor's: sway's container ids, or the low 32 bits of Hyprland's addresses).
 pub fn native_windows() -> Result<Vec<WindowInfo>> {
-    Ok(views_of(&mut connect()?)?.iter().map(info).collect())
-}
-
-/// The native windows' nodes in sway's tree, as `ipc` has it now.
-fn views_of(ipc: &mut Connection) -> Result<Vec<Node>> {
-    let tree = ipc.get_tree().map_err(|e| anyhow!("asking sway for its windows: {e}"))?;
-    let mut views = Vec::new();
-    native_views(&tree, &mut views);
-    Ok(views)
-}
-
-/// Checks sway has an output to capture (an active one): one or several, anywhere in the layout, at any scale.
-pub fn check_layout(ipc: &mut Connection) -> Result<()> {
-    let outputs = ipc.get_outputs().map_err(|e| anyhow!("asking sway for its outputs: {e}"))?;
-    if !outputs.iter().any(|o| o.active) {
-        bail!("sway has no active output to capture");
-    }
-    Ok(())
+    Ok(window_list()?.views()?.iter().map(info).collect())
 }
 
 /// The layout's rectangle `region` (of `what`, for messages) as the compositor copies it, opaque, with a pixel for
@@ -145,27 +104,29 @@ fn copy(shots: &WayshotConnection, region: LogicalRegion, what: &str) -> Result<
 
 /// Frames of one native Wayland window, captured by the compositor.
 pub struct NativeWindowSource {
-    id: i64,
+    id: u32,
     title: String,
     pid: Option<i32>,
-    ipc: Connection,
+    list: Box<dyn WindowList>,
     shots: WayshotConnection,
     /// The windows of the same program when the source was made.
-    siblings_at_start: Vec<i64>,
+    siblings_at_start: Vec<u32>,
 }
 
 impl NativeWindowSource {
     /// The window `window` (listed by [`native_windows`]).
     pub fn open(window: &WindowInfo) -> Result<Self> {
-        let mut ipc = connect()?;
-        check_layout(&mut ipc)?;
+        let list = window_list()?;
         let shots = WayshotConnection::new()
             .map_err(|e| anyhow!("cannot use the compositor's screen copy (wlr-screencopy): {e}"))?;
+        if shots.get_all_outputs().is_empty() {
+            bail!("the compositor has no output to capture");
+        }
         let mut source = NativeWindowSource {
-            id: i64::from(window.id),
+            id: window.id,
             title: window.title.clone(),
             pid: None,
-            ipc,
+            list,
             shots,
             siblings_at_start: Vec::new(),
         };
@@ -175,37 +136,34 @@ impl NativeWindowSource {
         Ok(source)
     }
 
-    fn views(&mut self) -> Result<Vec<Node>> {
-        views_of(&mut self.ipc)
-    }
-
-    /// The window's node as sway has it now.
-    fn view(&mut self) -> Result<Node> {
+    /// The window as the compositor has it now.
+    fn view(&mut self) -> Result<View> {
         let id = self.id;
-        self.views()?
+        self.list
+            .views()?
             .into_iter()
             .find(|v| v.id == id)
             .with_context(|| format!("window '{}' is gone: it was closed", self.title))
     }
 
     /// The other windows of the same program.
-    fn siblings(&mut self) -> Result<Vec<Node>> {
+    fn siblings(&mut self) -> Result<Vec<View>> {
         let (id, pid) = (self.id, self.pid);
-        Ok(self.views()?.into_iter().filter(|v| v.id != id && pid.is_some() && v.pid == pid).collect())
+        Ok(self.list.views()?.into_iter().filter(|v| v.id != id && pid.is_some() && v.pid == pid).collect())
     }
 }
 
 impl FrameSource for NativeWindowSource {
     fn grab(&mut self) -> Result<Frame> {
         let view = self.view()?;
-        if view.visible == Some(false) {
+        if !view.shown {
             bail!(
                 "window '{}' is not shown (on another workspace, or in the scratchpad), so it cannot be seen; show \
                  it and run the command again",
                 self.title
             );
         }
-        let (x, y, width, height) = content(&view);
+        let (x, y, width, height) = view.rect;
         if width <= 0 || height <= 0 {
             bail!("window '{}' has no area to capture ({width}x{height})", self.title);
         }
@@ -213,7 +171,7 @@ impl FrameSource for NativeWindowSource {
             inner: Region { position: Position { x, y }, size: Size { width: width as u32, height: height as u32 } },
         };
         let image = copy(&self.shots, region, &self.describe())?;
-        Ok(Frame { image, origin_x: x, origin_y: y, title: view.name })
+        Ok(Frame { image, origin_x: x, origin_y: y, title: Some(view.title) })
     }
 
     fn describe(&self) -> String {
@@ -230,21 +188,16 @@ impl FrameSource for NativeWindowSource {
             .siblings()?
             .into_iter()
             .filter(|v| !start.contains(&v.id))
-            .map(|v| match v.name.filter(|t| !t.is_empty()) {
-                Some(title) => format!("'{title}'"),
-                None => "(untitled)".to_string(),
-            })
+            .map(|v| if v.title.is_empty() { "(untitled)".to_string() } else { format!("'{}'", v.title) })
             .collect())
     }
 
-    /// A window sway does not have focused is focused (`[con_id=N] focus`, as a user's key binding would);
-    /// sway's tiled windows cover none, so none is named.
+    /// A window the compositor does not have focused is focused (as a user's key binding would); the tiled
+    /// windows of sway and Hyprland cover none, so none is named.
     fn uncover(&mut self) -> Result<Vec<String>> {
-        if !self.view()?.focused {
-            let command = format!("[con_id={}] focus", self.id);
-            for outcome in self.ipc.run_command(&command).map_err(|e| anyhow!("asking sway to focus: {e}"))? {
-                outcome.map_err(|e| anyhow!("sway would not focus window '{}': {e}", self.title))?;
-            }
+        let view = self.view()?;
+        if !view.focused {
+            self.list.focus(&view)?;
         }
         Ok(Vec::new())
     }
@@ -273,7 +226,7 @@ impl StopKey {
     /// Binds the key and watches for it; an error where the user's configuration binds it already (it is then
     /// left alone) or sway does not take the binding.
     pub fn bind() -> Result<StopKey> {
-        let mut ipc = connect()?;
+        let mut ipc = windows::connect_sway()?;
         let config = ipc.get_config().map_err(|e| anyhow!("asking sway for its configuration: {e}"))?.config;
         let bound_already = config.lines().any(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -289,7 +242,7 @@ impl StopKey {
         }
         let command = format!("nop autoplay stops {}", std::process::id());
         let pressed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let events = connect()?
+        let events = windows::connect_sway()?
             .subscribe([swayipc::EventType::Binding])
             .map_err(|e| anyhow!("watching sway's key bindings: {e}"))?;
         let seen = pressed.clone();
@@ -323,7 +276,7 @@ impl StopKey {
 impl Drop for StopKey {
     /// Gives the key back to the applications.
     fn drop(&mut self) {
-        if let Ok(mut ipc) = connect() {
+        if let Ok(mut ipc) = windows::connect_sway() {
             let _ = ipc.run_command(format!("unbindsym {STOP_KEY}"));
         }
     }
