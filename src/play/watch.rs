@@ -232,7 +232,7 @@ pub const MEDIAN_STEP: Duration = Duration::from_millis(100);
 /// reading, and when that board was first read (the source's clock); the wait's [`TimedOut`] after `bound`.
 ///
 /// What is read, and how often:
-/// - Until there are [`MEDIAN_OF`] captures [`MEDIAN_STEP`] apart, each capture.
+/// - Until there are [`MEDIAN_OF`] captures [`MEDIAN_STEP`] apart, each unlike the one before it, each capture.
 /// - From then on, the median of the latest of them, once for each new one (a round between two brings no new
 ///   evidence, and is not counted): the board where the animation leaves it. Sparks drifting over the cells are
 ///   gone from it, where a single capture may not read, or may read a spark as part of a cell. Where the median
@@ -257,7 +257,10 @@ pub fn reading_holds_still<G: Client>(
     let held = wait.run(source, start, |round| {
         let frame = round.source.grab()?;
         let now = round.clock();
-        let new_spaced = spaced.back().is_none_or(|(at, _)| now.saturating_sub(*at) >= MEDIAN_STEP);
+        // A capture the same as the last one kept is the same frame of the client's (a client slowed by a busy
+        // desktop repaints seldom): no new evidence for the median, whose sparks would stay where they were.
+        let new_spaced =
+            spaced.back().is_none_or(|(at, last)| now.saturating_sub(*at) >= MEDIAN_STEP && *last != frame.image);
         if new_spaced {
             spaced.push_back((now, frame.image.clone()));
             if spaced.len() > MEDIAN_OF {
