@@ -17,7 +17,7 @@
 use anyhow::{bail, Result};
 use image::RgbaImage;
 
-use super::reading::{how_far, solid_colours, SolidColour};
+use super::reading::{how_far, largest_squares, solid_colours, SolidColour};
 use super::theme::{PaletteColour, PaletteTheme};
 use crate::calibration::format_rgb;
 use crate::game::CellLayout;
@@ -38,16 +38,26 @@ const LEAST_CELL_LIKE: usize = 3;
 /// The most candidates left out in turn: every subset of them is tried, fewest first.
 const SUSPECTS: usize = 7;
 
+/// A candidate for a cell colour: a colour that fills solid areas, and the side of the largest square it fills
+/// anywhere (about a cell's for every cell colour, as each fills a whole cell somewhere; a few pixels for a frame, a
+/// line or text).
+struct Candidate {
+    colour: SolidColour,
+    largest_square: u32,
+}
+
 /// Finds the board's palette from the picture (see the module doc); `known` themes lend their symbols.
 pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&CellLayout>) -> Result<PaletteTheme> {
     // Colours within the tolerance of a more frequent one are that colour (a window's two near greys, say), so
     // that leaving a colour out leaves out its near twins too.
-    let mut solid: Vec<SolidColour> = Vec::new();
+    let squares = largest_squares(image);
+    let mut solid: Vec<Candidate> = Vec::new();
     for colour in solid_colours(image, 1) {
-        let near = |c: &SolidColour| (0..3).all(|i| c.rgb[i].abs_diff(colour.rgb[i]) <= TOLERANCE);
+        let side = squares.get(&colour.rgb).copied().unwrap_or(0);
+        let near = |c: &Candidate| (0..3).all(|i| c.colour.rgb[i].abs_diff(colour.rgb[i]) <= TOLERANCE);
         match solid.iter().position(near) {
-            Some(twin) => solid[twin].largest_square = solid[twin].largest_square.max(colour.largest_square),
-            None if solid.len() < CANDIDATES => solid.push(colour),
+            Some(twin) => solid[twin].largest_square = solid[twin].largest_square.max(side),
+            None if solid.len() < CANDIDATES => solid.push(Candidate { colour, largest_square: side }),
             None => {}
         }
     }
@@ -55,7 +65,7 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
     if solid.len() < 2 {
         bail!("no board found: fewer than two colours fill solid areas of the picture");
     }
-    let colours: Vec<[u8; 3]> = solid.iter().map(|c| c.rgb).collect();
+    let colours: Vec<[u8; 3]> = solid.iter().map(|c| c.colour.rgb).collect();
     let suspects = suspects(&solid);
     // Subsets of suspects to leave out, fewest first.
     let mut subsets: Vec<u32> = (0..1u32 << suspects.len()).collect();
@@ -106,12 +116,12 @@ pub fn discover_theme(image: &RgbaImage, known: &[PaletteTheme], hint: Option<&C
 /// is small in its window), the one that fills the largest square (a panel is wider than a cell; where the board
 /// fills most of its window, a cell colour can be more frequent than the window's background, whose largest
 /// square is still larger than a cell), and the least cell-like (the smallest share of solid pixels: text, lines).
-fn suspects(solid: &[SolidColour]) -> Vec<usize> {
+fn suspects(solid: &[Candidate]) -> Vec<usize> {
     let mut suspects: Vec<usize> = (0..solid.len().min(MOST_FREQUENT)).collect();
     let mut by_square: Vec<usize> = (0..solid.len()).collect();
     by_square.sort_by_key(|&i| std::cmp::Reverse(solid[i].largest_square));
     let mut by_share: Vec<usize> = (0..solid.len()).collect();
-    by_share.sort_by(|&a, &b| solid[a].solid_share.total_cmp(&solid[b].solid_share));
+    by_share.sort_by(|&a, &b| solid[a].colour.solid_share.total_cmp(&solid[b].colour.solid_share));
     let widest = by_square.into_iter().filter(|i| !suspects.contains(i)).take(WIDEST);
     suspects.extend(widest.collect::<Vec<_>>());
     let least_cell_like: Vec<usize> =
@@ -127,7 +137,7 @@ fn suspects(solid: &[SolidColour]) -> Vec<usize> {
 /// and skews its lattice), a line or text fills one of a few pixels. Taken as a cell's side: the median of the
 /// candidates' largest squares; a colour whose largest square is under half that is no cell colour. (With more
 /// such colours than cell colours the median is small, and few are left out: then the subsets below do the work.)
-fn leave_out_thin_colours(solid: &mut Vec<SolidColour>) {
+fn leave_out_thin_colours(solid: &mut Vec<Candidate>) {
     let mut sides: Vec<u32> = solid.iter().map(|c| c.largest_square).collect();
     sides.sort_unstable();
     let Some(&cell) = sides.get(sides.len() / 2) else { return };

@@ -39,9 +39,6 @@ pub(super) struct SolidColour {
     solid: usize,
     /// Share of all its pixels that are solid: high for cells, low for lines, bevels and text.
     pub(super) solid_share: f64,
-    /// The side of the largest square the colour fills anywhere: about a cell's for every cell colour (each fills
-    /// a whole cell somewhere), a few pixels for a frame, a line or text.
-    pub(super) largest_square: u32,
 }
 
 /// Colours that fill solid areas (a pixel with at least `reach` pixels of its colour on each side, across and
@@ -63,7 +60,6 @@ pub(super) fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
         edge.insert(rgb(w - 1, y));
     }
     let mut counts: HashMap<[u8; 3], (usize, usize)> = HashMap::new();
-    let squares = largest_squares(image);
     for y in reach..h.saturating_sub(reach) {
         for x in reach..w.saturating_sub(reach) {
             let c = rgb(x, y);
@@ -80,12 +76,7 @@ pub(super) fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
     let mut colours: Vec<SolidColour> = counts
         .into_iter()
         .filter(|(_, (solid, _))| *solid > 0)
-        .map(|(rgb, (solid, all))| SolidColour {
-            rgb,
-            solid,
-            solid_share: solid as f64 / all as f64,
-            largest_square: squares.get(&rgb).copied().unwrap_or(0),
-        })
+        .map(|(rgb, (solid, all))| SolidColour { rgb, solid, solid_share: solid as f64 / all as f64 })
         .collect();
     colours.sort_by(|a, b| b.solid.cmp(&a.solid).then(a.rgb.cmp(&b.rgb)));
     colours
@@ -94,7 +85,7 @@ pub(super) fn solid_colours(image: &RgbaImage, reach: u32) -> Vec<SolidColour> {
 /// For each colour of `image`, the side of the largest square of pixels of exactly that colour (the classic
 /// dynamic programme: a pixel's square is one more than the least of its three neighbours' above and left, where
 /// all four are its colour), one row kept at a time.
-fn largest_squares(image: &RgbaImage) -> HashMap<[u8; 3], u32> {
+pub(super) fn largest_squares(image: &RgbaImage) -> HashMap<[u8; 3], u32> {
     let w = image.width() as usize;
     let packed: Vec<u32> =
         image.pixels().map(|p| u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2])).collect();
