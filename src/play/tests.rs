@@ -436,7 +436,7 @@ fn a_held_press_a_polling_client_misses_in_a_slow_frame_is_made_again_held_longe
     let report = result.unwrap_or_else(|e| panic!("{e:#}\n{notes}"));
     assert!(report.won, "{notes}");
     assert_eq!((report.moves, client.events.len(), client.counted), (5, 7, 5), "{notes}");
-    assert_eq!(notes.matches("fell between two of its frames").count(), 1, "{notes}");
+    assert_eq!(notes.matches("fell between two of its looks at the input").count(), 1, "{notes}");
     assert_eq!(client.hold, crate::input::LONG_HOLD, "{notes}");
 
     let (result, notes, client) = run(5, false, held_for_a_frame(Duration::MAX));

@@ -316,9 +316,10 @@ impl<G: Client> Player<'_, G> {
         if let Some(missed_at) = self.hands.misses_brief_presses() {
             if let Some(hold) = self.hands.hold_longer() {
                 return Ok(Evidence::Shown(format!(
-                    "this client polls its input once a frame (move {missed_at}, pressed and released at once, \
-                     showed nothing; held, it showed), so a press it got shows a frame or two later: held {} ms, \
-                     this one fell between two of its frames, and is made again held {} ms, as every move from now on",
+                    "this client missed a press sent at once and took it held (move {missed_at}), as a game that \
+                     reads its input once a frame does, where a press shows a frame or two after it is read: held {} \
+                     ms, this one showed nothing in the whole wait, so it fell between two of its looks at the input; \
+                     it is made again held {} ms, as every move from now on",
                     crate::input::HOLD.as_millis(),
                     hold.as_millis()
                 )));
