@@ -325,11 +325,7 @@ impl OutputSource {
     /// The rectangle copied, in the layout's points: the output's, or the box of every output.
     fn rectangle(&self) -> Result<LayoutBox> {
         let outputs = self.shots.get_all_outputs().iter().filter(|o| self.output.as_ref().is_none_or(|n| *n == o.name));
-        let rectangles = outputs.map(|output| {
-            let region = output.logical_region.inner;
-            (region.position.x, region.position.y, region.size.width, region.size.height)
-        });
-        LayoutBox::around(rectangles).ok_or_else(|| anyhow!("{} is gone", self.describe()))
+        LayoutBox::of_outputs(outputs).ok_or_else(|| anyhow!("{} is gone", self.describe()))
     }
 }
 

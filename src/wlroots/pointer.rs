@@ -16,13 +16,14 @@
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
+use libwayshot_xcap::output::OutputInfo;
 use libwayshot_xcap::WayshotConnection;
-
-use crate::wayland::Quiet;
 use wayland_client::protocol::{wl_pointer::ButtonState, wl_seat::WlSeat};
 use wayland_client::{delegate_noop, EventQueue};
 use wayland_protocols_wlr::virtual_pointer::v1::client::zwlr_virtual_pointer_manager_v1::ZwlrVirtualPointerManagerV1;
 use wayland_protocols_wlr::virtual_pointer::v1::client::zwlr_virtual_pointer_v1::ZwlrVirtualPointerV1;
+
+use crate::wayland::Quiet;
 
 /// The left button's code (linux/input-event-codes.h: `BTN_LEFT`).
 const BTN_LEFT: u32 = 0x110;
@@ -51,15 +52,20 @@ impl LayoutBox {
         Some(LayoutBox { x: left, y: top, width: (right - left) as u32, height: (bottom - top) as u32 })
     }
 
-    /// The compositor's layout, as its outputs tell it (xdg-output's logical rectangles).
+    /// The smallest box holding every output of `outputs`, each by its place on the layout (xdg-output's logical
+    /// rectangle); `None` for none.
+    pub fn of_outputs<'a>(outputs: impl IntoIterator<Item = &'a OutputInfo>) -> Option<LayoutBox> {
+        LayoutBox::around(outputs.into_iter().map(|output| {
+            let region = output.logical_region.inner;
+            (region.position.x, region.position.y, region.size.width, region.size.height)
+        }))
+    }
+
+    /// The compositor's layout, as its outputs tell it.
     pub fn of_compositor() -> Result<LayoutBox> {
         let shots = WayshotConnection::new()
             .map_err(|e| anyhow!("cannot ask the compositor for its outputs (wlr-screencopy, xdg-output): {e}"))?;
-        let outputs = shots.get_all_outputs().iter().map(|output| {
-            let region = output.logical_region.inner;
-            (region.position.x, region.position.y, region.size.width, region.size.height)
-        });
-        match LayoutBox::around(outputs) {
+        match LayoutBox::of_outputs(shots.get_all_outputs()) {
             Some(layout) if layout.width > 0 && layout.height > 0 => Ok(layout),
             _ => bail!("the compositor has no output"),
         }
