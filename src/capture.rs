@@ -1,4 +1,5 @@
-//! The capture stage: frames from a live window, the whole screen, or an image file.
+//! The capture stage: frames from a live window, the whole screen, or an image file; here, an X server's windows
+//! and screen (a Wayland compositor's are in its own module; [`crate::desktop`] chooses among them).
 //!
 //! A [`Frame`] is an image plus the screen position of its top-left pixel, so that a point found in the image
 //! maps back to the screen by adding the origin, and the window's title where there is a window (some games
@@ -187,7 +188,7 @@ pub struct WindowInfo {
     pub width: u32,
     pub height: u32,
     pub minimized: bool,
-    /// A native Wayland window, listed by the compositor (sway): captured and played through it
+    /// A native Wayland window, listed by the compositor (sway, Hyprland): captured and played through it
     /// ([`crate::wlroots`]), its id being the compositor's. Otherwise an X11 window (XWayland's, on Wayland).
     pub wayland: bool,
 }
@@ -235,168 +236,15 @@ fn all_windows() -> Result<Vec<xcap::Window>> {
     })
 }
 
-/// The variables that tell what kind of desktop session this is: `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE`,
-/// `SWAYSOCK` (sway's IPC socket), `XDG_CURRENT_DESKTOP` (`GNOME`, `KDE`, …) and `HYPRLAND_INSTANCE_SIGNATURE`
-/// (Hyprland's IPC).
-pub fn session_env() -> [(&'static str, Option<String>); 5] {
-    ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE", "SWAYSOCK", "XDG_CURRENT_DESKTOP", "HYPRLAND_INSTANCE_SIGNATURE"]
-        .map(|name| (name, std::env::var(name).ok().filter(|v| !v.is_empty())))
-}
-
-/// On a Wayland session (either of the first two variables says so) other than sway's, what works and what does
-/// not, by desktop: on GNOME (`mutter`: mutter's remote-desktop services answer on the session bus) the board is
-/// found in the monitor and played through mutter; on KDE (`kwin`: KWin's screenshot service answers, or the
-/// desktop is named so) in the workspace, through KWin where it lets the bot; on
-/// other compositors windows are listed, captured and played through X11 only (programs running under XWayland),
-/// and a wlroots compositor's whole output is read.
-/// `None` on an X11 session, and on sway and Hyprland, whose native windows are listed and played
-/// ([`crate::wlroots`]).
-pub fn wayland_note(env: &[(&str, Option<String>)], mutter: bool, kwin: bool) -> Option<String> {
-    let value = |name: &str| env.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref());
-    let wayland = value("WAYLAND_DISPLAY").is_some()
-        || value("XDG_SESSION_TYPE").is_some_and(|t| t.eq_ignore_ascii_case("wayland"));
-    if !wayland || value("SWAYSOCK").is_some() || value("HYPRLAND_INSTANCE_SIGNATURE").is_some() {
-        return None;
-    }
-    let kde = kwin || value("XDG_CURRENT_DESKTOP").is_some_and(|d| d.split(':').any(|d| d.eq_ignore_ascii_case("KDE")));
-    Some(if mutter {
-        "this is a GNOME (mutter) session on Wayland: GNOME lists its windows to no other program, so autoplay lists \
-         only the windows of programs running under XWayland; with no --window, `play` finds the board in the \
-         primary monitor's picture (mutter's screen cast) and plays it through mutter's remote desktop, a native \
-         Wayland window's too"
-            .to_string()
-    } else if kde {
-        "this is a KDE Plasma (KWin) session on Wayland: KWin lists its windows to no other program, so autoplay \
-         lists only the windows of programs running under XWayland; with no --window, `play` finds the board in the \
-         workspace's picture (KWin's screenshot service) and plays it through KWin's fake input, where KWin lets \
-         autoplay use them (a .desktop file authorising it: see docs/desktops.md); else start a Qt game under \
-         XWayland with QT_QPA_PLATFORM=xcb (for example `QT_QPA_PLATFORM=xcb ksudoku`), a GTK one with GDK_BACKEND=x11"
-            .to_string()
-    } else {
-        "this is a Wayland session whose compositor lists no windows to autoplay: it sees the windows of programs \
-         running under XWayland (as on X11) and, where the compositor copies its output and takes virtual input (a \
-         wlroots one, such as Hyprland or labwc), the board in the whole output; native Wayland windows are not \
-         listed. Where the compositor offers neither, start a GTK game under XWayland with GDK_BACKEND=x11 (for \
-         example `GDK_BACKEND=x11 /usr/games/sgt-flood`), a Qt one with QT_QPA_PLATFORM=xcb"
-            .to_string()
-    })
-}
-
-/// Every top-level window the window manager knows, front-most first; on sway, its native Wayland windows first,
-/// then the X server's (XWayland's). On a Wayland session with no X server to ask (no XWayland), the native
-/// windows alone (none, where the compositor is not sway).
-pub fn list_windows() -> Result<Vec<WindowInfo>> {
-    let mut windows = if crate::wlroots::lists_windows() { crate::wlroots::native_windows()? } else { Vec::new() };
-    match all_windows().and_then(|x11| x11.iter().map(info_of).collect::<Result<Vec<_>>>()) {
-        Ok(x11) => windows.extend(x11),
-        Err(_) if wayland_session() && std::env::var_os("DISPLAY").is_none() => {}
-        Err(e) => return Err(e),
-    }
-    Ok(windows)
-}
-
-/// Whether this is a Wayland session (`WAYLAND_DISPLAY` names a compositor).
-pub fn wayland_session() -> bool {
-    std::env::var_os("WAYLAND_DISPLAY").is_some_and(|display| !display.is_empty())
-}
-
-/// The whole screen: on a Wayland session whose compositor copies its output for the bot (a wlroots one), every
-/// output ([`crate::wlroots::OutputSource`]); on GNOME's (mutter's), its primary monitor through a screen cast
-/// ([`crate::mutter::MonitorSource`]); else the X server's screen.
-pub fn screen_source() -> Box<dyn FrameSource> {
-    screen_sources().into_iter().last().unwrap_or_else(|| Box::new(ScreenSource))
-}
-
-/// Where a board is looked for on the screen, in turn: on a Wayland session whose compositor copies its outputs,
-/// each output where there are several, then all of them ([`crate::wlroots::OutputSource::each`]); on GNOME's,
-/// the primary monitor; on KDE's, the whole workspace; else the screen.
-pub fn screen_sources() -> Vec<Box<dyn FrameSource>> {
-    if wayland_session() {
-        if let Ok(outputs) = crate::wlroots::OutputSource::each() {
-            return outputs.into_iter().map(|output| Box::new(output) as Box<dyn FrameSource>).collect();
-        }
-        if crate::mutter::mutter_session() {
-            match crate::mutter::MonitorSource::open() {
-                Ok(monitor) => return vec![Box::new(monitor)],
-                Err(e) => eprintln!("note: GNOME's screen cannot be seen through mutter: {e:#}"),
-            }
-        }
-        if crate::kwin::kwin_session() {
-            match crate::kwin::WorkspaceSource::open() {
-                Ok(workspace) => return vec![Box::new(workspace)],
-                Err(e) => eprintln!("note: KDE's screen cannot be seen through KWin: {e:#}"),
-            }
-        }
-    }
-    vec![Box::new(ScreenSource)]
-}
-
-/// The source of the window `title` names ([`find_window`]): a native Wayland window's through the compositor,
-/// any other through X11.
-pub fn open_window(title: &str) -> Result<Box<dyn FrameSource>> {
-    let info = find_window(title).map_err(with_wayland_note)?;
-    if info.wayland {
-        return Ok(Box::new(crate::wlroots::NativeWindowSource::open(&info)?));
-    }
-    Ok(Box::new(WindowSource::of(info).map_err(with_wayland_note)?))
+/// Every top-level window the X server's window manager knows, front-most first (on a Wayland session, XWayland's;
+/// a native Wayland window is known to no X client: [`crate::desktop::Desktop::list_windows`] lists those too).
+pub fn x11_windows() -> Result<Vec<WindowInfo>> {
+    all_windows()?.iter().map(info_of).collect()
 }
 
 /// A window as messages name it: title, id, position and size.
 pub fn describe_window(w: &WindowInfo) -> String {
     format!("'{}' (id {}, at {},{}, {}x{})", w.title, w.id, w.x, w.y, w.width, w.height)
-}
-
-/// Windows as messages name them, in a list.
-fn described(windows: &[&WindowInfo]) -> String {
-    windows.iter().map(|w| describe_window(w)).collect::<Vec<_>>().join(", ")
-}
-
-/// Finds a window: `id:N` names one by its id (as `autoplay windows` lists them); otherwise by title, the one
-/// window with exactly that title, else the one window whose title contains it (ignoring case), else the one
-/// window of a program of that class (`xterm`). Several matches, or none, are errors that list the candidates, so
-/// that the user can name one by its id.
-pub fn find_window(title: &str) -> Result<WindowInfo> {
-    let windows = list_windows()?;
-    if let Some(id) = title.strip_prefix("id:") {
-        let id: u32 = id
-            .trim()
-            .parse()
-            .with_context(|| format!("'{title}' is not a window id (id:N, from `autoplay windows`)"))?;
-        return windows.into_iter().find(|w| w.id == id).with_context(|| format!("no window has id {id}"));
-    }
-    let exact: Vec<&WindowInfo> = windows.iter().filter(|w| w.title == title && !w.minimized).collect();
-    match exact.as_slice() {
-        [one] => return Ok((*one).clone()),
-        [] => {}
-        many => bail!("several windows are titled '{title}': {}; name one with --window id:N", described(many)),
-    }
-    let wanted = title.to_lowercase();
-    let partial: Vec<&WindowInfo> =
-        windows.iter().filter(|w| w.title.to_lowercase().contains(&wanted) && !w.minimized).collect();
-    match partial.as_slice() {
-        [one] => Ok((*one).clone()),
-        [] => {
-            // No title has it: the window's class (its program, as `autoplay windows` shows it).
-            let by_class: Vec<&WindowInfo> =
-                windows.iter().filter(|w| w.app.eq_ignore_ascii_case(title) && !w.minimized).collect();
-            match by_class.as_slice() {
-                [one] => return Ok((*one).clone()),
-                [] => {}
-                many => {
-                    bail!("several windows of program '{title}': {}; name one with --window id:N", described(many))
-                }
-            }
-            let titles: Vec<String> = windows.iter().map(|w| format!("'{}'", w.title)).collect();
-            bail!(
-                "no window titled '{title}' (windows: {})",
-                if titles.is_empty() { "none".into() } else { titles.join(", ") }
-            )
-        }
-        many => bail!(
-            "several windows match '{title}': {}; give the exact title, or name one with --window id:N",
-            described(many)
-        ),
-    }
 }
 
 /// Frames of one window. Its position is asked afresh at every grab, so a moved window is still followed.
@@ -419,36 +267,9 @@ fn windows_of(windows: &[xcap::Window], pid: u32) -> Vec<(u32, String)> {
         .collect()
 }
 
-/// What this desktop session means for the bot, where it is a Wayland one ([`wayland_note`]; whether it is GNOME's
-/// is asked of the session bus only there).
-pub fn session_note() -> Option<String> {
-    let env = session_env();
-    // (Not a Wayland session, or sway's: nothing to tell, and no bus to ask.)
-    wayland_note(&env, false, false)?;
-    let mutter = crate::mutter::mutter_session();
-    wayland_note(&env, mutter, !mutter && crate::kwin::kwin_session())
-}
-
-/// An error about finding a window, with what a Wayland session means for it where this is one.
-pub fn with_wayland_note(error: anyhow::Error) -> anyhow::Error {
-    match session_note() {
-        Some(note) => anyhow!("{error:#}; {note}"),
-        None => error,
-    }
-}
-
 impl WindowSource {
-    /// The window `title` names (see [`find_window`]).
-    pub fn new(title: &str) -> Result<Self> {
-        Self::open(title).map_err(with_wayland_note)
-    }
-
-    fn open(title: &str) -> Result<Self> {
-        Self::of(find_window(title)?)
-    }
-
     /// The X11 window `info` lists.
-    fn of(info: WindowInfo) -> Result<Self> {
+    pub fn of(info: WindowInfo) -> Result<Self> {
         if info.wayland {
             bail!("window '{}' is a native Wayland window, not an X11 one", info.title);
         }
@@ -483,7 +304,7 @@ impl WindowSource {
             }
             Ok(Shown::Mapped) | Err(_) => {}
         }
-        let Some(info) = list_windows().ok().and_then(|ws| ws.into_iter().find(|w| w.id == id)) else {
+        let Some(info) = x11_windows().ok().and_then(|ws| ws.into_iter().find(|w| w.id == id)) else {
             return anyhow!("window '{}' cannot be captured ({error})", self.title);
         };
         let screen = xcap::Monitor::all()
@@ -554,7 +375,7 @@ impl FrameSource for WindowSource {
 
     fn uncover(&mut self) -> Result<Vec<String>> {
         let id = self.window.id()?;
-        let windows = list_windows()?;
+        let windows = x11_windows()?;
         let Some(at) = windows.iter().position(|w| w.id == id) else { return Ok(Vec::new()) };
         let ours = &windows[at];
         let overlaps = |w: &WindowInfo| {
@@ -593,7 +414,7 @@ impl FrameSource for WindowSource {
 
     fn covering_at(&mut self, points: &[(i32, i32)]) -> Result<Vec<String>> {
         let id = self.window.id()?;
-        let windows = list_windows()?;
+        let windows = x11_windows()?;
         let Some(at) = windows.iter().position(|w| w.id == id) else { return Ok(Vec::new()) };
         let over = |w: &WindowInfo, &(x, y): &(i32, i32)| {
             x >= w.x && y >= w.y && x < w.x + w.width as i32 && y < w.y + w.height as i32
@@ -730,50 +551,6 @@ impl Default for Settle {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_wayland_session_is_told_what_works_on_its_desktop_and_how_to_start_a_game_under_xwayland() {
-        let env = |wayland: Option<&str>, kind: Option<&str>, desktop: Option<&str>| {
-            [
-                ("WAYLAND_DISPLAY", wayland.map(String::from)),
-                ("XDG_SESSION_TYPE", kind.map(String::from)),
-                ("SWAYSOCK", None),
-                ("XDG_CURRENT_DESKTOP", desktop.map(String::from)),
-                ("HYPRLAND_INSTANCE_SIGNATURE", None),
-            ]
-        };
-        assert_eq!(wayland_note(&env(None, None, None), false, false), None);
-        assert_eq!(wayland_note(&env(None, Some("x11"), Some("GNOME")), true, false), None);
-        for session in [
-            env(Some("wayland-0"), None, None),
-            env(None, Some("wayland"), None),
-            env(Some("wayland-1"), Some("wayland"), Some("Hyprland")),
-        ] {
-            let note = wayland_note(&session, false, false).expect("a Wayland session");
-            assert!(
-                note.contains("XWayland")
-                    && note.contains("GDK_BACKEND=x11")
-                    && note.contains("native Wayland windows are not listed"),
-                "{note}"
-            );
-        }
-        // GNOME: the monitor is read and played through mutter.
-        let gnome = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("GNOME")), true, false).unwrap();
-        assert!(gnome.contains("mutter's remote desktop") && !gnome.contains("GDK_BACKEND"), "{gnome}");
-        // KDE: the workspace through KWin where it lets the bot, else how to start a Qt game under XWayland.
-        let kde = wayland_note(&env(Some("wayland-0"), Some("wayland"), Some("KDE")), false, false).unwrap();
-        assert!(kde.contains("KWin's fake input") && kde.contains("QT_QPA_PLATFORM=xcb"), "{kde}");
-        // (KWin answering says so too, whatever the desktop's name.)
-        assert_eq!(wayland_note(&env(Some("wayland-0"), None, None), false, true).as_ref(), Some(&kde));
-        // On sway, native windows are listed and played: nothing to tell.
-        let mut sway = env(Some("wayland-1"), Some("wayland"), None);
-        sway[2].1 = Some("/run/user/1000/sway-ipc.sock".into());
-        assert_eq!(wayland_note(&sway, true, false), None);
-        // Nor on Hyprland.
-        let mut hyprland = env(Some("wayland-1"), Some("wayland"), Some("Hyprland"));
-        hyprland[4].1 = Some("v0.41_1700000000_1234".into());
-        assert_eq!(wayland_note(&hyprland, false, false), None);
-    }
 
     #[test]
     fn clicks_are_clamped_to_the_window() {

@@ -17,6 +17,7 @@ pub mod calibration;
 pub mod capture;
 pub mod cli;
 pub mod clients;
+pub mod desktop;
 pub mod game;
 pub mod games;
 pub mod imageio;

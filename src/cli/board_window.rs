@@ -9,9 +9,8 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
 
-use crate::capture::{
-    describe_window, list_windows, open_window, screen_sources, with_wayland_note, FrameSource, WindowInfo,
-};
+use crate::capture::{describe_window, FrameSource, WindowInfo};
+use crate::desktop::Desktop;
 use crate::game::{Client, Game};
 
 /// Windows smaller than this on either side hold no board worth reading (a tray icon, a tooltip).
@@ -20,7 +19,8 @@ const MIN_SIDE: u32 = 60;
 /// The source of the one window (else the screen) whose picture `client` reads as a board.
 pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<Box<dyn FrameSource>> {
     let game = client.rules().name();
-    let windows = list_windows().map_err(with_wayland_note)?;
+    let desktop = Desktop::detect();
+    let windows = desktop.list_windows().map_err(|e| desktop.with_note(e))?;
     let mut boards: Vec<(WindowInfo, Box<dyn FrameSource>)> = Vec::new();
     let mut not_boards: Vec<String> = Vec::new();
     // Windows titled as the game usually is whose picture does not read (one covered by another): where another
@@ -29,7 +29,7 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
     let titled = |title: &str| usual_titles.iter().any(|usual| title.to_lowercase().contains(&usual.to_lowercase()));
     for info in windows.iter().filter(|w| !w.minimized && w.width >= MIN_SIDE && w.height >= MIN_SIDE) {
         let named = format!("'{}' (id {})", info.title, info.id);
-        let read = open_window(&format!("id:{}", info.id)).and_then(|mut source| {
+        let read = desktop.open(info.clone()).and_then(|mut source| {
             let frame = source.grab()?;
             client.read(&frame, None)?;
             Ok(source)
@@ -59,10 +59,10 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
     if let Some((_, source)) = boards.pop() {
         return Ok(source);
     }
-    if let Some(titled) = usual_titles.iter().find_map(|title| open_window(title).ok()) {
+    if let Some(titled) = usual_titles.iter().find_map(|title| desktop.open_window(title).ok()) {
         return Ok(titled);
     }
-    let screens = screen_sources();
+    let screens = desktop.screen_sources();
     let several = screens.len() > 1;
     let mut unread = Vec::new();
     for mut screen in screens {
@@ -74,7 +74,7 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
             Err(error) => unread.push(first_clause(&format!("{error:#}")).to_owned()),
         }
     }
-    Err(with_wayland_note(anyhow!(
+    Err(desktop.with_note(anyhow!(
         "no window shows a {game} board, nor does the whole screen ({}); windows looked at: {}",
         unread.join("; "),
         if not_boards.is_empty() { "none".to_owned() } else { not_boards.join("; ") }

@@ -22,7 +22,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::capture::{list_windows, open_window, screen_source, FrameSource};
+use crate::capture::FrameSource;
+use crate::desktop::Desktop;
 use crate::imageio::{read_text, save_image};
 
 /// Writes `text` to standard output, ending it with a newline unless it is empty or already ends with one.
@@ -74,8 +75,9 @@ pub struct WindowsArgs {
 }
 
 pub fn windows(args: &WindowsArgs) -> Result<()> {
-    let windows = list_windows().map_err(crate::capture::with_wayland_note)?;
-    if let Some(note) = crate::capture::session_note() {
+    let desktop = Desktop::detect();
+    let windows = desktop.list_windows().map_err(|e| desktop.with_note(e))?;
+    if let Some(note) = desktop.note() {
         eprintln!("note: {note}");
     }
     if args.json {
@@ -109,8 +111,8 @@ pub fn capture(args: &CaptureArgs) -> Result<()> {
         bail!("refusing to write an image to a terminal; use -o FILE or a pipe");
     }
     let mut source: Box<dyn FrameSource> = match &args.window {
-        Some(title) => open_window(title)?,
-        None => screen_source(),
+        Some(title) => Desktop::detect().open_window(title)?,
+        None => Desktop::detect().screen_source(),
     };
     save_image(&source.grab()?.image, &args.output)
 }

@@ -10,7 +10,8 @@ use clap::Args;
 
 use super::{print, seconds};
 use crate::calibration::ThemeTarget;
-use crate::capture::{open_window, Frame, FrameSource, ImageFileSource};
+use crate::capture::{Frame, FrameSource, ImageFileSource};
+use crate::desktop::Desktop;
 use crate::game::{Client, Game, Layout, ReadingOf, Screen};
 use crate::imageio::{load_image, save_image};
 use crate::input::{DesktopInput, DryRunInput, InputDevice};
@@ -135,7 +136,7 @@ pub fn play<G: Screen>(root: &Path, args: &PlayArgs) -> Result<()> {
     };
     let mut source: Box<dyn FrameSource> = match (&args.image, &args.window) {
         (Some(path), _) => Box::new(ImageFileSource::open(path)?),
-        (None, Some(title)) => open_window(title)?,
+        (None, Some(title)) => Desktop::detect().open_window(title)?,
         (None, None) => {
             let found = super::board_window::board_source(&mut game, G::WINDOW_TITLES)?;
             eprintln!("the board is in {}", found.describe());
@@ -256,7 +257,7 @@ pub struct OpenLoopArgs {
 /// `bench open-loop`: see [`crate::bench::open_loop`].
 pub fn open_loop<G: Screen>(root: &Path, args: &OpenLoopArgs) -> Result<()> {
     let mut game = G::load(root, None)?.client();
-    let mut source = open_window(&args.window)?;
+    let mut source = Desktop::detect().open_window(&args.window)?;
     let floor = crate::bench::open_loop::play(&mut game, source.as_mut(), args.touch)?;
     if args.json {
         print(&serde_json::to_string(&floor)?)

@@ -16,7 +16,10 @@
 //! window list answers only its own portals), so the board is found in the monitor's picture and clicked there.
 //! The API is mutter's private one (no promise between versions): the versions it was built against are checked.
 
+mod monitor;
 mod stream;
+
+pub use monitor::MonitorSource;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,8 +28,6 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use zbus::blocking::Connection;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
-
-use crate::capture::{desktop_load, Frame, FrameSource, Seat};
 
 const REMOTE_DESKTOP: &str = "org.gnome.Mutter.RemoteDesktop";
 const SCREEN_CAST: &str = "org.gnome.Mutter.ScreenCast";
@@ -227,38 +228,6 @@ fn check_version(connection: &Connection, service: &str, path: &str, speaks: i32
         );
     }
     Ok(())
-}
-
-/// Frames of the primary monitor of a GNOME (mutter) session, from its screen cast.
-pub struct MonitorSource {
-    desktop: Arc<RemoteDesktop>,
-}
-
-impl MonitorSource {
-    /// The monitor, through a remote-desktop session started now.
-    pub fn open() -> Result<Self> {
-        Ok(MonitorSource { desktop: RemoteDesktop::start()? })
-    }
-}
-
-impl FrameSource for MonitorSource {
-    fn grab(&mut self) -> Result<Frame> {
-        let image = self.desktop.last.picture(STREAM_BOUND)?;
-        let (origin_x, origin_y) = self.desktop.origin;
-        Ok(Frame { image, origin_x, origin_y, title: None })
-    }
-
-    fn describe(&self) -> String {
-        format!("GNOME's monitor {}", self.desktop.connector)
-    }
-
-    fn seat(&self) -> Seat {
-        Seat::Mutter(self.desktop.clone())
-    }
-
-    fn busy(&mut self) -> Result<Option<f64>> {
-        Ok(desktop_load())
-    }
 }
 
 /// The X keysym of a typed character: Latin-1's are their code points, others the Unicode keysym range's.
