@@ -31,12 +31,7 @@ use crate::capture::{desktop_load, Frame, FrameSource, Seat, WindowInfo};
 mod pointer;
 mod windows;
 pub use pointer::{LayoutBox, VirtualPointer};
-pub use windows::{hyprland_session, sway_session, window_list, HyprlandClients, SwayTree, View, WindowList};
-
-/// Whether this session's compositor lists its native windows to the bot (sway, Hyprland).
-pub fn lists_windows() -> bool {
-    sway_session() || hyprland_session()
-}
+pub use windows::{window_list, HyprlandClients, SwayTree, View, WindowList};
 
 fn info(view: &View) -> WindowInfo {
     let (x, y, width, height) = view.rect;

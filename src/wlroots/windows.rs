@@ -33,12 +33,12 @@ pub trait WindowList {
 }
 
 /// Whether sway's IPC socket is named in this session (`$SWAYSOCK`).
-pub fn sway_session() -> bool {
+fn sway_session() -> bool {
     std::env::var_os("SWAYSOCK").is_some_and(|socket| !socket.is_empty())
 }
 
 /// Whether a Hyprland instance is named in this session (`$HYPRLAND_INSTANCE_SIGNATURE`).
-pub fn hyprland_session() -> bool {
+fn hyprland_session() -> bool {
     std::env::var_os("HYPRLAND_INSTANCE_SIGNATURE").is_some_and(|signature| !signature.is_empty())
 }
 
@@ -172,6 +172,12 @@ impl HyprlandClients {
         stream.read_to_string(&mut reply).map_err(|e| anyhow!("reading Hyprland's answer ({request}): {e}"))?;
         Ok(reply)
     }
+
+    /// Every client Hyprland has (`j/clients`).
+    fn clients(&self) -> Result<Vec<HyprClient>> {
+        serde_json::from_str(&self.request("j/clients")?)
+            .map_err(|e| anyhow!("Hyprland's list of windows is not what the bot reads: {e}"))
+    }
 }
 
 fn display(paths: &[PathBuf]) -> String {
@@ -181,8 +187,7 @@ fn display(paths: &[PathBuf]) -> String {
 impl WindowList for HyprlandClients {
     /// The clients that are native Wayland windows and mapped, the focused first (by Hyprland's focus history).
     fn views(&mut self) -> Result<Vec<View>> {
-        let clients: Vec<HyprClient> = serde_json::from_str(&self.request("j/clients")?)
-            .map_err(|e| anyhow!("Hyprland's list of windows is not what the bot reads: {e}"))?;
+        let clients = self.clients()?;
         let monitors: Vec<HyprMonitor> = serde_json::from_str(&self.request("j/monitors")?)
             .map_err(|e| anyhow!("Hyprland's list of monitors is not what the bot reads: {e}"))?;
         let shown_workspaces: Vec<i64> = monitors
@@ -208,8 +213,7 @@ impl WindowList for HyprlandClients {
     }
 
     fn focus(&mut self, view: &View) -> Result<()> {
-        let clients: Vec<HyprClient> = serde_json::from_str(&self.request("j/clients")?)
-            .map_err(|e| anyhow!("Hyprland's list of windows is not what the bot reads: {e}"))?;
+        let clients = self.clients()?;
         let address = clients
             .iter()
             .find(|c| address_id(&c.address) == view.id)
