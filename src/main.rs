@@ -98,6 +98,7 @@ enum Bench {
     /// The open-loop floor of live play: a script that knows every move plays the window's game, without
     /// checking a move (see `scripts/bench/live.sh`)
     OpenLoop(screen::OpenLoopArgs),
+    Zoo(cli::zoo::ZooArgs),
 }
 #[derive(Subcommand)]
 enum Duel {
@@ -170,6 +171,7 @@ fn run(cli: Cli) -> Result<()> {
             screen::OpenLoopGame::Flood => screen::open_loop::<FloodScreen>(root, &args),
             screen::OpenLoopGame::Sudoku => screen::open_loop::<SudokuScreen>(root, &args),
         },
+        Command::Bench(Bench::Zoo(args)) => cli::zoo::bench(&args),
         Command::Duel(Duel::Sudoku(args)) => cli::sudoku_duel::duel(&args),
         Command::Referee(Referee::Sudoku(args)) => cli::sudoku_duel::referee(&args),
         Command::Deal(Deal::Cribbage(args)) => cli::cribbage::deal_cmd(&args),

@@ -9,6 +9,7 @@ pub mod open_loop;
 pub mod sudoku;
 pub mod sudoku_duel;
 pub mod sudoku_sets;
+pub mod zoo;
 
 use std::time::Duration;
 

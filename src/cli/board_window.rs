@@ -7,11 +7,12 @@
 
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 
 use crate::capture::{describe_window, FrameSource, WindowInfo};
 use crate::desktop::Desktop;
 use crate::game::{Client, Game};
+use crate::play::{Failure, FailureKind};
 
 /// Windows smaller than this on either side hold no board worth reading (a tray icon, a tooltip).
 const MIN_SIDE: u32 = 60;
@@ -74,11 +75,12 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
             Err(error) => unread.push(first_clause(&format!("{error:#}")).to_owned()),
         }
     }
-    Err(desktop.with_note(anyhow!(
+    let message = format!(
         "no window shows a {game} board, nor does the whole screen ({}); windows looked at: {}",
         unread.join("; "),
         if not_boards.is_empty() { "none".to_owned() } else { not_boards.join("; ") }
-    )))
+    );
+    Err(desktop.with_note(Failure { kind: FailureKind::NoBoard, message }.into()))
 }
 
 /// How long the whole screen is watched for a board still being drawn (a game's window mapped a moment ago, its

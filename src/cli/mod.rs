@@ -14,6 +14,7 @@ pub mod screen;
 pub mod session;
 pub mod sudoku;
 pub mod sudoku_duel;
+pub mod zoo;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};

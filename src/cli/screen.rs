@@ -122,6 +122,35 @@ pub struct PlayArgs {
 
 /// The closed loop on a live window (or, in a dry run, on a screenshot).
 pub fn play<G: Screen>(root: &Path, args: &PlayArgs) -> Result<()> {
+    let (report, dry_run) = match play_game::<G>(root, args) {
+        Ok(played) => played,
+        Err(error) if args.json => {
+            // The failure's kind on standard output, for a program that plays many games (`bench zoo`); the words
+            // on standard error as always.
+            let kind = crate::play::kind_of(&error).name();
+            let failure = serde_json::json!({"won": false, "error": {"kind": kind, "message": format!("{error:#}")}});
+            print(&failure.to_string())?;
+            return Err(error);
+        }
+        Err(error) => return Err(error),
+    };
+    let mut text: String = dry_run.iter().map(|line| format!("{line}\n")).collect();
+    if args.json {
+        text += &serde_json::to_string(&report)?;
+    } else if !(args.dry_run || args.image.is_some()) {
+        text += &format!(
+            "won in {} moves (first plan {} moves, {}; {} re-plans)",
+            report.moves,
+            report.planned_moves,
+            if report.plan_optimal { "proven optimal" } else { "not proven optimal" },
+            report.replans
+        );
+    }
+    print(&text)
+}
+
+/// The game played: its report, and in a dry run the clicks it would have made.
+fn play_game<G: Screen>(root: &Path, args: &PlayArgs) -> Result<(PlayReport, Vec<String>)> {
     if let Some(dir) = &args.record {
         crate::session::check_folder(dir)?;
     }
@@ -156,19 +185,7 @@ pub fn play<G: Screen>(root: &Path, args: &PlayArgs) -> Result<()> {
     } else {
         play_recorded(&mut game, source.as_mut(), input, &options, args)?
     };
-    let mut text: String = dry_run.log.iter().map(|line| format!("{line}\n")).collect();
-    if args.json {
-        text += &serde_json::to_string(&report)?;
-    } else if !options.dry_run {
-        text += &format!(
-            "won in {} moves (first plan {} moves, {}; {} re-plans)",
-            report.moves,
-            report.planned_moves,
-            if report.plan_optimal { "proven optimal" } else { "not proven optimal" },
-            report.replans
-        );
-    }
-    print(&text)
+    Ok((report, dry_run.log))
 }
 
 /// Prints what the loop reports on standard error (the readings it acts on are only recorded).

@@ -1,7 +1,8 @@
 //! The end of a game: after the winning move, a board the game hides behind its report of the win (a box or
 //! banner over it, a dialog of its own) is that report, where the board before the move was the expected one.
 
-use anyhow::{bail, Result};
+use super::failure::{fail, FailureKind};
+use anyhow::Result;
 
 use super::{shown, PlayEvent, Player};
 use crate::game::{BoardOf, Client, Game, MoveOf};
@@ -26,7 +27,8 @@ impl<'a, G: Client> Player<'a, G> {
             return Ok(false);
         }
         if seen == before {
-            bail!(
+            fail!(
+                FailureKind::EndWindow,
                 "after the last move the game has opened {} over its board, and the board reads as it did before \
                  the move: whether the move was taken cannot be told; stopped rather than act into that window",
                 opened.join(", ")

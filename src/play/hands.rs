@@ -16,7 +16,8 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use super::failure::{fail, FailureKind};
+use anyhow::Result;
 
 use super::wait::{First, Try, Wait};
 use super::ways::pointer_verb;
@@ -283,7 +284,8 @@ impl<'a> Hands<'a> {
             Ok(Try::Lacks(format!("at ({}, {})", found.0, found.1)))
         })?;
         if reached.is_err() {
-            bail!(
+            fail!(
+                FailureKind::InputBlocked,
                 "the pointer was moved to ({x}, {y}) but is still reported at ({}, {}) after {:.1} s",
                 last.0,
                 last.1,
@@ -326,7 +328,8 @@ impl<'a> Hands<'a> {
             look,
         )?;
         if !delivered {
-            bail!(
+            fail!(
+                FailureKind::InputBlocked,
                 "another program (the window manager?) held the pointer for {:.1} s after the click on the game, \
                  which has not reached the game: keys typed now would reach it before the click, so none were typed",
                 bound.as_secs_f64()
@@ -354,7 +357,8 @@ impl<'a> Hands<'a> {
                 [] => String::new(),
                 titles => format!(" (the game opened {}, which may hold it)", titles.join(", ")),
             };
-            bail!(
+            fail!(
+                FailureKind::InputBlocked,
                 "the game's window did not take the input focus within {:.1} s of the click on it{holder}; keys \
                  typed now would go to another window, so none were typed",
                 bound.as_secs_f64()

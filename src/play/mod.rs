@@ -28,6 +28,7 @@ mod copies;
 mod cursor;
 mod end;
 mod events;
+mod failure;
 mod hands;
 mod observe;
 mod options;
@@ -45,13 +46,15 @@ mod tests;
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use crate::capture::{Frame, FrameSource, Settle};
 use crate::game::{Action, BoardOf, Client, Game, MoveOf, Reading, ReadingOf};
 use crate::input::InputDevice;
 use copies::CopyProof;
 pub use events::{PlayEvent, Replan};
+use failure::fail;
+pub use failure::{kind_of, Failure, FailureKind};
 use hands::Hands;
 pub use hands::PointerMoved;
 pub use options::{PlayOptions, PlayReport};
@@ -159,7 +162,11 @@ pub fn play<'a, G: Client>(
             plan = found.moves.into();
         }
         if report.moves >= options.max_moves {
-            bail!("stopped after the move limit of {} moves without winning", options.max_moves);
+            fail!(
+                FailureKind::MoveLimit,
+                "stopped after the move limit of {} moves without winning",
+                options.max_moves
+            );
         }
         let mv = plan.pop_front().expect("plan is not empty");
         let number = report.moves + 1;
@@ -308,7 +315,8 @@ fn check_not_circling<B: std::fmt::Display>(seen: &mut HashMap<String, usize>, b
     let times = seen.entry(board.to_string()).or_insert(0);
     *times += 1;
     if *times > SAME_SURPRISE {
-        bail!(
+        fail!(
+            FailureKind::Circling,
             "after move {number} the window showed a board it had shown {} times before where another was expected: \
              the board reads differently from one look to the next, or something takes moves back; stopped rather \
              than make the same moves again\n{board}",

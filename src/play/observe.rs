@@ -6,7 +6,7 @@ use anyhow::Result;
 use super::events::millis;
 use super::pace::{self, Quiet};
 use super::watch::{self, Observation, Watched};
-use super::{PlayEvent, Player};
+use super::{Failure, FailureKind, PlayEvent, Player};
 use crate::capture::Settle;
 use crate::game::{Client, ReadingOf};
 
@@ -22,7 +22,9 @@ impl<'a, G: Client> Player<'a, G> {
         let (frame, read) = self.watch_still(&settle, None, quiet)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
-            Err(error) => self.uncover(error, None)?,
+            Err(error) => self.uncover(error, None).map_err(|e| {
+                e.context(Failure { kind: FailureKind::NoBoard, message: "the game's board could not be read".into() })
+            })?,
         };
         let source = self.source.describe();
         self.report(PlayEvent::FirstRead {

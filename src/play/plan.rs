@@ -2,7 +2,8 @@
 
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use super::failure::{fail, FailureKind};
+use anyhow::Result;
 
 use super::{PlayEvent, Player};
 use crate::game::{BoardOf, Client, Game, MoveOf, Plan, SolveLimits};
@@ -13,7 +14,7 @@ impl<'a, G: Client> Player<'a, G> {
         let limits = SolveLimits { deadline: self.options.solve_time.map(|t| Instant::now() + t) };
         let found = self.game.rules().solve(board, &limits)?;
         if found.moves.is_empty() {
-            bail!("the solver found no move on a board that is not won:\n{board}");
+            fail!(FailureKind::Unsolvable, "the solver found no move on a board that is not won:\n{board}");
         }
         let moves: Vec<String> = found.moves.iter().map(|m| m.to_string()).collect();
         self.report(PlayEvent::Planned { moves, optimal: found.optimal });

@@ -23,7 +23,8 @@
 
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use super::failure::{fail, FailureKind};
+use anyhow::Result;
 
 use super::copies::{CopyProof, Restless, WATCH, WATCH_STEP};
 use super::events::millis;
@@ -179,7 +180,8 @@ impl<G: Client> Player<'_, G> {
                     self.sent += 1;
                     sent_at = self.source.now();
                 }
-                Ok(why) => bail!(
+                Ok(why) => fail!(
+                    FailureKind::NotShown,
                     "move {} ({}) did not show after it was made {} times ({why}), waiting {}; stopped",
                     attempt.number,
                     attempt.input.how,
@@ -193,7 +195,8 @@ impl<G: Client> Player<'_, G> {
                         Some(busy) => format!(" (the desktop's load: {busy:.1} ready processes per processor)"),
                         None => String::new(),
                     };
-                    bail!(
+                    fail!(
+                        FailureKind::NotShown,
                         "move {} ({}) has not shown: the board was as before it {} after it was made{busy}, though this way \
                          of making moves has worked in this game. The client may still show it late, or it lost it, and \
                          nothing shows that it never got it; making it again could make it twice ({why_not}), so the bot \
@@ -445,7 +448,8 @@ impl<G: Client> Player<'_, G> {
             1 => "once".to_string(),
             n => format!("{n} times"),
         };
-        bail!(
+        fail!(
+            FailureKind::ShownTwice,
             "move {number} ({}) showed {times} times, though its input was sent {sent}: the game took it more than once; \
              stopped (the board shows:\n{seen})",
             input.how

@@ -13,7 +13,8 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use super::failure::{fail, FailureKind};
+use anyhow::Result;
 use image::RgbaImage;
 
 use super::pace::{Quiet, HOLD_STILL_BOUND};
@@ -209,7 +210,8 @@ fn read_still<G: Client>(
             picture.never_still = true;
             Ok((frame, Ok(reading)))
         }
-        Err(timed_out) => bail!(
+        Err(timed_out) => fail!(
+            FailureKind::NeverStill,
             "the board in {} did not hold still within {:.1} s ({why}, and so did what it reads as: {})",
             source.describe(),
             bound.as_secs_f64(),

@@ -12,7 +12,8 @@
 //! it was (a move is never made the same way twice). A way other than the usual one, once it works, is offered
 //! to the game to remember. A pointed move that does not show as expected turns the loop back to clicking.
 
-use anyhow::{bail, Context, Result};
+use super::failure::{fail, FailureKind};
+use anyhow::{Context, Result};
 
 use super::{shown, Attempt, PlayEvent};
 use crate::capture::Frame;
@@ -166,7 +167,9 @@ impl<W: Way> Ways<W> {
     ) -> Result<MoveInput> {
         let events = match game.actions(frame, reading, mv, self.way)? {
             Some(events) => events,
-            None if self.way == W::USUAL => bail!("move {number}: {mv} has no usual way to be made"),
+            None if self.way == W::USUAL => {
+                fail!(FailureKind::NoWay, "move {number}: {mv} has no usual way to be made")
+            }
             // The calibration's way is not shown in this window: the usual way, then.
             None if self.from_calibration && !self.worked => {
                 log(&PlayEvent::CalibrationWayAbsent { way: self.way.number() });
@@ -182,7 +185,8 @@ impl<W: Way> Ways<W> {
                     (self.way, self.worked, self.from_calibration) = (way, false, false);
                     events
                 }
-                None => bail!(
+                None => fail!(
+                    FailureKind::NoWay,
                     "move {number}: {mv} cannot be made the way in use (way {}) or any later one: the window shows \
                      nothing to make it with",
                     self.way.number()
@@ -319,7 +323,8 @@ impl<W: Way> Ways<W> {
                 log(&PlayEvent::WayLeftBoard { number, how: input.how.clone() });
             } else {
                 let tried: Vec<String> = self.ignored.iter().map(|(n, how)| format!("{n} ({how})")).collect();
-                bail!(
+                fail!(
+                    FailureKind::NoWay,
                     "the game does not take moves any way the bot knows: moves {} left the board as it was, each \
                      waited for in full, and no other way to make them was found; stopped rather than repeat them",
                     tried.join(", ")
