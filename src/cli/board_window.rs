@@ -31,7 +31,7 @@ pub fn board_source<C: Client>(client: &mut C, usual_titles: &[&str]) -> Result<
     for info in windows.iter().filter(|w| !w.minimized && w.width >= MIN_SIDE && w.height >= MIN_SIDE) {
         let named = format!("'{}' (id {})", info.title, info.id);
         let read = desktop.open(info.clone()).and_then(|mut source| {
-            let frame = source.grab()?;
+            let frame = drawn(&mut *source)?;
             client.read(&frame, None)?;
             Ok(source)
         });
@@ -118,6 +118,26 @@ fn screen_reads<C: Client>(client: &mut C, screen: &mut dyn FrameSource) -> Resu
             Err(error) => error,
         };
         shown = next;
+    }
+}
+
+/// How long a window that shows nothing at all (one colour throughout: mapped, not yet painted, as a page still
+/// loading) is waited for to show something.
+const WINDOW_DRAWN_WITHIN: Duration = Duration::from_secs(15);
+
+/// The window's picture, once it shows something: a picture of one colour throughout is a window not yet drawn,
+/// captured again until it changes (up to [`WINDOW_DRAWN_WITHIN`]; then it is what it is).
+fn drawn(source: &mut dyn FrameSource) -> Result<crate::capture::Frame> {
+    let start = source.now();
+    loop {
+        let frame = source.grab()?;
+        let mut pixels = frame.image.pixels();
+        let first = pixels.next().copied();
+        let blank = pixels.all(|p| Some(*p) == first);
+        if !blank || source.now().saturating_sub(start) >= WINDOW_DRAWN_WITHIN {
+            return Ok(frame);
+        }
+        source.sleep(SCREEN_INTERVAL);
     }
 }
 

@@ -1,13 +1,18 @@
 //! Observe: the board read once its part of the window holds still, the first time and after each move; a game
 //! window covered by others brought to the front.
 
+use std::time::Duration;
+
 use anyhow::Result;
 
 use super::events::millis;
 use super::pace::{self, Quiet};
+
+/// How long the first reading waits for a window that does not read yet to finish drawing, while it changes.
+const FIRST_DRAWN_WITHIN: Duration = Duration::from_secs(15);
 use super::watch::{self, Observation, Watched};
 use super::{Failure, FailureKind, PlayEvent, Player};
-use crate::capture::Settle;
+use crate::capture::{Frame, Settle};
 use crate::game::{Client, ReadingOf};
 
 impl<'a, G: Client> Player<'a, G> {
@@ -20,6 +25,7 @@ impl<'a, G: Client> Player<'a, G> {
         let busy = self.source.busy()?;
         let quiet = self.pace.first_quiet(settle.quiet, busy);
         let (frame, read) = self.watch_still(&settle, None, quiet)?;
+        let (frame, read) = self.once_drawn(&settle, quiet, frame, read)?;
         let (frame, reading) = match read {
             Ok(reading) => (frame, reading),
             Err(error) => self.uncover(error, None).map_err(|e| {
@@ -34,6 +40,29 @@ impl<'a, G: Client> Player<'a, G> {
         });
         self.report(PlayEvent::reading(&reading));
         Ok((frame, reading))
+    }
+
+    /// A first picture that does not read may be one the game has not finished drawing (a page still loading, a
+    /// window mapped before its first paint: it holds still, blank, until the game draws): each time the window
+    /// changes within [`FIRST_DRAWN_WITHIN`], it is watched until it holds still and read again. A window that does
+    /// not change in that time shows what it will show, and its reading's error stands.
+    fn once_drawn(
+        &mut self,
+        settle: &Settle,
+        quiet: Quiet,
+        mut frame: Frame,
+        mut read: Result<ReadingOf<G>>,
+    ) -> Result<(Frame, Result<ReadingOf<G>>)> {
+        let start = self.source.now();
+        while read.is_err() {
+            let now = self.source.now();
+            let Some(left) = FIRST_DRAWN_WITHIN.checked_sub(now.saturating_sub(start)) else { break };
+            if watch::next_change(&mut *self.source, settle, &frame, None, now, left)?.is_none() {
+                break;
+            }
+            (frame, read) = self.watch_still(settle, None, quiet)?;
+        }
+        Ok((frame, read))
     }
 
     /// Where a board cannot be read and other windows cover the game's: brings it to the front, names them, and
