@@ -39,4 +39,44 @@ impl<'a, G: Client> Player<'a, G> {
         self.report(PlayEvent::EndWindow { opened: opened.join(", ") });
         Ok(true)
     }
+
+    /// After the winning move, from a board that was as expected, the window shows a board that is neither the
+    /// board before the move nor near the won one: it differs from the won board at more than a quarter of its
+    /// places (a misreading differs at a few). The game has dealt a new board at once, its report of the win; the
+    /// new game is not played.
+    pub(super) fn new_deal(&mut self, number: usize, before: &BoardOf<G>, won: &BoardOf<G>, seen: &BoardOf<G>) -> bool {
+        if seen == before || seen == won {
+            return false;
+        }
+        let (differing, places) = differing_places(&won.to_string(), &seen.to_string());
+        if differing < NEW_DEAL_LEAST || differing * 4 <= places {
+            return false;
+        }
+        self.report(PlayEvent::NewDeal { number, differing, places });
+        true
+    }
+}
+
+/// The fewest places a new deal differs from the won board at.
+const NEW_DEAL_LEAST: usize = 3;
+
+/// At how many places two boards' text forms differ, of how many (blanks apart; every place of the longer one counts,
+/// and one that the other lacks differs).
+fn differing_places(a: &str, b: &str) -> (usize, usize) {
+    let places = |text: &str| -> Vec<char> { text.chars().filter(|c| !c.is_whitespace()).collect() };
+    let (a, b) = (places(a), places(b));
+    let count = a.len().max(b.len());
+    let differing = (0..count).filter(|&i| a.get(i) != b.get(i)).count();
+    (differing, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::differing_places;
+
+    #[test]
+    fn places_differ_by_position_and_a_missing_place_differs() {
+        assert_eq!(differing_places("AAA\nAAA", "AAB\nBAA"), (2, 6));
+        assert_eq!(differing_places("AAA", "AAAA"), (1, 4));
+    }
 }

@@ -94,6 +94,9 @@ pub enum PlayEvent {
     EndScreen { number: usize, error: String, how: String },
     /// After the winning move the game has opened a window over part of its board.
     EndWindow { opened: String },
+    /// After the winning move the window shows another game's board (differing from the won board at `differing`
+    /// of its `places`): the game dealt a new one at once.
+    NewDeal { number: usize, differing: usize, places: usize },
 }
 
 impl fmt::Display for PlayEvent {
@@ -240,6 +243,12 @@ impl fmt::Display for PlayEvent {
                 f,
                 "after the winning move {number} the board cannot be read ({error}) and the game has {how}: taken as its \
                  report of the win"
+            ),
+            PlayEvent::NewDeal { number, differing, places } => write!(
+                f,
+                "after the winning move {number} the window shows another board, differing from the won one at \
+                 {differing} of its {places} places: the game has dealt a new one, taken as its report of the win (the \
+                 board before the move was as expected)"
             ),
             PlayEvent::EndWindow { opened } => write!(
                 f,
