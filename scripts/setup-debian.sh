@@ -39,6 +39,9 @@ packages=(
     python3-pygame
     # the Java Swing Flood-It and Sudoku (fixtures/tables/*.java): javac and a JRE with AWT
     default-jdk
+    # the client zoo (fixtures/zoo, `autoplay bench zoo`): GTK 3 with cairo for Python, SDL2 and SDL2_ttf for its C
+    # clients, and more fonts to draw its digits and ranks in
+    gir1.2-gtk-3.0 python3-gi-cairo libsdl2-dev libsdl2-ttf-dev fonts-liberation2 fonts-freefont-ttf
 )
 
 sudo=()
