@@ -53,6 +53,10 @@ impl<'a, G: Client> Player<'a, G> {
         mut frame: Frame,
         mut read: Result<ReadingOf<G>>,
     ) -> Result<(Frame, Result<ReadingOf<G>>)> {
+        if read.is_ok() {
+            // (The clock is not looked at: a recording replays the same calls.)
+            return Ok((frame, read));
+        }
         let start = self.source.now();
         while read.is_err() {
             let now = self.source.now();
