@@ -224,7 +224,7 @@ fn closest(colours: &[[u8; 3]], rgb: [u8; 3]) -> u8 {
 
 /// A theme of the found colours (each a colour, and whether its cells are marked at the centre), each with its
 /// symbol.
-fn theme_of(looks: Vec<([u8; 3], bool)>, known: &[PaletteTheme]) -> PaletteTheme {
+pub(super) fn theme_of(looks: Vec<([u8; 3], bool)>, known: &[PaletteTheme]) -> PaletteTheme {
     let mut colours: Vec<PaletteColour> = Vec::new();
     for (rgb, marked) in looks {
         let from_theme =

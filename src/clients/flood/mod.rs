@@ -7,6 +7,7 @@ pub mod actions;
 pub mod buttons;
 pub mod controls;
 pub mod discover;
+pub mod median_cells;
 pub mod reader;
 pub mod reading;
 pub mod theme;
@@ -94,7 +95,18 @@ pub fn read_finding(
     // No theme reads it: perhaps a client none was made for, or a theme matching the window's colours that fails
     // further on. Where the search fails too, every way's failure is named, the themes' (the one that got
     // furthest) as the cause, whether or not they found a board.
-    read_discovering(image, themes, hint).map_err(|found| no_way_read("Flood-It", themed_error, found, Cause::Themes))
+    let found = match read_discovering(image, themes, hint) {
+        Ok(read) => return Ok(read),
+        Err(found) => found,
+    };
+    // Cells that no colour fills whole (shaded, textured): named by the medians of their middles.
+    match median_cells::read(image, None, themes, hint) {
+        Ok((reading, palette)) => Ok((reading, Some(palette))),
+        Err(median) => {
+            let found = found.context(format!("nor by the cells' medians ({median:#}); by flat colours"));
+            Err(no_way_read("Flood-It", themed_error, found, Cause::Themes))
+        }
+    }
 }
 
 /// Reads with the board's colours found in the picture (see [`discover`]).
@@ -320,6 +332,11 @@ impl Client for FloodClient {
     /// colours alone: a frame showing others is no board.
     fn read(&mut self, frame: &Frame, hint: Option<&CellLayout>) -> Result<Reading<FloodBoard>> {
         let mut reading = match (hint, &self.found_palette) {
+            (Some(_), Some(found)) if found.theme == median_cells::THEME => {
+                median_cells::read(&frame.image, Some(found), &[], hint).map(|(reading, _)| reading).map_err(|e| {
+                    e.context("the board's cells do not read as the colours found at the start of the game")
+                })?
+            }
             (Some(_), Some(found)) => reader::read_found(&frame.image, found, hint)
                 .map_err(|e| e.context("the board shows colours other than those found at the start of the game"))?,
             _ => {

@@ -154,9 +154,6 @@ pub(super) fn find(
 ) -> Result<Lattice, LatticeError> {
     let (columns, rows) = find_axes(light, width, height, sizes, min_cell).map_err(LatticeError::NoEdges)?;
     let size = columns.cells;
-    let Some((box_rows, box_cols)) = usual_boxes(size) else {
-        return Err(LatticeError::NoEdges(format!("{size} cells a side have no usual boxes")));
-    };
     let lines = |l: &AxisLattice| {
         (0..=size).map(|k| l.position(k).round() as usize).map(|p| Line { start: p, end: p }).collect::<Vec<_>>()
     };
@@ -165,7 +162,8 @@ pub(super) fn find(
         layout,
         verticals: lines(&columns),
         horizontals: lines(&rows),
-        boxes: Some(Boxes { rows: box_rows, cols: box_cols, drawn: false }),
+        // (A side with no usual boxes, such as a Flood-It board's 7, has none.)
+        boxes: usual_boxes(size).map(|(rows, cols)| Boxes { rows, cols, drawn: false }),
     })
 }
 
