@@ -113,6 +113,11 @@ pub enum SudokuWay {
     ArrowKeys,
     /// The keyboard cursor moved to the cell with vi's h/j/k/l, then the digit typed.
     ViKeys,
+    /// A click on the cell, the digit typed, then Enter: a client whose digit keys only mark the cell (a pencil
+    /// mark) and whose Enter commits the mark.
+    ClickTypeAndEnter,
+    /// The same with Space to commit.
+    ClickTypeAndSpace,
 }
 
 impl Way for SudokuWay {
@@ -120,7 +125,11 @@ impl Way for SudokuWay {
 
     fn next(self) -> Option<SudokuWay> {
         match self {
-            SudokuWay::ClickAndType => Some(SudokuWay::NumberPad),
+            // A digit typed that did not enter it may have marked the cell: a person commits it as such clients
+            // ask, with Enter or Space, before looking for other ways.
+            SudokuWay::ClickAndType => Some(SudokuWay::ClickTypeAndEnter),
+            SudokuWay::ClickTypeAndEnter => Some(SudokuWay::ClickTypeAndSpace),
+            SudokuWay::ClickTypeAndSpace => Some(SudokuWay::NumberPad),
             SudokuWay::NumberPad => Some(SudokuWay::ArrowKeys),
             SudokuWay::ArrowKeys => Some(SudokuWay::ViKeys),
             SudokuWay::ViKeys => None,
@@ -360,10 +369,24 @@ impl Client for SudokuClient {
             return Ok(MoveEvents::usual(actions::click_and_type(&reading.layout.cells, mv))
                 .map(|e| e.selecting(1).same_board_if_repeated()));
         }
+        let commit = match way {
+            SudokuWay::ClickTypeAndEnter => {
+                Some(("its cell, the digit, then Enter", Action::Key(crate::game::Key::Enter)))
+            }
+            SudokuWay::ClickTypeAndSpace => Some(("its cell, the digit, then Space", Action::Type(' '))),
+            _ => None,
+        };
+        if let Some((name, key)) = commit {
+            // (A copy types the digit into the cell again, which a client that marks with it takes as another
+            // mark: never repeated.)
+            let mut events = actions::click_and_type(&reading.layout.cells, mv);
+            events.push(key);
+            return Ok(MoveEvents::named(name, events).map(|e| e.selecting(1)));
+        }
         let cursor_keys = match way {
             SudokuWay::ArrowKeys => Some(actions::CursorKeys::Arrows),
             SudokuWay::ViKeys => Some(actions::CursorKeys::Vi),
-            SudokuWay::ClickAndType | SudokuWay::NumberPad => None,
+            _ => None,
         };
         self.followed.will_go_to(cursor_keys.map(|_| (mv.row, mv.col)));
         if let Some(keys) = cursor_keys {
@@ -404,7 +427,7 @@ impl Client for SudokuClient {
         let keys = match way {
             SudokuWay::ArrowKeys => actions::CursorKeys::Arrows,
             SudokuWay::ViKeys => actions::CursorKeys::Vi,
-            SudokuWay::ClickAndType | SudokuWay::NumberPad => return None,
+            _ => return None,
         };
         if reading.layout.cursor.is_some() || self.followed.at().is_some() {
             return None;
