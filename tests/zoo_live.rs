@@ -33,3 +33,10 @@ fn web_flood_seeds_once_read_before_their_first_paint_or_played_past_the_win_are
     zoo_wins("flood", "web", "2");
     zoo_wins("flood", "web", "16");
 }
+
+/// Cells that no colour fills whole: a gradient across every cell (seed 10), a texture of stripes (seed 5).
+#[test]
+fn web_flood_seeds_with_shaded_or_textured_cells_are_won() {
+    zoo_wins("flood", "web", "5");
+    zoo_wins("flood", "web", "10");
+}

@@ -146,12 +146,18 @@ fn cell_median(image: &RgbaImage, layout: &CellLayout, row: f64, col: f64) -> Op
 
 /// The whole board from part of it: the lattice found may cover only some of the board's cells (the finder's
 /// lattices of several sizes score alike on a board whose every boundary is alike). A row or column beside it
-/// belongs to the board where every one of its cells is one colour and they are not all the same colour (the
-/// background beside a board, a margin, is one colour throughout; a panel or text is not one colour a cell).
+/// belongs to the board where every one of its cells is one colour, each a colour of the cells found (a row of
+/// colour buttons below the board shows the background between them, which no cell has), and they are not all the
+/// same colour (the background beside a board, a margin, is one colour throughout; a panel or text is not one
+/// colour a cell). A board whose part found lacks a colour is not grown past it, and its open side says so.
 fn grow(image: &RgbaImage, mut layout: CellLayout) -> CellLayout {
+    let colours = cell_medians(image, &layout).map(|m| group(&m)).unwrap_or_default();
     let board_line = |layout: &CellLayout, cells: &mut dyn Iterator<Item = (f64, f64)>| {
         let medians: Option<Vec<[u8; 3]>> = cells.map(|(r, c)| cell_median(image, layout, r, c)).collect();
-        medians.is_some_and(|m| m.iter().any(|&x| distance(x, m[0]) > SAME_COLOUR))
+        medians.is_some_and(|m| {
+            let of_the_board = |x: &[u8; 3]| colours.iter().any(|&c| distance(c, *x) <= SAME_COLOUR);
+            m.iter().all(of_the_board) && m.iter().any(|&x| distance(x, m[0]) > SAME_COLOUR)
+        })
     };
     loop {
         let (rows, cols) = (layout.rows as f64, layout.cols as f64);
@@ -185,10 +191,13 @@ fn open_side(image: &RgbaImage, layout: &CellLayout) -> Option<&'static str> {
         ("right", (0..layout.rows).map(|r| (r as f64, cols)).collect()),
     ];
     lines.into_iter().find_map(|(side, cells)| {
+        // A cell whose middle does not lie whole in the picture: the board reaches the picture's edge (a strip
+        // narrower than a cell, a status line, may lie between).
         let beyond_picture = |&(r, c): &(f64, f64)| {
-            let x = layout.origin_x + (c + 0.5) * layout.pitch_x;
-            let y = layout.origin_y + (r + 0.5) * layout.pitch_y;
-            x < 0.0 || y < 0.0 || x >= image.width() as f64 || y >= image.height() as f64
+            let (x0, y0) =
+                (layout.origin_x + (c + 0.25) * layout.pitch_x, layout.origin_y + (r + 0.25) * layout.pitch_y);
+            let (x1, y1) = (x0 + layout.pitch_x / 2.0, y0 + layout.pitch_y / 2.0);
+            x0 < 0.0 || y0 < 0.0 || x1 >= image.width() as f64 || y1 >= image.height() as f64
         };
         if cells.iter().any(beyond_picture) {
             return None;
