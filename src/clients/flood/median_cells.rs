@@ -229,7 +229,7 @@ fn groups(medians: &[[u8; 3]]) -> Vec<([u8; 3], usize)> {
             None => groups.push((median, 1)),
         }
     }
-    groups.sort_by(|a, b| b.1.cmp(&a.1));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1));
     groups
 }
 
