@@ -92,6 +92,19 @@ pub fn read(
                 crate::calibration::format_rgb(*median)
             );
         }
+        // The cell's rim is its colour too, however shaded: nearer it than any other colour of the board (a cell
+        // with a patch of another colour in its middle is no cell of one colour).
+        let (row, col) = ((i / side) as f64, (i % side) as f64);
+        let rim_colour = rim_median(image, &layout, row, col)
+            .map(|rim| colours.iter().map(|&(symbol, rgb)| (distance(rgb, rim), symbol)).min().expect("two colours"));
+        if rim_colour.is_some_and(|(_, symbol)| symbol != nearest.1) {
+            bail!(
+                "cell (row {}, column {}) is coloured {} in its middle and otherwise around it: not one colour",
+                i / side + 1,
+                i % side + 1,
+                crate::calibration::format_rgb(*median)
+            );
+        }
         text.push(nearest.1);
         if i % side == side - 1 {
             text.push('\n');
@@ -142,6 +155,38 @@ fn cell_median(image: &RgbaImage, layout: &CellLayout, row: f64, col: f64) -> Op
     });
     let near = pixels.iter().filter(|p| distance(**p, median) <= SHADING).count();
     (near as f64 >= MIN_NEAR_MEDIAN * pixels.len() as f64).then_some(median)
+}
+
+/// The median colour of a cell's rim: the ring between its middle (the central half each way) and its outer tenth
+/// each way (where lines, gaps and rounded corners are); `None` where the cell does not lie in the picture.
+fn rim_median(image: &RgbaImage, layout: &CellLayout, row: f64, col: f64) -> Option<[u8; 3]> {
+    let at = |r: f64, c: f64| (layout.origin_x + c * layout.pitch_x, layout.origin_y + r * layout.pitch_y);
+    let (x0, y0) = at(row + 0.1, col + 0.1);
+    let (x1, y1) = at(row + 0.9, col + 0.9);
+    let (mx0, my0) = at(row + 0.25, col + 0.25);
+    let (mx1, my1) = at(row + 0.75, col + 0.75);
+    if x0 < 0.0 || y0 < 0.0 || x1 >= image.width() as f64 || y1 >= image.height() as f64 {
+        return None;
+    }
+    let mut pixels = Vec::new();
+    for y in y0.ceil() as u32..=y1.floor() as u32 {
+        for x in x0.ceil() as u32..=x1.floor() as u32 {
+            let (fx, fy) = (x as f64, y as f64);
+            if fx >= mx0 && fx <= mx1 && fy >= my0 && fy <= my1 {
+                continue;
+            }
+            let p = image.get_pixel(x, y);
+            pixels.push([p[0], p[1], p[2]]);
+        }
+    }
+    if pixels.is_empty() {
+        return None;
+    }
+    Some(std::array::from_fn(|c| {
+        let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
+        channel.sort_unstable();
+        channel[channel.len() / 2]
+    }))
 }
 
 /// The whole board from part of it: the lattice found may cover only some of the board's cells (the finder's
@@ -287,6 +332,21 @@ mod tests {
         assert_eq!((reading.layout.rows, reading.layout.cols), (4, 4));
         let (again, _) = read(&image, Some(&found), &[], Some(&reading.layout)).unwrap();
         assert_eq!(again.board, reading.board);
+    }
+
+    #[test]
+    fn a_cell_with_a_patch_of_another_colour_in_its_middle_is_no_cell_of_one_colour() {
+        let cells = ["0120", "1201", "2012", "0021"];
+        let palette = [[220, 80, 110], [90, 110, 220], [230, 190, 70]];
+        let mut image = shaded_board(&cells, &palette, 40);
+        // cell (2, 2), from 30 + 2·40 = 110: its middle and more painted a colour of no cell
+        for y in 118..144 {
+            for x in 118..144 {
+                image.put_pixel(x, y, image::Rgba([0x12, 0x34, 0x56, 255]));
+            }
+        }
+        let error = read(&image, None, &[], None).unwrap_err();
+        assert!(format!("{error:#}").contains("cell (row 3, column 3)"), "{error:#}");
     }
 
     #[test]

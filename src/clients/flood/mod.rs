@@ -99,7 +99,16 @@ pub fn read_finding(
         Ok(read) => return Ok(read),
         Err(found) => found,
     };
-    // Cells that no colour fills whole (shaded, textured): named by the medians of their middles.
+    // Cells that no colour fills whole (shaded, textured): named by the medians of their middles. Not where a
+    // calibrated theme found the board's lattice in its colours and only some cells did not read: that client's
+    // cells are flat in the theme's colours, and the cell it could not read is named, not read another way.
+    let themed_lattice = themed_error
+        .as_ref()
+        .and_then(|e| e.downcast_ref::<crate::vision::lattice::LatticeError>())
+        .is_some_and(|e| e.failure() == crate::vision::lattice::Failure::Cells);
+    if themed_lattice {
+        return Err(no_way_read("Flood-It", themed_error, found, Cause::Themes));
+    }
     match median_cells::read(image, None, themes, hint) {
         Ok((reading, palette)) => Ok((reading, Some(palette))),
         Err(median) => {
