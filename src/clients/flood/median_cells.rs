@@ -16,6 +16,7 @@ use super::discover;
 use super::theme::PaletteTheme;
 use crate::game::{CellLayout, Reading};
 use crate::games::flood::board::FloodBoard;
+use crate::vision::colour::{luminance, max_diff as distance, rgb_at};
 use crate::vision::lattice::{self, Cue};
 
 /// The name of a palette found from the cells' medians: a window first read so is read so again.
@@ -42,8 +43,7 @@ pub fn read(
     hint: Option<&CellLayout>,
 ) -> Result<(Reading<FloodBoard>, PaletteTheme)> {
     let (width, height) = (image.width() as usize, image.height() as usize);
-    let light: Vec<u8> =
-        image.pixels().map(|p| ((p[0] as u32 * 299 + p[1] as u32 * 587 + p[2] as u32 * 114) / 1000) as u8).collect();
+    let light: Vec<u8> = image.pixels().map(|p| luminance([p[0], p[1], p[2]])).collect();
     // A window read before is read with the lattice it showed then, where its cells still read so.
     let layout = match hint.filter(|layout| cell_medians(image, layout).is_ok()) {
         Some(layout) => layout.clone(),
@@ -83,7 +83,7 @@ pub fn read(
     let mut text = String::new();
     let side = layout.cols;
     for (i, median) in medians.iter().enumerate() {
-        let nearest = colours.iter().map(|&(symbol, rgb)| (distance(rgb, *median), symbol)).min().expect("two colours");
+        let nearest = nearest_colour(&colours, *median);
         if nearest.0 > SAME_COLOUR {
             bail!(
                 "cell (row {}, column {}) is coloured {}, no colour of the board's",
@@ -95,8 +95,7 @@ pub fn read(
         // The cell's rim is its colour too, however shaded: nearer it than any other colour of the board (a cell
         // with a patch of another colour in its middle is no cell of one colour).
         let (row, col) = ((i / side) as f64, (i % side) as f64);
-        let rim_colour = rim_median(image, &layout, row, col)
-            .map(|rim| colours.iter().map(|&(symbol, rgb)| (distance(rgb, rim), symbol)).min().expect("two colours"));
+        let rim_colour = rim_median(image, &layout, row, col).map(|rim| nearest_colour(&colours, rim));
         if rim_colour.is_some_and(|(_, symbol)| symbol != nearest.1) {
             bail!(
                 "cell (row {}, column {}) is coloured {} in its middle and otherwise around it: not one colour",
@@ -140,19 +139,12 @@ fn cell_median(image: &RgbaImage, layout: &CellLayout, row: f64, col: f64) -> Op
     }
     let pixels: Vec<[u8; 3]> = (y0.ceil() as u32..=y1.floor() as u32)
         .flat_map(|y| (x0.ceil() as u32..=x1.floor() as u32).map(move |x| (x, y)))
-        .map(|(x, y)| {
-            let p = image.get_pixel(x, y);
-            [p[0], p[1], p[2]]
-        })
+        .map(|(x, y)| rgb_at(image, x as usize, y as usize))
         .collect();
     if pixels.is_empty() {
         return None;
     }
-    let median = std::array::from_fn(|c| {
-        let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
-        channel.sort_unstable();
-        channel[channel.len() / 2]
-    });
+    let median = channel_median(&pixels);
     let near = pixels.iter().filter(|p| distance(**p, median) <= SHADING).count();
     (near as f64 >= MIN_NEAR_MEDIAN * pixels.len() as f64).then_some(median)
 }
@@ -175,18 +167,27 @@ fn rim_median(image: &RgbaImage, layout: &CellLayout, row: f64, col: f64) -> Opt
             if fx >= mx0 && fx <= mx1 && fy >= my0 && fy <= my1 {
                 continue;
             }
-            let p = image.get_pixel(x, y);
-            pixels.push([p[0], p[1], p[2]]);
+            pixels.push(rgb_at(image, x as usize, y as usize));
         }
     }
     if pixels.is_empty() {
         return None;
     }
-    Some(std::array::from_fn(|c| {
+    Some(channel_median(&pixels))
+}
+
+/// Each channel's median over some pixels (at least one).
+fn channel_median(pixels: &[[u8; 3]]) -> [u8; 3] {
+    std::array::from_fn(|c| {
         let mut channel: Vec<u8> = pixels.iter().map(|p| p[c]).collect();
         channel.sort_unstable();
         channel[channel.len() / 2]
-    }))
+    })
+}
+
+/// The board's colour nearest `rgb` (largest channel difference), and how near: `colours` holds at least two.
+fn nearest_colour(colours: &[(char, [u8; 3])], rgb: [u8; 3]) -> (u8, char) {
+    colours.iter().map(|&(symbol, c)| (distance(c, rgb), symbol)).min().expect("two colours")
 }
 
 /// The whole board from part of it: the lattice found may cover only some of the board's cells (the finder's
@@ -276,10 +277,6 @@ fn groups(medians: &[[u8; 3]]) -> Vec<([u8; 3], usize)> {
     }
     groups.sort_by_key(|g| std::cmp::Reverse(g.1));
     groups
-}
-
-fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
-    (0..3).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0)
 }
 
 #[cfg(test)]
