@@ -1,5 +1,6 @@
 //! The end of a game: after the winning move, a board the game hides behind its report of the win (a box or
-//! banner over it, a dialog of its own) is that report, where the board before the move was the expected one.
+//! banner over it, a dialog of its own), or replaces at once with a new deal, is that report, where the board
+//! before the move was the expected one.
 
 use super::failure::{fail, FailureKind};
 use anyhow::Result;
