@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use image::RgbaImage;
 
 use super::super::reading::Bands;
-use crate::vision::colour::luminance;
+use crate::vision::colour::{luminance, max_diff, mode, rgb_at};
 use crate::vision::patches;
 use crate::vision::runs::Component;
 
@@ -14,8 +14,28 @@ use crate::vision::runs::Component;
 /// shows a table is the one (faces are white, or shaded grey for cards that cannot be played).
 pub(super) const FACE_LIGHTNESS: [u8; 3] = [150, 120, 190];
 
+/// What a card's face looks like, as one reading takes it: light from `lightness`, and where `felt_apart`, not
+/// the felt's colour (light felt is as light and as grey as a face; the felt is the picture's commonest colour).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FaceLook {
+    pub(super) lightness: u8,
+    pub(super) felt_apart: bool,
+}
+
+impl FaceLook {
+    /// The looks tried in turn: each lightness as it is, then apart from the felt.
+    pub(super) fn all() -> impl Iterator<Item = FaceLook> {
+        [false, true]
+            .into_iter()
+            .flat_map(|felt_apart| FACE_LIGHTNESS.into_iter().map(move |lightness| FaceLook { lightness, felt_apart }))
+    }
+}
+
 /// A face is nearly grey: its channels differ by at most this.
 const FACE_CHROMA: u8 = 48;
+
+/// A tinted face (or a highlighted one) off the felt's colour: its channels differ by at most this.
+const TINTED_FACE_CHROMA: u8 = 100;
 
 /// The way a fan runs, from its most buried card to its front card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,12 +113,24 @@ pub(super) fn flat_patches(image: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) ->
 }
 
 /// The light, nearly grey pixels of a picture from `lightness` up, cut into pieces of one flat face
-/// ([`flat_patches`]) at least 6 pixels each way, less those inside another piece's box, and with the pieces of
+/// ([`flat_patches`]) at least 6 pixels each way, less those inside another face's box, and with the pieces of
 /// one face a picture split joined.
-pub(super) fn pieces(image: &RgbaImage, lightness: u8, known: Option<Bands>) -> (Vec<Component>, Option<Bands>) {
+pub(super) fn pieces(image: &RgbaImage, look: FaceLook, known: Option<Bands>) -> (Vec<Component>, Option<Bands>) {
+    // The felt: the commonest colour (of every third pixel each way) but for the darkest (a screen's black around
+    // a window is no table). A face tinted more than faces usually are (cream, a hovered card's yellow) is a face
+    // where it is far from the felt: light felt is as tinted.
+    let felt = mode(
+        (0..image.height() as usize)
+            .step_by(3)
+            .flat_map(|y| (0..image.width() as usize).step_by(3).map(move |x| rgb_at(image, x, y)))
+            .filter(|&p| luminance(p) >= 60),
+    );
     let face = |p: [u8; 3]| {
         let chroma = p.iter().max().unwrap_or(&0) - p.iter().min().unwrap_or(&0);
-        luminance(p) >= lightness && chroma <= FACE_CHROMA
+        let from_felt = felt.map_or(u8::MAX, |felt| max_diff(p, felt));
+        luminance(p) >= look.lightness
+            && (chroma <= FACE_CHROMA || (chroma <= TINTED_FACE_CHROMA && from_felt > FACE_CHROMA))
+            && (!look.felt_apart || from_felt > FLAT)
     };
     let boxes = flat_patches(image, face);
     let mut found: Vec<Component> = boxes.into_iter().filter(|c| c.width() >= 6 && c.height() >= 6).collect();
@@ -137,8 +169,16 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8, known: Option<Bands>) -> 
         faces.entry(group_of(&mut group, i)).and_modify(|c| *c = c.joined(piece)).or_insert(*piece);
     }
     let found: Vec<Component> = faces.into_values().collect();
+    // (Inside a face: a piece that covers a quarter of its box at least. A light ring, a window's frame, is no
+    // face, and what it rings is not its picture.)
     let inside = |a: &Component, b: &Component| {
-        a != b && a.x0 >= b.x0 && a.x1 <= b.x1 && a.y0 >= b.y0 && a.y1 <= b.y1 && a.pixels < b.pixels
+        a != b
+            && a.x0 >= b.x0
+            && a.x1 <= b.x1
+            && a.y0 >= b.y0
+            && a.y1 <= b.y1
+            && a.pixels < b.pixels
+            && b.pixels * 4 >= b.width() * b.height()
     };
     let whole: Vec<Component> = found.iter().filter(|a| !found.iter().any(|b| inside(a, b))).copied().collect();
     // Bands too tall for a card first; then pieces of a card's height or a little more, cut at the long bands'
@@ -177,10 +217,11 @@ pub(super) fn pieces(image: &RgbaImage, lightness: u8, known: Option<Bands>) -> 
 
 /// A piece far taller than any card (more than [`TALLEST_CARD`] times its width) is a *band*: a fan running
 /// down whose cards have no edge between them, so that their faces make one. It is cut into its cards by their
-/// indexes: the rows of ink down its left side (inside the rounded corners, within the left [`INDEX_SIDE`] of its
-/// width) start at one pitch, one index per card, and the last of them is the front card's, which runs to the
-/// band's end and must be card-shaped. Anything else (no run of at least two indexes at one pitch, a front card
-/// of another shape) is not cut: `None`.
+/// indexes: the rows of ink down one side (inside the rounded corners, within [`INDEX_SIDE`] of its width from
+/// the left edge, else from the right edge, else across the middle: an index is printed left, right or centred)
+/// start at one pitch, one index per card, and the last of them is the front card's, which runs to the band's end
+/// and must be card-shaped. Anything else (no run of at least two indexes at one pitch, a front card of another
+/// shape) is not cut: `None`.
 fn split_band(
     image: &RgbaImage,
     band: &Component,
@@ -191,7 +232,22 @@ fn split_band(
     if width < 16 || band.height() < width {
         return None;
     }
-    let (left, right) = (band.x0 + 4, band.x0 + (width as f64 * INDEX_SIDE) as usize);
+    let side = (width as f64 * INDEX_SIDE) as usize;
+    let middle = band.x0 + width / 2;
+    [(band.x0 + 4, band.x0 + side), (band.x1 - side, band.x1 - 4), (middle - side / 2, middle + side / 2)]
+        .into_iter()
+        .find_map(|columns| split_band_by(image, band, face, pitch, columns))
+}
+
+/// [`split_band`] by the ink between the columns `left..=right`.
+fn split_band_by(
+    image: &RgbaImage,
+    band: &Component,
+    face: &impl Fn([u8; 3]) -> bool,
+    pitch: Option<usize>,
+    (left, right): (usize, usize),
+) -> Option<Vec<Component>> {
+    let width = band.width();
     let inked =
         |y: usize| (left..=right).any(|x| !face(image.get_pixel(x as u32, y as u32).0[..3].try_into().unwrap()));
     // Where each run of inked rows starts.
@@ -217,8 +273,14 @@ fn split_band(
         }
     }
     let offset = starts[0] - band.y0;
+    let front_height = |tops: &[usize]| band.y1 + 1 - (tops[tops.len() - 1] - offset);
+    // The front card's own ink (a pip, a picture) may fall at the pitch below its index: the tops from the end
+    // that leave the front card too short for a card are not indexes.
+    while tops.len() > 2 && (front_height(&tops) as f64) < 1.15 * width as f64 {
+        tops.pop();
+    }
     let front_top = tops[tops.len() - 1] - offset;
-    let front_height = band.y1 + 1 - front_top;
+    let front_height = front_height(&tops);
     if tops.len() < 2 || !(1.15..=TALLEST_CARD).contains(&(front_height as f64 / width as f64)) {
         return None;
     }
@@ -238,16 +300,22 @@ const INDEX_SIDE: f64 = 0.45;
 /// edge across (a piece a mark or picture cut short shares one); the length they share across, or none.
 fn follows(a: &Component, b: &Component, run: Run, gap: usize) -> Option<usize> {
     let near = |p: usize, q: usize| p.abs_diff(q) <= gap.max(2);
-    let next = |end: usize, start: usize| start + 1 >= end && start <= end + gap;
+    // `b` starts in the later half of `a` at the earliest: beside a rounded corner of the card over it, a strip's
+    // face reaches past that card's edge by the corner's radius (up to a sixth of the card across).
+    let corner = match run {
+        Run::Down | Run::Up => a.width().min(b.width()),
+        Run::Right | Run::Left => a.height().min(b.height()),
+    } / 6;
+    let next = |(a0, a1): (usize, usize), start: usize| {
+        start + 1 + corner.min((a1 - a0) / 2) >= a1 && start <= a1 + gap && start > a0
+    };
     let shared = |(a0, a1): (usize, usize), (b0, b1): (usize, usize)| {
         (near(a0, b0) || near(a1, b1)).then(|| (a1.min(b1) + 1).saturating_sub(a0.max(b0))).filter(|&s| s > 0)
     };
     let (xs, ys) = (((a.x0, a.x1), (b.x0, b.x1)), ((a.y0, a.y1), (b.y0, b.y1)));
     match run {
-        Run::Down if next(a.y1, b.y0) => shared(xs.0, xs.1),
-        Run::Up if next(b.y1, a.y0) => shared(xs.0, xs.1),
-        Run::Right if next(a.x1, b.x0) => shared(ys.0, ys.1),
-        Run::Left if next(b.x1, a.x0) => shared(ys.0, ys.1),
+        Run::Down if next((a.y0, a.y1), b.y0) => shared(xs.0, xs.1),
+        Run::Right if next((a.x0, a.x1), b.x0) => shared(ys.0, ys.1),
         _ => None,
     }
 }

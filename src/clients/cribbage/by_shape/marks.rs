@@ -14,8 +14,10 @@ const INK_THRESHOLD: u8 = 80;
 /// Ink this strong joins a mark's shape (fainter ink, the blur where two marks nearly touch, does not).
 const SOLID_INK: f32 = 0.5;
 
-/// The corner holding a card's index: this share of the card's width and height from its top left.
-const CORNER: f64 = 0.45;
+/// The corner holding a card's index: this share of the card's width and height from its top left. Where it shows
+/// no mark, or its mark runs on past the corner's side, the index is printed elsewhere across the top (at the
+/// right, in the middle): the whole width at that height is read, and its first line's leftmost shape is the rank.
+const INDEX_CORNER: (f64, f64) = (0.45, 0.45);
 
 /// A mark cut from a card's corner: its normalised glyph and its ink height in pixels (the fonts are rendered
 /// at it).
@@ -76,14 +78,15 @@ fn ink_shapes(alpha: &[f32], w: usize, card: (usize, usize)) -> Vec<(usize, usiz
 }
 
 /// The rank mark of a card: the part of the picture that shows of it (`piece`), turned upright when its index
-/// shows upside down, cut to the card's corner (`corner` of its width and height: a small card of the stack's
-/// row shows its rank alone, anywhere on it). `mark_height` is the ink height of the table's marks, where known.
+/// shows upside down, cut to the part holding its index (`area`, the share of its width and height from its top
+/// left, else the whole width at that height, as [`INDEX_CORNER`] says; a small card of the stack's row shows its
+/// rank alone, anywhere on it). `mark_height` is the ink height of the table's marks, where known.
 pub(super) fn card_mark(
     image: &RgbaImage,
     piece: &Component,
     upside_down: bool,
     card: (usize, usize),
-    corner: f64,
+    area: (f64, f64),
     mark_height: Option<usize>,
 ) -> Result<SeenCard> {
     let mut view =
@@ -92,18 +95,38 @@ pub(super) fn card_mark(
     if upside_down {
         view = imageops::rotate180(&view);
     }
-    let w = ((corner * card.0 as f64).ceil() as usize).min(view.width() as usize);
-    let h = ((corner * card.1 as f64).ceil() as usize).min(view.height() as usize);
+    let h = ((area.1 * card.1 as f64).ceil() as usize).min(view.height() as usize);
+    let corner = ((area.0 * card.0 as f64).ceil() as usize).min(view.width() as usize);
+    let across = (view.width() as usize).min(card.0);
+    match mark_in(&view, piece, upside_down, card, (corner, h), mark_height) {
+        Ok((seen, false)) => Ok(seen),
+        first if across <= corner => first.map(|(seen, _)| seen),
+        first => mark_in(&view, piece, upside_down, card, (across, h), mark_height)
+            .map(|(seen, _)| seen)
+            .or_else(|e| first.map(|(seen, _)| seen).map_err(|_| e)),
+    }
+}
+
+/// [`card_mark`] in the top left `w` by `h` of the card's `view`; and whether the mark runs on to the area's
+/// right side (it may go on past it).
+fn mark_in(
+    view: &RgbaImage,
+    piece: &Component,
+    upside_down: bool,
+    card: (usize, usize),
+    (w, h): (usize, usize),
+    mark_height: Option<usize>,
+) -> Result<(SeenCard, bool)> {
     let face = mode(
         (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|(x, y)| rgb_at(&view, x, y))
+            .map(|(x, y)| rgb_at(view, x, y))
             .filter(|&p| luminance(p) >= FACE_LIGHTNESS[1]),
     )
     .ok_or_else(|| anyhow!("its corner shows no face"))?;
     let mut alpha: Vec<f32> = (0..w * h)
         .map(|i| {
-            let d = max_diff(rgb_at(&view, i % w, i / w), face);
+            let d = max_diff(rgb_at(view, i % w, i / w), face);
             if d > INK_THRESHOLD {
                 (d as f32 / 160.0).min(1.0)
             } else {
@@ -180,13 +203,14 @@ pub(super) fn card_mark(
         (mark, ((x0 + x1) / 2, (y0 + y1) / 2))
     };
     let (mark, (mx, my)) = cut(runs[0]);
+    let runs_on = runs[0].2 + 2 >= w;
     let with_next = runs.get(1).map(|next| {
         let first = runs[0];
         cut((first.0, first.1.min(next.1), next.2, first.3.max(next.3))).0
     });
     // The mark's middle, in the picture.
     let point = if upside_down { (piece.x1 - mx, piece.y1 - my) } else { (piece.x0 + mx, piece.y0 + my) };
-    Ok(SeenCard { mark, with_next, point: (point.0 as i32, point.1 as i32) })
+    Ok((SeenCard { mark, with_next, point: (point.0 as i32, point.1 as i32) }, runs_on))
 }
 
 /// The cards of a fan, most buried first (`mark_height` as for [`card_mark`]).
@@ -205,7 +229,7 @@ pub(super) fn fan_cards(
         .iter()
         .enumerate()
         .map(|(i, piece)| {
-            card_mark(image, piece, upside_down && i < last, card, CORNER, mark_height)
+            card_mark(image, piece, upside_down && i < last, card, INDEX_CORNER, mark_height)
                 .with_context(|| format!("the card at ({}, {})", piece.x0, piece.y0))
         })
         .collect()

@@ -1,18 +1,23 @@
 //! The Cribbage Solitaire reader that needs no calibration: cards found by their shape, ranks named by what a
 //! deal must be.
 //!
-//! **Cards.** A card is a light, nearly grey face (white, or shaded for cards that cannot be played) with dark
-//! marks on it, and an edge that sets it off from what it overlaps. The light faces are cut into *pieces*: the
+//! **Cards.** A card is a light, nearly grey face (white, or shaded for cards that cannot be played; tinted more,
+//! cream or a hovered card's yellow, where it is far from the felt's colour) with dark marks on it, and an edge
+//! that sets it off from what it overlaps. Light felt is as light and grey as a face: where nothing else reads,
+//! the felt's colour (the picture's commonest but for the darkest) is no face. The light faces are cut into *pieces*: the
 //! patches of flat face (neighbours differing by little), each the part of one card that shows. A card's edge,
-//! its outline, or a step of shade from another card's face is what ends a piece. Pieces inside another's box
-//! (the light parts of a face card's picture) are not cards; pieces that overlap and share both edges across are
+//! its outline, or a step of shade from another card's face is what ends a piece. Pieces inside another face's box
+//! (the light parts of a face card's picture; a face covers a quarter of its box, and a light ring such as a
+//! window's frame is none) are not cards; pieces that overlap and share both edges across are
 //! one face a picture split. A *fan* is a chain of pieces that follow one another along it, no more than an
-//! edge's width apart, and share an edge across (a mark or picture may cut a piece short of the other): the
+//! edge's width apart (or overlapping by a rounded corner's radius, where a strip's face reaches beside the next
+//! card's corner), and share an edge across (a mark or picture may cut a piece short of the other): the
 //! buried cards' strips, then the front card, which shows whole. Links are taken longest shared first. Fans run
 //! down, up, right or left (a fan is turned where its whole card is at its start); a buried card shows the end
 //! where its index is (its top left for fans down or right, its bottom right, upside down, for fans up or
 //! left). Every card of a fan spans the fan's extent across. Cards drawn with no edge between them make one
-//! *band* of face down a column: it is cut into its cards at the pitch its indexes start at down its left side,
+//! *band* of face down a column: it is cut into its cards at the pitch its indexes start at down its left side
+//! (else its right side, else its middle), the front card's own ink at that pitch left to the front card,
 //! the last index being the front card's, which must be card-shaped (a piece of a card's height or a little more
 //! is cut only at the long bands' pitch, and only where its front card is their fronts' size).
 //!
@@ -26,7 +31,9 @@
 //! small cards, in reading order; else the table does not show the stack.
 //!
 //! **Marks.** A card's rank mark is the leftmost ink shape (8-connected) of the first line of its index: the
-//! shapes level with the topmost in its corner (the suit sign comes beside the rank or under it). A "1" with a
+//! shapes level with the topmost in its corner (the suit sign comes beside the rank or under it); where the
+//! corner shows none, or its mark runs past the corner's side, across the card's whole top (an index printed at
+//! the right or in the middle). A "1" with a
 //! shape beside it is a "10". Ink that is not the index is left out: lines across the corner (the edge of the
 //! card over it, which a mark may touch), lines longer than an index is (a picture's frame), small shapes in the
 //! corners of the box (rounded edges). A mark much taller than the table's marks (their median) touches what is
@@ -74,7 +81,7 @@ mod ranks;
 use anyhow::{Context, Result};
 use image::RgbaImage;
 
-use self::cards::{fan_box, FACE_LIGHTNESS};
+use self::cards::{fan_box, FaceLook};
 use self::control::{icon_control, stack_control};
 use self::marks::{card_mark, fan_cards, SeenCard};
 use self::places::{column_anchors, layout};
@@ -114,8 +121,8 @@ impl RankShapes {
 /// the previous reading's places, where there is one (it numbers the columns when one is emptied).
 pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) -> Result<TableReading> {
     let mut first_error = None;
-    for lightness in FACE_LIGHTNESS {
-        match read_at(image, shapes, hint, lightness) {
+    for look in FaceLook::all() {
+        match read_at(image, shapes, hint, look) {
             Ok(reading) => return Ok(reading),
             Err(e) => {
                 first_error.get_or_insert(e);
@@ -125,9 +132,9 @@ pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) 
     Err(first_error.expect("lightness levels tried"))
 }
 
-fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, lightness: u8) -> Result<TableReading> {
+fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, look: FaceLook) -> Result<TableReading> {
     let (fonts, letters) = (&shapes.fonts, &shapes.letters);
-    let layout = layout(image, lightness, hint)?;
+    let layout = layout(image, look, hint)?;
     // The fans' cards, seen twice where some mark stands much taller than the table's marks do (the median).
     let see = |mark_height: Option<usize>| -> Result<Vec<(String, Vec<SeenCard>)>> {
         let mut seen = Vec::new();
@@ -165,7 +172,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
     let mut room = [naming::PER_RANK; naming::RANKS];
     let mut row = Vec::new();
     for (i, small) in layout.stack_row.iter().enumerate() {
-        let card = card_mark(image, small, false, (small.width(), small.height()), 1.0, None)
+        let card = card_mark(image, small, false, (small.width(), small.height()), (1.0, 1.0), None)
             .with_context(|| format!("the stack's small card at ({}, {})", small.x0, small.y0))?;
         let named = name(fonts, &[(format!("the stack's small card {}", i + 1), &card)], &[None], &room)?;
         room[named[0].index() as usize] -= 1;

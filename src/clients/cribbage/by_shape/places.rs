@@ -5,7 +5,7 @@ use crate::clients::cribbage::reading::Bands;
 use anyhow::{bail, Context, Result};
 use image::RgbaImage;
 
-use super::cards::{card_size, fans, pieces, Fan};
+use super::cards::{card_size, fans, pieces, FaceLook, Fan};
 use crate::clients::cribbage::reading::{in_reading_order, TablePoints};
 use crate::vision::runs::Component;
 
@@ -40,8 +40,8 @@ pub(super) struct Layout {
     pub(super) bands: Option<Bands>,
 }
 
-pub(super) fn layout(image: &RgbaImage, lightness: u8, hint: Option<&TablePoints>) -> Result<Layout> {
-    let (pieces, bands) = pieces(image, lightness, hint.and_then(|h| h.bands));
+pub(super) fn layout(image: &RgbaImage, look: FaceLook, hint: Option<&TablePoints>) -> Result<Layout> {
+    let (pieces, bands) = pieces(image, look, hint.and_then(|h| h.bands));
     let fans = fans(&pieces);
     let card = card_size(&fans).context("no card found: nothing light and card-shaped stands out")?;
     let full = |c: &Component| c.width().abs_diff(card.0) * 12 <= card.0 && c.height().abs_diff(card.1) * 12 <= card.1;
