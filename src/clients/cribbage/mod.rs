@@ -9,6 +9,7 @@ pub mod by_shape;
 pub mod naming;
 pub mod reader;
 pub mod reading;
+pub mod stack_end;
 pub mod theme;
 
 use std::path::Path;
@@ -24,10 +25,11 @@ pub use theme::{load_themes, TableTheme};
 use crate::calibration::{theme_to_refresh, ThemeTarget};
 use crate::capture::{Frame, Settle};
 use crate::clients::{no_way_read, Cause};
-use crate::game::{Answer, Client, Game, Layout, Marks, MoveEvents, OnlyWay, Reading, Screen, Shown};
+use crate::game::{Answer, Client, Game, Layout, Learned, Marks, MoveEvents, OnlyWay, Reading, Screen, Shown};
 use crate::games::cribbage::table::{state_text, Cribbage, Table};
 use crate::games::cribbage::{Deal, Move, State};
 use crate::vision::printed_number::NumberReader;
+use stack_end::StackEnding;
 
 /// The score in a table's window title, after `word` as the table's theme learned it ("score" in "Cribbage
 /// Solitaire — deal 30 — score 42"), if the title shows one: the word (in any case, as a whole word), then
@@ -129,6 +131,8 @@ pub struct CribbageClient {
     /// Where the table prints its stack total, learned in play: the one printed number that showed the rules'
     /// total (not 0) after a card was played. From then on a total of 0 there shows the stack empty.
     total_at: Option<(i32, i32)>,
+    /// How the table ends a stack where it shows no control for it ([`stack_end`]).
+    stack_ending: StackEnding,
 }
 
 impl Screen for CribbageScreen {
@@ -147,7 +151,7 @@ impl Screen for CribbageScreen {
     }
 
     fn client(self) -> CribbageClient {
-        CribbageClient { screen: self, numbers: Vec::new(), total_at: None }
+        CribbageClient { screen: self, numbers: Vec::new(), total_at: None, stack_ending: StackEnding::default() }
     }
 
     fn reading_json(reading: &Reading<Table, TablePoints>) -> serde_json::Value {
@@ -230,12 +234,12 @@ impl CribbageClient {
     /// A move either shows as the rules say or not at all (a click the table did not take, which the loop
     /// tries again): a card gone from another column, a stack or total other than the rules', or a score that
     /// moved otherwise stops the game, naming what differs. On a table taken to end its stacks by itself (it
-    /// shows no control for it), a card that left nothing fitting and a stack the table kept is that: no way to
-    /// go on.
-    fn check_move(before: &Table, mv: &Move, seen: &Table) -> Result<()> {
+    /// shows no control for it), a card that left nothing fitting and a stack the table kept says that it does
+    /// not: `Ok(true)` ([`stack_end`] finds how it does).
+    fn check_move(before: &Table, mv: &Move, seen: &Table) -> Result<bool> {
         let expected = Cribbage.apply(before, mv);
         if *seen == expected || *seen == *before {
-            return Ok(());
+            return Ok(false);
         }
         let mut kept = before.state.clone();
         if before.ends_stacks_itself
@@ -243,11 +247,7 @@ impl CribbageClient {
             && kept.legal_moves() == [Move::NewStack]
             && *seen == (Table { state: kept, ..before.clone() })
         {
-            anyhow::bail!(
-                "after {mv} no card fits, but the table did not end the stack by itself, and it shows no control \
-                 that ends one (none was found, none learned): name the control when calibrating (a truth line \
-                 `end stack: X,Y`); stopped"
-            );
+            return Ok(true);
         }
         let cards = |cards: &[crate::games::cribbage::Card]| -> String {
             if cards.is_empty() {
@@ -339,13 +339,21 @@ impl Client for CribbageClient {
             number_at(&reading.numbers, at, reading.points.card_width)
         });
         self.numbers.clone_from(&reading.numbers);
+        if reading.points.stack.is_some() {
+            self.stack_ending.last_seen = reading.points.stack;
+        }
         // A table that shows no stack (no pile, no small cards) shows an empty one by a total of 0, or by all 52
-        // cards still in the columns.
+        // cards still in the columns; a pile of one card may be only the stack's top card.
         let on_table: usize = reading.state.columns.iter().map(Vec::len).sum();
-        let stack_known = reading.stack_shown || on_table == 52 || total == Some(0);
+        // A stack the previous picture showed (a pile, a row) that this one shows nowhere, just after the bot
+        // asked for the stack's end, was emptied. (At other times a stack read nowhere is only not seen.)
+        let emptied = self.stack_ending.asked && hint.is_some_and(|h| h.stack.is_some()) && !reading.stack_shown;
+        let stack_known =
+            (reading.stack_shown && !reading.stack_top_only) || on_table == 52 || total == Some(0) || emptied;
         let state = State { score: score.unwrap_or(0), ..reading.state };
-        let board =
-            Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself: reading.ends_stacks_itself };
+        // (A table seen to keep a stack no card fits does not end its stacks by itself, whatever it shows.)
+        let ends_stacks_itself = reading.ends_stacks_itself && !self.stack_ending.keeps_stacks;
+        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself };
         Ok(Reading { board, layout: reading.points, theme: reading.theme })
     }
 
@@ -368,16 +376,44 @@ impl Client for CribbageClient {
         mv: &Move,
         _way: OnlyWay,
     ) -> Result<Option<MoveEvents>> {
-        Ok(MoveEvents::usual(vec![actions::click(&reading.layout, &reading.board.state, mv)?]))
+        let points = &reading.layout;
+        if *mv == Move::NewStack && points.next_stack.is_none() {
+            // No control shown: the ways a person would try ([`stack_end`]), each on trial until one works.
+            self.stack_ending.asked = true;
+            // (Where the stack was last seen, where this picture shows none: an emptied stack may show no place.)
+            let stack = points.stack.or(self.stack_ending.last_seen);
+            return Ok(self.stack_ending.events(stack, self.total_at).map(|(way, actions, trial)| {
+                let events =
+                    MoveEvents { way: Some(way.name().to_owned()), ..MoveEvents::usual(actions).expect("events") };
+                events.trying(trial)
+            }));
+        }
+        Ok(MoveEvents::usual(vec![actions::click(points, &reading.board.state, mv)?]))
     }
 
     /// A move checked against the rules ([`CribbageClient::check_move`]); a reading completed with the score and
     /// stack the bot counted ([`CribbageClient::carry_over`]).
     fn shown(&mut self, shown: Shown<'_, Self>) -> Result<Answer<Table>> {
         Ok(match shown {
-            Shown::Move { before, mv, seen, expected, .. } => {
-                Self::check_move(before, mv, seen)?;
+            Shown::Move { before, mv, seen, expected, trial } => {
+                self.stack_ending.asked = false;
+                if let (Some(number), Move::NewStack) = (trial, mv) {
+                    // (Where the picture cannot tell the two apart, a stack it does not show, nothing is learned.)
+                    if (seen == before) != (seen == expected) {
+                        let control = self.stack_ending.learn(number, seen == expected);
+                        return Ok(Answer::Learned(Learned { variant: None, control }));
+                    }
+                }
                 self.learn_total(mv, expected);
+                if Self::check_move(before, mv, seen)? {
+                    // The table's own rule, which its picture did not tell: it does not end stacks by itself.
+                    self.stack_ending.keeps_stacks = true;
+                    let board = Table { ends_stacks_itself: false, ..seen.clone() };
+                    let what = "the table keeps a stack that no card fits: it does not end stacks by itself, and \
+                                shows no control for it; the ways a person ends one are tried"
+                        .to_owned();
+                    return Ok(Answer::Learned(Learned { variant: Some((board, what)), control: None }));
+                }
                 Answer::Nothing
             }
             Shown::Read { known, seen } => Answer::Completed(Self::carry_over(known, seen.clone())),
@@ -395,6 +431,7 @@ mod tests {
         TablePoints {
             cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
             next_stack: Some((50, 5)),
+            stack: None,
             card_width: 8,
             columns: None,
             ranks: None,
@@ -561,9 +598,10 @@ mod tests {
     }
 
     /// A table taken to end its stacks by itself (it shows no control for it) that keeps a stack nothing fits
-    /// stops the game, saying so; one that ends it goes on.
+    /// does not: the client says so, plans the stack's end from then on, and makes it the ways a person would,
+    /// each on trial: a click on the stack first; one that leaves the table as it was is dropped for the next.
     #[test]
-    fn a_table_with_no_control_that_keeps_a_full_stack_stops_the_game_saying_so() {
+    fn a_table_with_no_control_that_keeps_a_full_stack_is_asked_to_end_it() {
         let game = Cribbage;
         let auto = Table { ends_stacks_itself: true, ..game.parse_board("KQ_J_T_9\nstack: 5 6 Q\n").unwrap() };
         let mv = Move::Play(1);
@@ -571,15 +609,50 @@ mod tests {
         kept.play(mv).unwrap();
         assert_eq!(kept.total(), 31);
         let kept = Table { state: kept, ..auto.clone() };
-        let error = CribbageClient::check_move(&auto, &mv, &kept).unwrap_err().to_string();
-        assert!(
-            error.contains("the table did not end the stack by itself") && error.contains("end stack: X,Y"),
-            "{error}"
-        );
-        assert!(CribbageClient::check_move(&auto, &mv, &game.apply(&auto, &mv)).is_ok());
+        assert!(CribbageClient::check_move(&auto, &mv, &kept).unwrap(), "the table kept the stack");
+        assert!(!CribbageClient::check_move(&auto, &mv, &game.apply(&auto, &mv)).unwrap());
         // A table with the control: the stack is kept until the bot ends it.
-        let plain = Table { ends_stacks_itself: false, ..auto };
-        assert!(CribbageClient::check_move(&plain, &mv, &kept).is_ok());
+        let plain = Table { ends_stacks_itself: false, ..auto.clone() };
+        assert!(!CribbageClient::check_move(&plain, &mv, &kept).unwrap());
+
+        let mut client = test_client();
+        let expected = game.apply(&auto, &mv);
+        let shown = Shown::Move { before: &auto, mv: &mv, seen: &kept, expected: &expected, trial: None };
+        match client.shown(shown).unwrap() {
+            Answer::Learned(Learned { variant: Some((board, _)), .. }) => assert!(!board.ends_stacks_itself),
+            _ => panic!("the table's rule is learned"),
+        }
+        assert!(client.stack_ending.keeps_stacks);
+        let mut points = deal_points();
+        points.next_stack = None;
+        points.stack = Some((40, 12));
+        let reading = Reading {
+            board: Table { ends_stacks_itself: false, ..kept.clone() },
+            layout: points,
+            theme: "test".into(),
+        };
+        let plan = game.solve(&reading.board, &SolveLimits::default()).unwrap();
+        assert_eq!(plan.moves[0], Move::NewStack, "the stack's end is planned");
+        let frame = Frame::from_image(RgbaImage::new(60, 60));
+        let events = client.actions(&frame, &reading, &Move::NewStack, OnlyWay).unwrap().unwrap();
+        assert_eq!((events.actions.clone(), events.trial), (vec![Action::Click { x: 40, y: 12 }], Some(0)));
+        // The click left the table as it was: dropped, and the next way (no total printed: Enter) is tried.
+        let ended = game.apply(&reading.board, &Move::NewStack);
+        let shown = Shown::Move {
+            before: &reading.board,
+            mv: &Move::NewStack,
+            seen: &reading.board,
+            expected: &ended,
+            trial: Some(0),
+        };
+        assert!(matches!(client.shown(shown).unwrap(), Answer::Learned(Learned { control: Some(_), .. })));
+        let events = client.actions(&frame, &reading, &Move::NewStack, OnlyWay).unwrap().unwrap();
+        assert_eq!((events.actions.clone(), events.trial), (vec![Action::Key(crate::game::Key::Enter)], Some(2)));
+        let shown =
+            Shown::Move { before: &reading.board, mv: &Move::NewStack, seen: &ended, expected: &ended, trial: Some(2) };
+        client.shown(shown).unwrap();
+        let events = client.actions(&frame, &reading, &Move::NewStack, OnlyWay).unwrap().unwrap();
+        assert_eq!(events.trial, None, "proved");
     }
 
     /// A copy of a card's click plays the column's next card: never repeated.

@@ -506,6 +506,7 @@ impl<'a> Matcher<'a> {
         let points = TablePoints {
             cards: points,
             next_stack,
+            stack: None,
             card_width: piles.card_width,
             columns: None,
             ranks: None,
@@ -516,6 +517,7 @@ impl<'a> Matcher<'a> {
             points,
             theme: self.theme.theme.clone(),
             stack_shown,
+            stack_top_only: false,
             // A table with no control for it can end a stack no other way (the play loop checks that it does).
             ends_stacks_itself: self.theme.ends_stacks_itself || next_stack.is_none(),
             total,

@@ -14,6 +14,10 @@ pub struct TablePoints {
     pub cards: [Vec<(i32, i32)>; 4],
     /// The centre of the control that ends a stack (NEXT STACK), if the table has one.
     pub next_stack: Option<(i32, i32)>,
+    /// The middle of the stack as the table shows it (its pile, its place, its row of small cards), where it does:
+    /// a table with no control for it may end a stack on a click there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack: Option<(i32, i32)>,
     /// Card width in pixels.
     pub card_width: usize,
     /// Where each column stands (a point on its line of cards), where the reader places columns by what it saw
@@ -49,6 +53,10 @@ pub struct TableReading {
     /// Whether the picture shows the stack (else the state's stack is empty, and the position's own is known
     /// only where no card has been played).
     pub stack_shown: bool,
+    /// The stack was read by its top card only: from a pile that shows one card (a table may show only its top
+    /// card), or one whose buried cards show no index (fanned the way that hides it); what lies under it is not
+    /// seen (the bot's own count says).
+    pub stack_top_only: bool,
     /// The table ends stacks by itself: the theme says so, or the table shows no control that ends a stack
     /// (none found, none learned), so that a stack can end no other way; the play loop checks that it does.
     pub ends_stacks_itself: bool,

@@ -56,7 +56,8 @@
 //! tall, whose label reads STACK by the fonts' capitals, one letter aside. Where none is, it is the one icon
 //! button by the columns: a patch of flat colour about square, a sixth to half a card wide, within a card's
 //! height of the columns, with a picture and no word on it; where there are several, or none, the table is taken
-//! to end its stacks by itself (the play loop checks that it does, and stops if not). A button that says
+//! to end its stacks by itself (the play client checks that it does; where it keeps a stack that no card fits,
+//! the ways a person ends one are tried, each proved by its effect: [`super::stack_end`]). A button that says
 //! something else (New Game, Undo) is never taken for it. An icon is proved by what its click does: the stack
 //! shown empty, or the total printed as 0; until then the move that clicked it is not taken as made.
 //!
@@ -81,7 +82,7 @@ mod ranks;
 use anyhow::{Context, Result};
 use image::RgbaImage;
 
-use self::cards::{fan_box, FaceLook};
+use self::cards::{fan_box, FaceLook, Fan};
 use self::control::{icon_control, stack_control};
 use self::marks::{card_mark, fan_cards, SeenCard};
 use self::places::{column_anchors, layout};
@@ -148,7 +149,12 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
             seen.push((format!("column {}", c + 1), cards));
         }
         if let Some(fan) = &layout.stack_pile {
-            seen.push(("the stack".to_owned(), fan_cards(image, fan, layout.card, mark_height).context("the stack")?));
+            // (A pile whose buried cards show no index is read by its top card.)
+            let cards = fan_cards(image, fan, layout.card, mark_height).or_else(|e| {
+                let top = Fan { pieces: vec![*fan.front()], run: None, empty: false };
+                fan_cards(image, &top, layout.card, mark_height).map_err(|_| e)
+            });
+            seen.push(("the stack".to_owned(), cards.context("the stack")?));
         }
         Ok(seen)
     };
@@ -217,9 +223,16 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
             .or_else(|| columns.and_then(|columns| icon_control(image, layout.card, &cards, &columns, letters)))
     });
     let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
+    let middle = |c: &Component| (((c.x0 + c.x1) / 2) as i32, ((c.y0 + c.y1) / 2) as i32);
+    let stack_at = layout
+        .stack_pile
+        .as_ref()
+        .map(|pile| middle(&fan_box(pile)))
+        .or_else(|| layout.stack_row.iter().copied().reduce(|a, b| a.joined(&b)).map(|row| middle(&row)));
     let points = TablePoints {
         cards: points,
         next_stack,
+        stack: stack_at,
         card_width: layout.card.0,
         columns: anchors,
         ranks,
@@ -230,6 +243,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         points,
         theme: "by shape".into(),
         stack_shown,
+        stack_top_only: layout.stack_pile.is_some() && counts[4] == 1,
         // A table with no control for it can end a stack no other way (the play loop checks that it does).
         ends_stacks_itself: next_stack.is_none(),
         total: None,
