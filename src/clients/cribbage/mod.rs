@@ -29,7 +29,7 @@ use crate::game::{Answer, Client, Game, Layout, Learned, Marks, MoveEvents, Only
 use crate::games::cribbage::table::{state_text, Cribbage, Table};
 use crate::games::cribbage::{Deal, Move, State};
 use crate::vision::printed_number::NumberReader;
-use stack_end::StackEnding;
+use stack_end::{Offered, StackEnding};
 
 /// The score in a table's window title, after `word` as the table's theme learned it ("score" in "Cribbage
 /// Solitaire — deal 30 — score 42"), if the title shows one: the word (in any case, as a whole word), then
@@ -245,7 +245,7 @@ impl CribbageClient {
         if before.ends_stacks_itself
             && kept.play(*mv).is_ok()
             && kept.legal_moves() == [Move::NewStack]
-            && *seen == (Table { state: kept, ..before.clone() })
+            && *seen == (Table { state: kept, total_shown: None, ..before.clone() })
         {
             return Ok(true);
         }
@@ -353,7 +353,7 @@ impl Client for CribbageClient {
         let state = State { score: score.unwrap_or(0), ..reading.state };
         // (A table seen to keep a stack no card fits does not end its stacks by itself, whatever it shows.)
         let ends_stacks_itself = reading.ends_stacks_itself && !self.stack_ending.keeps_stacks;
-        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself };
+        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself, total_shown: total };
         Ok(Reading { board, layout: reading.points, theme: reading.theme })
     }
 
@@ -382,9 +382,9 @@ impl Client for CribbageClient {
             self.stack_ending.asked = true;
             // (Where the stack was last seen, where this picture shows none: an emptied stack may show no place.)
             let stack = points.stack.or(self.stack_ending.last_seen);
-            return Ok(self.stack_ending.events(stack, self.total_at).map(|(way, actions, trial)| {
-                let events =
-                    MoveEvents { way: Some(way.name().to_owned()), ..MoveEvents::usual(actions).expect("events") };
+            let offered = Offered { buttons: &points.may_end_stack, stack, total: self.total_at };
+            return Ok(self.stack_ending.events(offered).map(|(way, actions, trial)| {
+                let events = MoveEvents { way: Some(way.name()), ..MoveEvents::usual(actions).expect("events") };
                 events.trying(trial)
             }));
         }
@@ -432,6 +432,7 @@ mod tests {
             cards: [vec![(5, 10), (5, 20), (5, 30)], vec![(9, 10)], vec![(13, 10)], vec![(17, 10)]],
             next_stack: Some((50, 5)),
             stack: None,
+            may_end_stack: Vec::new(),
             card_width: 8,
             columns: None,
             ranks: None,
@@ -508,6 +509,7 @@ mod tests {
             score_known: false,
             stack_known: true,
             ends_stacks_itself: false,
+            total_shown: None,
         };
         assert_eq!(unseen, next);
         assert_eq!(CribbageClient::carry_over(&next, unseen).state.score, next.state.score);
@@ -517,6 +519,7 @@ mod tests {
             score_known: true,
             stack_known: true,
             ends_stacks_itself: false,
+            total_shown: None,
         };
         assert_ne!(shown, next);
         assert_eq!(CribbageClient::carry_over(&next, shown.clone()).state.score, shown.state.score);
@@ -615,6 +618,12 @@ mod tests {
         let plain = Table { ends_stacks_itself: false, ..auto.clone() };
         assert!(!CribbageClient::check_move(&plain, &mv, &kept).unwrap());
 
+        // A table that shows the stack's top card only, and prints its total: the total tells the kept stack.
+        let unseen =
+            |table: &Table| Table { stack_known: false, total_shown: Some(table.state.total()), ..table.clone() };
+        assert!(CribbageClient::check_move(&auto, &mv, &unseen(&kept)).unwrap());
+        assert!(!CribbageClient::check_move(&auto, &mv, &unseen(&game.apply(&auto, &mv))).unwrap());
+
         let mut client = test_client();
         let expected = game.apply(&auto, &mv);
         let shown = Shown::Move { before: &auto, mv: &mv, seen: &kept, expected: &expected, trial: None };
@@ -647,9 +656,9 @@ mod tests {
         };
         assert!(matches!(client.shown(shown).unwrap(), Answer::Learned(Learned { control: Some(_), .. })));
         let events = client.actions(&frame, &reading, &Move::NewStack, OnlyWay).unwrap().unwrap();
-        assert_eq!((events.actions.clone(), events.trial), (vec![Action::Key(crate::game::Key::Enter)], Some(2)));
+        assert_eq!((events.actions.clone(), events.trial), (vec![Action::Key(crate::game::Key::Enter)], Some(1)));
         let shown =
-            Shown::Move { before: &reading.board, mv: &Move::NewStack, seen: &ended, expected: &ended, trial: Some(2) };
+            Shown::Move { before: &reading.board, mv: &Move::NewStack, seen: &ended, expected: &ended, trial: Some(1) };
         client.shown(shown).unwrap();
         let events = client.actions(&frame, &reading, &Move::NewStack, OnlyWay).unwrap().unwrap();
         assert_eq!(events.trial, None, "proved");

@@ -507,6 +507,7 @@ impl<'a> Matcher<'a> {
             cards: points,
             next_stack,
             stack: None,
+            may_end_stack: Vec::new(),
             card_width: piles.card_width,
             columns: None,
             ranks: None,

@@ -18,6 +18,10 @@ pub struct TablePoints {
     /// a table with no control for it may end a stack on a click there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stack: Option<(i32, i32)>,
+    /// Buttons that may end a stack though their label does not say so ("Clear", "Count"), where no control
+    /// does: each is tried, and proved by what its click does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub may_end_stack: Vec<(i32, i32)>,
     /// Card width in pixels.
     pub card_width: usize,
     /// Where each column stands (a point on its line of cards), where the reader places columns by what it saw

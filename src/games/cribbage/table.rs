@@ -26,20 +26,34 @@ pub struct Table {
     /// The client ends a stack by itself once no card fits (it has no control for it): a card that leaves
     /// nothing fitting is followed by the stack's end, and the bot never asks for one.
     pub ends_stacks_itself: bool,
+    /// The stack's total as the table prints it, where it does and the picture was read so (a table may show the
+    /// total and not the stack's cards).
+    pub total_shown: Option<u32>,
 }
 
 impl Table {
     /// A position given whole (state text, the rules' own moves).
     pub fn known(state: State) -> Table {
-        Table { state, score_known: true, stack_known: true, ends_stacks_itself: false }
+        Table { state, score_known: true, stack_known: true, ends_stacks_itself: false, total_shown: None }
+    }
+
+    /// The stack's total, where it is known: the stack's, else the one the table prints.
+    pub fn total(&self) -> Option<u32> {
+        if self.stack_known {
+            Some(self.state.total())
+        } else {
+            self.total_shown
+        }
     }
 }
 
-/// Two tables are the same position when their columns are, and their stacks and scores where both know them.
+/// Two tables are the same position when their columns are, and their stacks, totals and scores where both know
+/// them.
 impl PartialEq for Table {
     fn eq(&self, other: &Table) -> bool {
         self.state.columns == other.state.columns
             && (!self.stack_known || !other.stack_known || self.state.stack == other.state.stack)
+            && self.total().zip(other.total()).is_none_or(|(a, b)| a == b)
             && (!self.score_known || !other.score_known || self.state.score == other.state.score)
     }
 }
@@ -110,7 +124,7 @@ impl Game for Cribbage {
         if ends_now(&state) {
             state.play(Move::NewStack).expect("a new stack is the only legal move");
         }
-        Table { state, ..board.clone() }
+        Table { state, total_shown: None, ..board.clone() }
     }
 
     fn is_won(&self, board: &Table) -> bool {

@@ -53,7 +53,10 @@
 //! only loses cards from its front.
 //!
 //! **The control that ends a stack** is a button labelled so: a patch of flat colour off the cards, wider than
-//! tall, whose label reads STACK by the fonts' capitals, one letter aside. Where none is, it is the one icon
+//! tall, whose label reads STACK by the fonts' letters (either case; the button's own colour is its commonest
+//! shade, a face shaded top to bottom being no one colour), one letter aside. A button whose label may mean it
+//! but does not say so ("Clear", "Count", "Done", and nothing that says "Game", "Undo", …) is kept as a
+//! candidate, tried first of the ways a person ends a stack where the table keeps one. Where none is, it is the one icon
 //! button by the columns: a patch of flat colour about square, a sixth to half a card wide, within a card's
 //! height of the columns, with a picture and no word on it; where there are several, or none, the table is taken
 //! to end its stacks by itself (the play client checks that it does; where it keeps a stack that no card fits,
@@ -83,7 +86,7 @@ use anyhow::{Context, Result};
 use image::RgbaImage;
 
 use self::cards::{fan_box, FaceLook, Fan};
-use self::control::{icon_control, stack_control};
+use self::control::{candidate_controls, icon_control, stack_control};
 use self::marks::{card_mark, fan_cards, SeenCard};
 use self::places::{column_anchors, layout};
 use self::ranks::{name, rank_texts};
@@ -94,8 +97,8 @@ use crate::vision::font_glyphs::FontGlyphs;
 use crate::vision::printed_number::NumberReader;
 use crate::vision::runs::Component;
 
-/// The rank marks of the common fonts, which a table read with no calibration is named by, and their capital
-/// letters, which a control's label is read with.
+/// The rank marks of the common fonts, which a table read with no calibration is named by, and their letters,
+/// which a control's label is read with.
 pub struct RankShapes {
     fonts: FontGlyphs,
     letters: FontGlyphs,
@@ -113,7 +116,7 @@ impl RankShapes {
         } else {
             FontGlyphs::load_texts(root, &rank_texts())?
         };
-        let letters = FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")?;
+        let letters = FontGlyphs::load(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")?;
         Ok(RankShapes { fonts, letters, digits: NumberReader::load(root).ok() })
     }
 }
@@ -222,6 +225,12 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         stack_control(image, layout.card, &cards, letters)
             .or_else(|| columns.and_then(|columns| icon_control(image, layout.card, &cards, &columns, letters)))
     });
+    // Buttons that may end a stack though they do not say so, where none does: candidates, proved in play.
+    let may_end_stack = match hint {
+        Some(h) => h.may_end_stack.clone(),
+        None if next_stack.is_none() => candidate_controls(image, layout.card, &cards, letters),
+        None => Vec::new(),
+    };
     let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
     let middle = |c: &Component| (((c.x0 + c.x1) / 2) as i32, ((c.y0 + c.y1) / 2) as i32);
     let stack_at = layout
@@ -233,6 +242,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         cards: points,
         next_stack,
         stack: stack_at,
+        may_end_stack,
         card_width: layout.card.0,
         columns: anchors,
         ranks,
