@@ -272,6 +272,13 @@ impl CribbageClient {
                 expected.state.total()
             ));
         }
+        if let (Some(seen_total), Some(total), false) =
+            (seen.total(), expected.total(), seen.stack_known && expected.stack_known)
+        {
+            if seen_total != total {
+                differences.push(format!("the total shows {seen_total}, the rules say {total}"));
+            }
+        }
         if seen.score_known && expected.score_known && seen.state.score != expected.state.score {
             differences.push(format!("the score is {}, the rules say {}", seen.state.score, expected.state.score));
         }
@@ -408,7 +415,10 @@ impl Client for CribbageClient {
                 if Self::check_move(before, mv, seen)? {
                     // The table's own rule, which its picture did not tell: it does not end stacks by itself.
                     self.stack_ending.keeps_stacks = true;
-                    let board = Table { ends_stacks_itself: false, ..seen.clone() };
+                    // The position is the rules' with the stack kept (a table may show only part of the stack).
+                    let mut kept = before.state.clone();
+                    kept.play(*mv).context("the move was checked")?;
+                    let board = Table { state: kept, ends_stacks_itself: false, total_shown: None, ..before.clone() };
                     let what = "the table keeps a stack that no card fits: it does not end stacks by itself, and \
                                 shows no control for it; the ways a person ends one are tried"
                         .to_owned();
@@ -436,6 +446,7 @@ mod tests {
             card_width: 8,
             columns: None,
             ranks: None,
+            stack_ranks: None,
             bands: None,
         }
     }

@@ -511,6 +511,7 @@ impl<'a> Matcher<'a> {
             card_width: piles.card_width,
             columns: None,
             ranks: None,
+            stack_ranks: None,
             bands: None,
         };
         Ok(TableReading {

@@ -34,6 +34,11 @@ pub struct TablePoints {
     /// shows otherwise (a deal read whole at the opening, four of each rank, is the surest naming).
     #[serde(skip)]
     pub ranks: Option<[Vec<Rank>; 4]>,
+    /// The ranks of the stack's cards as this picture named them, bottom first, where it shows the stack as a pile
+    /// and the reader names cards with no calibration: the next picture's stack keeps them, and its new top card
+    /// is the front a column lost.
+    #[serde(skip)]
+    pub stack_ranks: Option<Vec<Rank>>,
     /// How the reader with no calibration cut columns drawn with no edge between their cards: the next picture's
     /// short columns (the long ones gone) are cut the same way.
     #[serde(skip)]

@@ -121,6 +121,27 @@ impl RankShapes {
     }
 }
 
+/// The ranks a stack pile of `count` cards holds as far as the previous picture (`hint`) tells them, bottom
+/// first: the previous stack's cards, where it held no more than `count` and the pile shows them all (more than
+/// one card: a pile of one may be only the top), then the fronts the columns lost since (`counts`: how many
+/// cards each holds now), where exactly one card was lost and one card added.
+fn stack_known(hint: Option<&TablePoints>, counts: &[usize], count: usize) -> Vec<Option<Rank>> {
+    let mut known = vec![None; count];
+    let Some(hint) = hint else { return known };
+    let before = hint.stack_ranks.as_deref().unwrap_or(&[]);
+    let kept = if count > 1 && before.len() <= count { before.len() } else { 0 };
+    known[..kept].iter_mut().zip(before).for_each(|(k, &r)| *k = Some(r));
+    let lost: Vec<Rank> = match &hint.ranks {
+        Some(columns) => (0..4).filter(|&c| counts[c] + 1 == columns[c].len()).map(|c| columns[c][counts[c]]).collect(),
+        None => Vec::new(),
+    };
+    let added = if count > 1 { count - kept } else { 1 };
+    if let ([card], 1) = (lost.as_slice(), added) {
+        known[count - 1] = Some(*card);
+    }
+    known
+}
+
 /// Reads a table with no calibration (see the module doc): the columns and stack, and where to click. `hint` is
 /// the previous reading's places, where there is one (it numbers the columns when one is emptied).
 pub fn read(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>) -> Result<TableReading> {
@@ -190,14 +211,21 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
     let cards: Vec<(String, &SeenCard)> = seen.iter().map(|(place, card)| (place.clone(), card)).collect();
     // The columns' cards the previous picture named: a column only loses cards from its front, so its cards that
     // are still there are where they were (where it holds no more cards than it did).
-    let known: Vec<Option<Rank>> = counts
+    let mut known: Vec<Option<Rank>> = counts
         .iter()
+        .take(4)
         .enumerate()
         .flat_map(|(c, &count)| {
             let before = hint.and_then(|h| h.ranks.as_ref()).and_then(|r| r.get(c)).filter(|b| count <= b.len());
             (0..count).map(move |i| before.map(|b| b[i]))
         })
         .collect();
+    // The stack's cards likewise: a stack only grows at its top (or is emptied), so the cards the previous picture
+    // named are still under it; and the cards on top of those are the ones the columns lost, in the order the
+    // columns lost them where one column lost one (the usual case: one move between two pictures).
+    if let Some(&count) = counts.get(4) {
+        known.extend(stack_known(hint, &counts[..4], count));
+    }
     let mut ranks = name(fonts, &cards, &known, &room)?.into_iter();
     let columns: [Vec<Card>; 4] =
         std::array::from_fn(|c| (0..counts[c]).map(|_| Card::new(ranks.next().expect("a rank a card"))).collect());
@@ -232,6 +260,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         None => Vec::new(),
     };
     let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
+    let stack_ranks = layout.stack_pile.is_some().then(|| state.stack.iter().map(|card| card.rank).collect());
     let middle = |c: &Component| (((c.x0 + c.x1) / 2) as i32, ((c.y0 + c.y1) / 2) as i32);
     let stack_at = layout
         .stack_pile
@@ -246,6 +275,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         card_width: layout.card.0,
         columns: anchors,
         ranks,
+        stack_ranks,
         bands: layout.bands,
     };
     Ok(TableReading {
@@ -274,4 +304,41 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
             numbers::printed_numbers(image, &off, layout.card, digits)
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rank(i: u8) -> Rank {
+        Rank::new(i).unwrap()
+    }
+
+    /// The previous picture's names: columns of ranks 1–3, 4, 5, 6 (front last) and a stack of 9, 10.
+    fn hint() -> TablePoints {
+        TablePoints {
+            cards: Default::default(),
+            next_stack: None,
+            stack: None,
+            may_end_stack: Vec::new(),
+            card_width: 10,
+            columns: None,
+            ranks: Some([vec![rank(1), rank(2), rank(3)], vec![rank(4)], vec![rank(5)], vec![rank(6)]]),
+            stack_ranks: Some(vec![rank(9), rank(10)]),
+            bands: None,
+        }
+    }
+
+    /// A stack only grows at its top: the cards under it keep their names, and the new top is the front the one
+    /// column that lost a card lost; a pile of one card (maybe only the top) keeps only that.
+    #[test]
+    fn the_stack_keeps_its_names_and_its_new_top_is_the_card_a_column_lost() {
+        let hint = hint();
+        let r = |i| Some(rank(i));
+        assert_eq!(stack_known(Some(&hint), &[2, 1, 1, 1], 3), vec![r(9), r(10), r(3)]);
+        assert_eq!(stack_known(Some(&hint), &[3, 1, 1, 1], 2), vec![r(9), r(10)], "nothing played");
+        assert_eq!(stack_known(Some(&hint), &[3, 0, 1, 1], 1), vec![r(4)], "a pile of one: the card played");
+        assert_eq!(stack_known(Some(&hint), &[2, 0, 1, 1], 4), vec![r(9), r(10), None, None], "two cards lost");
+        assert_eq!(stack_known(None, &[2, 1, 1, 1], 2), vec![None, None]);
+    }
 }
