@@ -40,3 +40,22 @@ fn web_flood_seeds_with_shaded_or_textured_cells_are_won() {
     zoo_wins("flood", "web", "5");
     zoo_wins("flood", "web", "10");
 }
+
+/// Cribbage tables that read nothing, or only their front cards, before the reader looked for what every table
+/// must be: strips whose rounded corners overlap, an index in the middle of the card's top, a card tinted yellow
+/// under the pointer, a stack shown by its top card only, and a table that ends a stack only on its "Clear"
+/// button, found by its label and proved by its click (seed 1); a "Done" button, in a mono font, on a table
+/// that shows no score (seed 23).
+#[test]
+fn cribbage_seeds_with_strips_a_top_card_stack_and_a_button_that_does_not_say_stack_are_won() {
+    zoo_wins("cribbage", "gtk", "1");
+    zoo_wins("cribbage", "sdl", "23");
+}
+
+/// Sudokus whose cell is chosen only by a double click: a canvas page (seed 15) and an SDL window that polls the
+/// mouse 28 times a second (seed 17). A click that chose nothing is followed, as a person would, by two.
+#[test]
+fn sudoku_seeds_that_select_a_cell_only_on_a_double_click_are_won() {
+    zoo_wins("sudoku", "web", "15");
+    zoo_wins("sudoku", "sdl", "17");
+}

@@ -118,6 +118,8 @@ pub enum SudokuWay {
     ClickTypeAndEnter,
     /// The same with Space to commit.
     ClickTypeAndSpace,
+    /// A double click on the cell, then the digit typed: a client that selects a cell only on a double click.
+    DoubleClickAndType,
 }
 
 impl Way for SudokuWay {
@@ -129,7 +131,9 @@ impl Way for SudokuWay {
             // ask, with Enter or Space, before looking for other ways.
             SudokuWay::ClickAndType => Some(SudokuWay::ClickTypeAndEnter),
             SudokuWay::ClickTypeAndEnter => Some(SudokuWay::ClickTypeAndSpace),
-            SudokuWay::ClickTypeAndSpace => Some(SudokuWay::NumberPad),
+            SudokuWay::ClickTypeAndSpace => Some(SudokuWay::DoubleClickAndType),
+            // A click that chose no cell: a person clicks twice.
+            SudokuWay::DoubleClickAndType => Some(SudokuWay::NumberPad),
             SudokuWay::NumberPad => Some(SudokuWay::ArrowKeys),
             SudokuWay::ArrowKeys => Some(SudokuWay::ViKeys),
             SudokuWay::ViKeys => None,
@@ -376,6 +380,13 @@ impl Client for SudokuClient {
             SudokuWay::ClickTypeAndSpace => Some(("its cell, the digit, then Space", Action::Type(' '))),
             _ => None,
         };
+        if way == SudokuWay::DoubleClickAndType {
+            // (A copy selects the cell again and types its digit again: the board as it was, as for a click.)
+            let mut events = actions::click_and_type(&reading.layout.cells, mv);
+            events.insert(0, events[0].clone());
+            return Ok(MoveEvents::named("a double click on its cell, then the digit", events)
+                .map(|e| e.selecting(2).same_board_if_repeated()));
+        }
         if let Some((name, key)) = commit {
             // (A copy types the digit into the cell again, which a client that marks with it takes as another
             // mark: never repeated.)
@@ -561,6 +572,11 @@ mod tests {
         let mv = Entry { row: 1, col: 1, value: 3 };
         let mut events = |way| client.actions(&frame, &reading, &mv, way).unwrap().unwrap();
         assert_eq!(events(SudokuWay::ClickAndType).repeat, Repeat::SameBoard);
+        // A double click on the cell, then the digit: the cell chosen by both clicks, and a copy as harmless.
+        let double = events(SudokuWay::DoubleClickAndType);
+        let (x, y) = (30, 30);
+        assert_eq!(double.actions, vec![Action::Click { x, y }, Action::Click { x, y }, Action::Type('3')]);
+        assert_eq!((double.selects, double.repeat), (2, Repeat::SameBoard));
         for way in [SudokuWay::ArrowKeys, SudokuWay::ViKeys] {
             assert_eq!(events(way).repeat, Repeat::Changes, "{way:?}");
             assert!(events(way).selects > 0, "{way:?}: the cursor is moved");
