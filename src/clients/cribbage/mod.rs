@@ -346,6 +346,7 @@ impl Client for CribbageClient {
             number_at(&reading.numbers, at, reading.points.card_width)
         });
         self.numbers.clone_from(&reading.numbers);
+        self.stack_ending.guessed = reading.theme == by_shape::THEME;
         if reading.points.stack.is_some() {
             self.stack_ending.last_seen = reading.points.stack;
         }
@@ -360,7 +361,10 @@ impl Client for CribbageClient {
         let state = State { score: score.unwrap_or(0), ..reading.state };
         // (A table seen to keep a stack no card fits does not end its stacks by itself, whatever it shows.)
         let ends_stacks_itself = reading.ends_stacks_itself && !self.stack_ending.keeps_stacks;
-        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself, total_shown: total };
+        // The printed total is compared with the rules' only on a table read with no calibration (a calibrated
+        // table's printed total may lag its stack, as the parlour's does while it clears a full stack).
+        let total_shown = total.filter(|_| reading.theme == by_shape::THEME);
+        let board = Table { state, score_known: score.is_some(), stack_known, ends_stacks_itself, total_shown };
         Ok(Reading { board, layout: reading.points, theme: reading.theme })
     }
 
@@ -412,7 +416,15 @@ impl Client for CribbageClient {
                     }
                 }
                 self.learn_total(mv, expected);
-                if Self::check_move(before, mv, seen)? {
+                let kept = Self::check_move(before, mv, seen)?;
+                if kept && !self.stack_ending.guessed {
+                    // A calibration says this table ends its stacks itself, and it kept one: nothing to try.
+                    anyhow::bail!(
+                        "after {mv} no card fits, but the table did not end the stack by itself, as its \
+                         calibration says it does; stopped"
+                    );
+                }
+                if kept {
                     // The table's own rule, which its picture did not tell: it does not end stacks by itself.
                     self.stack_ending.keeps_stacks = true;
                     // The position is the rules' with the stack kept (a table may show only part of the stack).
@@ -636,7 +648,11 @@ mod tests {
         assert!(!CribbageClient::check_move(&auto, &mv, &unseen(&game.apply(&auto, &mv))).unwrap());
 
         let mut client = test_client();
+        // A table calibrated as ending its stacks itself that keeps one stops the game.
         let expected = game.apply(&auto, &mv);
+        let shown = Shown::Move { before: &auto, mv: &mv, seen: &kept, expected: &expected, trial: None };
+        assert!(client.shown(shown).is_err(), "calibrated as ending its stacks: stopped, saying so");
+        client.stack_ending.guessed = true;
         let shown = Shown::Move { before: &auto, mv: &mv, seen: &kept, expected: &expected, trial: None };
         match client.shown(shown).unwrap() {
             Answer::Learned(Learned { variant: Some((board, _)), .. }) => assert!(!board.ends_stacks_itself),

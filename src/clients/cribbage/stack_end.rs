@@ -54,6 +54,10 @@ pub struct StackEnding {
     pub keeps_stacks: bool,
     /// The bot has just asked for a stack's end, and has not yet seen what it did.
     pub asked: bool,
+    /// The latest reading took the table to end its stacks by itself only because it found no control (a reading
+    /// with no calibration), not because a calibration says so: a stack kept where no card fits disproves it. (A
+    /// table calibrated as ending its stacks itself may clear a full stack only as the next card is played.)
+    pub guessed: bool,
     /// Where a picture last showed the stack.
     pub last_seen: Option<(i32, i32)>,
     /// The way that ended a stack.

@@ -97,6 +97,9 @@ use crate::vision::font_glyphs::FontGlyphs;
 use crate::vision::printed_number::NumberReader;
 use crate::vision::runs::Component;
 
+/// The theme name a reading with no calibration reports.
+pub const THEME: &str = "by shape";
+
 /// The rank marks of the common fonts, which a table read with no calibration is named by, and their letters,
 /// which a control's label is read with.
 pub struct RankShapes {
@@ -127,7 +130,7 @@ impl RankShapes {
 /// cards each holds now), where exactly one card was lost and one card added.
 fn stack_known(hint: Option<&TablePoints>, counts: &[usize], count: usize) -> Vec<Option<Rank>> {
     let mut known = vec![None; count];
-    let Some(hint) = hint else { return known };
+    let Some(hint) = hint.filter(|_| count > 0) else { return known };
     let before = hint.stack_ranks.as_deref().unwrap_or(&[]);
     let kept = if count > 1 && before.len() <= count { before.len() } else { 0 };
     known[..kept].iter_mut().zip(before).for_each(|(k, &r)| *k = Some(r));
@@ -281,7 +284,7 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
     Ok(TableReading {
         state,
         points,
-        theme: "by shape".into(),
+        theme: THEME.into(),
         stack_shown,
         stack_top_only: layout.stack_pile.is_some() && counts[4] == 1,
         // A table with no control for it can end a stack no other way (the play loop checks that it does).
@@ -340,5 +343,7 @@ mod tests {
         assert_eq!(stack_known(Some(&hint), &[3, 0, 1, 1], 1), vec![r(4)], "a pile of one: the card played");
         assert_eq!(stack_known(Some(&hint), &[2, 0, 1, 1], 4), vec![r(9), r(10), None, None], "two cards lost");
         assert_eq!(stack_known(None, &[2, 1, 1, 1], 2), vec![None, None]);
+        assert_eq!(stack_known(Some(&hint), &[3, 1, 1, 1], 0), vec![], "an empty place: no card to name");
+        assert_eq!(stack_known(Some(&hint), &[2, 1, 1, 1], 0), vec![], "emptied as a card was played");
     }
 }
