@@ -235,19 +235,19 @@ impl CribbageClient {
     /// tries again): a card gone from another column, a stack or total other than the rules', or a score that
     /// moved otherwise stops the game, naming what differs. On a table taken to end its stacks by itself (it
     /// shows no control for it), a card that left nothing fitting and a stack the table kept says that it does
-    /// not: `Ok(true)` ([`stack_end`] finds how it does).
-    fn check_move(before: &Table, mv: &Move, seen: &Table) -> Result<bool> {
+    /// not: `Ok(Some(position))`, the rules' position with the stack kept ([`stack_end`] finds how it ends).
+    fn check_move(before: &Table, mv: &Move, seen: &Table) -> Result<Option<State>> {
         let expected = Cribbage.apply(before, mv);
         if *seen == expected || *seen == *before {
-            return Ok(false);
+            return Ok(None);
         }
         let mut kept = before.state.clone();
         if before.ends_stacks_itself
             && kept.play(*mv).is_ok()
             && kept.legal_moves() == [Move::NewStack]
-            && *seen == (Table { state: kept, total_shown: None, ..before.clone() })
+            && *seen == (Table { state: kept.clone(), total_shown: None, ..before.clone() })
         {
-            return Ok(true);
+            return Ok(Some(kept));
         }
         let cards = |cards: &[crate::games::cribbage::Card]| -> String {
             if cards.is_empty() {
@@ -417,19 +417,17 @@ impl Client for CribbageClient {
                 }
                 self.learn_total(mv, expected);
                 let kept = Self::check_move(before, mv, seen)?;
-                if kept && !self.stack_ending.guessed {
+                if kept.is_some() && !self.stack_ending.guessed {
                     // A calibration says this table ends its stacks itself, and it kept one: nothing to try.
                     anyhow::bail!(
                         "after {mv} no card fits, but the table did not end the stack by itself, as its \
                          calibration says it does; stopped"
                     );
                 }
-                if kept {
+                if let Some(kept) = kept {
                     // The table's own rule, which its picture did not tell: it does not end stacks by itself.
                     self.stack_ending.keeps_stacks = true;
                     // The position is the rules' with the stack kept (a table may show only part of the stack).
-                    let mut kept = before.state.clone();
-                    kept.play(*mv).context("the move was checked")?;
                     let board = Table { state: kept, ends_stacks_itself: false, total_shown: None, ..before.clone() };
                     let what = "the table keeps a stack that no card fits: it does not end stacks by itself, and \
                                 shows no control for it; the ways a person ends one are tried"
@@ -635,17 +633,21 @@ mod tests {
         kept.play(mv).unwrap();
         assert_eq!(kept.total(), 31);
         let kept = Table { state: kept, ..auto.clone() };
-        assert!(CribbageClient::check_move(&auto, &mv, &kept).unwrap(), "the table kept the stack");
-        assert!(!CribbageClient::check_move(&auto, &mv, &game.apply(&auto, &mv)).unwrap());
+        assert_eq!(
+            CribbageClient::check_move(&auto, &mv, &kept).unwrap(),
+            Some(kept.state.clone()),
+            "the table kept the stack"
+        );
+        assert!(CribbageClient::check_move(&auto, &mv, &game.apply(&auto, &mv)).unwrap().is_none());
         // A table with the control: the stack is kept until the bot ends it.
         let plain = Table { ends_stacks_itself: false, ..auto.clone() };
-        assert!(!CribbageClient::check_move(&plain, &mv, &kept).unwrap());
+        assert!(CribbageClient::check_move(&plain, &mv, &kept).unwrap().is_none());
 
         // A table that shows the stack's top card only, and prints its total: the total tells the kept stack.
         let unseen =
             |table: &Table| Table { stack_known: false, total_shown: Some(table.state.total()), ..table.clone() };
-        assert!(CribbageClient::check_move(&auto, &mv, &unseen(&kept)).unwrap());
-        assert!(!CribbageClient::check_move(&auto, &mv, &unseen(&game.apply(&auto, &mv))).unwrap());
+        assert!(CribbageClient::check_move(&auto, &mv, &unseen(&kept)).unwrap().is_some());
+        assert!(CribbageClient::check_move(&auto, &mv, &unseen(&game.apply(&auto, &mv))).unwrap().is_none());
 
         let mut client = test_client();
         // A table calibrated as ending its stacks itself that keeps one stops the game.

@@ -26,35 +26,22 @@ const DOES_OTHERWISE: [&str; 14] = [
 
 /// The control that ends a stack, where the table labels one so: a button (a patch of flat colour off the cards,
 /// at least half as wide again as tall, an eighth to half a card tall, filling half its box or more) whose label reads
-/// [`STACK_WORD`] ([`says`]; each letter the fonts' nearest capital). None where no control says so: the
+/// [`STACK_WORD`] ([`says`]; each letter the fonts' nearest, in either case). None where no control says so: the
 /// table then ends its stacks by itself, or the control is named by calibration; a control that is not labelled
 /// so is never taken for it.
-pub(super) fn stack_control(
-    image: &RgbaImage,
-    card: (usize, usize),
-    cards: &[Component],
-    letters: &FontGlyphs,
-) -> Option<(i32, i32)> {
-    labelled_buttons(image, card, cards, letters)
-        .into_iter()
-        .filter(|(_, text)| says(text, STACK_WORD))
-        .max_by_key(|(b, _)| b.pixels)
-        .map(|(b, _)| middle(&b))
+/// `buttons`: the table's [`labelled_buttons`].
+pub(super) fn stack_control(buttons: &[(Component, String)]) -> Option<(i32, i32)> {
+    buttons.iter().filter(|(_, text)| says(text, STACK_WORD)).max_by_key(|(b, _)| b.pixels).map(|(b, _)| middle(b))
 }
 
 /// The buttons that may end a stack though their label does not say so: labelled with a word of
 /// [`MAY_END_STACK`] (as [`says`] reads a label, for words of four letters or more; shorter ones exactly), and
 /// neither [`STACK_WORD`] nor a word of [`DOES_OTHERWISE`]; largest first.
-pub(super) fn candidate_controls(
-    image: &RgbaImage,
-    card: (usize, usize),
-    cards: &[Component],
-    letters: &FontGlyphs,
-) -> Vec<(i32, i32)> {
-    let mut buttons: Vec<(Component, String)> =
-        labelled_buttons(image, card, cards, letters).into_iter().filter(|(_, text)| may_end_stack(text)).collect();
-    buttons.sort_by_key(|(b, _)| std::cmp::Reverse(b.pixels));
-    buttons.iter().map(|(b, _)| middle(b)).collect()
+/// (`buttons`: the table's [`labelled_buttons`].)
+pub(super) fn candidate_controls(buttons: &[(Component, String)]) -> Vec<(i32, i32)> {
+    let mut candidates: Vec<&(Component, String)> = buttons.iter().filter(|(_, text)| may_end_stack(text)).collect();
+    candidates.sort_by_key(|(b, _)| std::cmp::Reverse(b.pixels));
+    candidates.iter().map(|(b, _)| middle(b)).collect()
 }
 
 /// Whether a label may mean the stack's end though it does not say so (see [`candidate_controls`]).
@@ -71,7 +58,7 @@ fn may_end_stack(label: &str) -> bool {
 
 /// The buttons off the cards (patches of flat colour at least half as wide again as tall, an eighth to half a
 /// card tall, filling half their box or more), each with its label ([`label`]).
-fn labelled_buttons(
+pub(super) fn labelled_buttons(
     image: &RgbaImage,
     card: (usize, usize),
     cards: &[Component],
@@ -94,7 +81,7 @@ fn labelled_buttons(
 }
 
 /// A box's middle.
-fn middle(b: &Component) -> (i32, i32) {
+pub(super) fn middle(b: &Component) -> (i32, i32) {
     (((b.x0 + b.x1) / 2) as i32, ((b.y0 + b.y1) / 2) as i32)
 }
 

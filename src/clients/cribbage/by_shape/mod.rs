@@ -86,7 +86,7 @@ use anyhow::{Context, Result};
 use image::RgbaImage;
 
 use self::cards::{fan_box, FaceLook, Fan};
-use self::control::{candidate_controls, icon_control, stack_control};
+use self::control::{candidate_controls, icon_control, labelled_buttons, middle, stack_control};
 use self::marks::{card_mark, fan_cards, SeenCard};
 use self::places::{column_anchors, layout};
 use self::ranks::{name, rank_texts};
@@ -251,20 +251,20 @@ fn read_at(image: &RgbaImage, shapes: &RankShapes, hint: Option<&TablePoints>, l
         .map(fan_box)
         .chain(layout.stack_row.iter().copied())
         .collect();
-    let next_stack = hint.map(|h| h.next_stack).unwrap_or_else(|| {
-        let columns = layout.columns.iter().flatten().map(fan_box).reduce(|a, b| a.joined(&b));
-        stack_control(image, layout.card, &cards, letters)
-            .or_else(|| columns.and_then(|columns| icon_control(image, layout.card, &cards, &columns, letters)))
-    });
-    // Buttons that may end a stack though they do not say so, where none does: candidates, proved in play.
-    let may_end_stack = match hint {
-        Some(h) => h.may_end_stack.clone(),
-        None if next_stack.is_none() => candidate_controls(image, layout.card, &cards, letters),
-        None => Vec::new(),
+    // And buttons that may end a stack though they do not say so, where none does: candidates, proved in play.
+    let (next_stack, may_end_stack) = match hint {
+        Some(h) => (h.next_stack, h.may_end_stack.clone()),
+        None => {
+            let buttons = labelled_buttons(image, layout.card, &cards, letters);
+            let columns = layout.columns.iter().flatten().map(fan_box).reduce(|a, b| a.joined(&b));
+            let next_stack = stack_control(&buttons)
+                .or_else(|| columns.and_then(|columns| icon_control(image, layout.card, &cards, &columns, letters)));
+            let candidates = if next_stack.is_none() { candidate_controls(&buttons) } else { Vec::new() };
+            (next_stack, candidates)
+        }
     };
     let ranks = Some(std::array::from_fn(|c| state.columns[c].iter().map(|card| card.rank).collect()));
     let stack_ranks = layout.stack_pile.is_some().then(|| state.stack.iter().map(|card| card.rank).collect());
-    let middle = |c: &Component| (((c.x0 + c.x1) / 2) as i32, ((c.y0 + c.y1) / 2) as i32);
     let stack_at = layout
         .stack_pile
         .as_ref()
